@@ -58,7 +58,8 @@ public final class HecEventCpu {
     if (body.length() > 0) {
       bodies.add(body.toString().getBytes(StandardCharsets.UTF_8));
     }
-    QuarryConfig.HecToken token = new QuarryConfig.HecToken("t", "t", "main", List.of("main"));
+    QuarryConfig.HecToken token =
+        new QuarryConfig.HecToken("t", "t", "main", List.of("main"), null);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] thread = new double[rounds];
     for (int round = 0; round < rounds; round++) {

@@ -10,13 +10,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,13 +32,12 @@ import javax.net.ssl.SSLContext;
  */
 public final class QuarryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int MAX_ATTEMPTS = 5;
 
-  private final String hecToken;
   private final ClientHttp http;
+  private final JobEndpoints jobs;
+  private final HecRequests hec;
 
   private QuarryClient(Builder builder) {
-    this.hecToken = builder.hecToken;
     HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
     if (builder.sslContext != null) {
       client.sslContext(builder.sslContext);
@@ -54,6 +51,8 @@ public final class QuarryClient {
             builder.timeout,
             builder.attempts,
             client.build());
+    this.jobs = new JobEndpoints(http);
+    this.hec = new HecRequests(http, builder.hecToken);
   }
 
   public static Builder builder(URI baseUri) {
@@ -67,7 +66,8 @@ public final class QuarryClient {
 
   /** Runs a search between two time modifiers (either may be null) and returns every row. */
   public SearchResults search(String query, String earliest, String latest) {
-    HttpRequest request = exportRequest(query, earliest, latest, Map.of("output_mode", "json"));
+    HttpRequest request =
+        SearchRequests.export(http, query, earliest, latest, Map.of("output_mode", "json"));
     HttpResponse<InputStream> response =
         http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader reader =
@@ -85,7 +85,8 @@ public final class QuarryClient {
   /** {@link #search(String, String, String)} without blocking the caller. */
   public CompletableFuture<SearchResults> searchAsync(
       String query, String earliest, String latest) {
-    HttpRequest request = exportRequest(query, earliest, latest, Map.of("output_mode", "json"));
+    HttpRequest request =
+        SearchRequests.export(http, query, earliest, latest, Map.of("output_mode", "json"));
     return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
         .thenApply(
             response -> {
@@ -100,20 +101,6 @@ public final class QuarryClient {
                     "reading search results failed: " + e.getMessage(), e);
               }
             });
-  }
-
-  /** The JSON body of the native search and job endpoints. */
-  private static Map<String, Object> searchBody(String query, String earliest, String latest) {
-    requireNonNull(query, "query is null");
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("query", query);
-    if (earliest != null) {
-      body.put("earliest", earliest);
-    }
-    if (latest != null) {
-      body.put("latest", latest);
-    }
-    return body;
   }
 
   /** The wire format of {@link #stream(String, String, String, StreamFormat)}. */
@@ -142,7 +129,7 @@ public final class QuarryClient {
    * /api/v1/search}); close the stream to stop early, which cancels the search.
    */
   public ResultStream stream(String query, String earliest, String latest, StreamFormat format) {
-    Map<String, Object> body = searchBody(query, earliest, latest);
+    Map<String, Object> body = SearchRequests.body(query, earliest, latest);
     boolean arrow = requireNonNull(format, "format is null") == StreamFormat.ARROW;
     if (arrow) {
       body.put("compression", "none");
@@ -183,52 +170,7 @@ public final class QuarryClient {
    * @param latest a time modifier or null
    */
   public SearchJob submit(String query, String earliest, String latest) {
-    Map<String, Object> body = searchBody(query, earliest, latest);
-    try {
-      HttpRequest request =
-          http.request("/api/v1/jobs")
-              .header("Authorization", http.authorization())
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
-              .build();
-      return new SearchJob(this, http.readJson(request, 201).get("id").asText());
-    } catch (JsonProcessingException e) {
-      throw new QuarryClientException("cannot encode the job request: " + e.getMessage(), e);
-    }
-  }
-
-  JobStatus jobStatus(String id) {
-    return ServerAnswers.jobStatus(http.readJson(jobRequest(id, "").GET().build(), 200));
-  }
-
-  JobStatus jobAction(String id, String action) {
-    return ServerAnswers.jobStatus(
-        http.readJson(
-            jobRequest(id, "/" + action).POST(HttpRequest.BodyPublishers.noBody()).build(), 200));
-  }
-
-  void jobDelete(String id) {
-    http.readJson(jobRequest(id, "").DELETE().build(), 200);
-  }
-
-  String jobGet(String id, String suffix) {
-    return http.readJson(jobRequest(id, suffix).GET().build(), 200).toPrettyString();
-  }
-
-  TypedResults jobResults(String id, long offset, long count) {
-    JsonNode page =
-        http.readJson(
-            jobRequest(id, "/results?offset=" + offset + "&count=" + count).GET().build(), 200);
-    return TypedResults.fromJson(
-        page,
-        page.path("offset").asLong(),
-        page.path("total").asLong(),
-        page.path("preview").asBoolean());
-  }
-
-  private HttpRequest.Builder jobRequest(String id, String suffix) {
-    return http.request("/api/v1/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix)
-        .header("Authorization", http.authorization());
+    return jobs.submit(SearchRequests.body(query, earliest, latest));
   }
 
   /**
@@ -236,7 +178,8 @@ public final class QuarryClient {
    * the map/reduce split), as pretty-printed JSON; nothing is run.
    */
   public String explain(String query, String earliest, String latest) {
-    HttpRequest request = exportRequest(query, earliest, latest, Map.of("explain", "true"));
+    HttpRequest request =
+        SearchRequests.export(http, query, earliest, latest, Map.of("explain", "true"));
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw ServerAnswers.failure(response.statusCode(), response.body());
@@ -247,26 +190,6 @@ public final class QuarryClient {
     } catch (IOException e) {
       throw new QuarryClientException("reading the explanation failed: " + e.getMessage(), e);
     }
-  }
-
-  /** A POST to the export endpoint for a query, its time range and {@code extra} parameters. */
-  private HttpRequest exportRequest(
-      String query, String earliest, String latest, Map<String, String> extra) {
-    requireNonNull(query, "query is null");
-    Map<String, String> form = new LinkedHashMap<>();
-    form.put("search", query);
-    form.putAll(extra);
-    if (earliest != null) {
-      form.put("earliest_time", earliest);
-    }
-    if (latest != null) {
-      form.put("latest_time", latest);
-    }
-    return http.request("/services/search/jobs/export")
-        .header("Authorization", http.authorization())
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .POST(HttpRequest.BodyPublishers.ofString(ClientHttp.formEncode(form)))
-        .build();
   }
 
   /** Every index with its size, time range and buckets. */
@@ -298,15 +221,7 @@ public final class QuarryClient {
    * Sends events as HEC envelopes ({@code event}, and optionally {@code time}, {@code host}, …).
    */
   public void sendEvents(List<Map<String, Object>> envelopes) {
-    StringBuilder body = new StringBuilder();
-    try {
-      for (Map<String, Object> envelope : envelopes) {
-        body.append(JSON.writeValueAsString(envelope)).append('\n');
-      }
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("event cannot be written as JSON", e);
-    }
-    postHec("/services/collector/event", body.toString().getBytes(StandardCharsets.UTF_8));
+    hec.events(envelopes);
   }
 
   /**
@@ -332,39 +247,7 @@ public final class QuarryClient {
       String index,
       String host,
       String source) {
-    Map<String, String> parameters = new LinkedHashMap<>();
-    parameters.put("sourcetype", sourcetype);
-    parameters.put("index", index);
-    parameters.put("host", host);
-    parameters.put("source", source);
-    parameters.values().removeIf(v -> v == null);
-    postHec(
-        "/services/collector/raw?" + ClientHttp.formEncode(parameters),
-        new ByteSlicePublisher(body, offset, length));
-  }
-
-  private void postHec(String path, byte[] body) {
-    postHec(path, new ByteSlicePublisher(body, 0, body.length));
-  }
-
-  private void postHec(String path, HttpRequest.BodyPublisher body) {
-    if (hecToken == null) {
-      throw new IllegalStateException("no HEC token: set one with Builder.hecToken");
-    }
-    HttpRequest request =
-        http.request(path).header("Authorization", "Splunk " + hecToken).POST(body).build();
-    for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      int status = response.statusCode();
-      if (status == 200) {
-        return;
-      }
-      if ((status == 503 || status == 429) && attempt < MAX_ATTEMPTS) {
-        ClientHttp.sleep(ServerAnswers.retryAfter(response, attempt));
-        continue;
-      }
-      throw ServerAnswers.failure(status, response.body());
-    }
+    hec.raw(body, offset, length, sourcetype, index, host, source);
   }
 
   /** Configures a client. */

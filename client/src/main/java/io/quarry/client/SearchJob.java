@@ -10,11 +10,11 @@ import java.time.Duration;
  * QuarryClient#submit}. Thread-safe; it holds no resources of its own.
  */
 public final class SearchJob {
-  private final QuarryClient client;
+  private final JobEndpoints jobs;
   private final String id;
 
-  SearchJob(QuarryClient client, String id) {
-    this.client = requireNonNull(client, "client is null");
+  SearchJob(JobEndpoints jobs, String id) {
+    this.jobs = requireNonNull(jobs, "jobs is null");
     this.id = requireNonNull(id, "id is null");
   }
 
@@ -23,7 +23,7 @@ public final class SearchJob {
   }
 
   public JobStatus status() {
-    return client.jobStatus(id);
+    return jobs.status(id);
   }
 
   /**
@@ -51,26 +51,26 @@ public final class SearchJob {
 
   /** The rows {@code [offset, offset + count)} so far (count at most 50,000). */
   public TypedResults results(long offset, long count) {
-    return client.jobResults(id, offset, count);
+    return jobs.results(id, offset, count);
   }
 
   /** The job inspector: plan and per-stage costs, as JSON text. */
   public String inspect() {
-    return client.jobGet(id, "/inspect");
+    return jobs.get(id, "/inspect");
   }
 
   /** Stops reading events; the results cover what was read. */
   public JobStatus finalizeJob() {
-    return client.jobAction(id, "finalize");
+    return jobs.action(id, "finalize");
   }
 
   /** Stops the job and drops its results. */
   public JobStatus cancel() {
-    return client.jobAction(id, "cancel");
+    return jobs.action(id, "cancel");
   }
 
   /** Cancels the job if it runs and removes it from the server. */
   public void delete() {
-    client.jobDelete(id);
+    jobs.delete(id);
   }
 }

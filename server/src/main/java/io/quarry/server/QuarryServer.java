@@ -3,7 +3,6 @@ package io.quarry.server;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventStore;
-import io.quarry.codecs.store.IndexOptions;
 import io.quarry.server.audit.AuditEvent;
 import io.quarry.server.audit.AuditLog;
 import io.quarry.server.auth.Authenticator;
@@ -41,13 +40,9 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
-import org.apache.lucene.store.LockObtainFailedException;
 
 /** A running Quarry node. */
 public final class QuarryServer implements Closeable {
@@ -139,67 +134,16 @@ public final class QuarryServer implements Closeable {
     }
     Secrets.privateDirectory(dataDirectory);
     ServerTls tls = ServerTls.configure(config.server(), dataDirectory);
-    Secrets.Secret adminPassword =
-        config.auth().adminPassword() != null && !config.auth().adminPassword().isBlank()
-            ? new Secrets.Secret(config.auth().adminPassword(), false)
-            : Secrets.adminPassword(dataDirectory.resolve(ADMIN_PASSWORD_FILE));
-    List<HecToken> hecTokens = new ArrayList<>(config.hec().tokens());
-    Secrets.Secret generatedHecToken = null;
-    if (hecTokens.isEmpty()) {
-      generatedHecToken = Secrets.hecToken(dataDirectory.resolve(HEC_TOKEN_FILE));
-      hecTokens.add(
-          new HecToken(
-              generatedHecToken.value(), "default", QuarryConfig.DEFAULT_INDEX, List.of("*")));
-    }
-    for (HecToken token : hecTokens) {
-      for (String index : token.indexes()) {
-        if (!index.equals("*") && !config.indexes().contains(index)) {
-          throw new ConfigException(
-              "HEC token '"
-                  + token.name()
-                  + "' lists index '"
-                  + index
-                  + "', which is not in indexes");
-        }
-      }
-    }
+    StartCredentials credentials = StartCredentials.resolve(config, dataDirectory);
+    Secrets.Secret adminPassword = credentials.adminPassword();
+    List<HecToken> hecTokens = credentials.hecTokens();
+    Secrets.Secret generatedHecToken = credentials.generatedHecToken();
 
     Sourcetypes sourcetypes = config.compiledSourcetypes();
     LookupStore lookups = new LookupStore(dataDirectory.resolve("lookups"));
-    EventStore store;
-    try {
-      Map<String, IndexOptions> options = new LinkedHashMap<>();
-      for (String index : config.indexes()) {
-        if (!config.storage().isMetric(index)) {
-          options.put(index, config.indexOptions(index, sourcetypes));
-        }
-      }
-      options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
-      options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
-      store = EventStore.open(dataDirectory, options);
-    } catch (LockObtainFailedException e) {
-      throw new ConfigException(
-          "data directory " + dataDirectory + " is in use by another Quarry process", e);
-    }
-    io.quarry.codecs.metricstore.MetricStore metricStore;
-    try {
-      Map<String, io.quarry.codecs.metricstore.MetricIndexOptions> metricOptions =
-          new LinkedHashMap<>();
-      for (String index : config.indexes()) {
-        if (config.storage().isMetric(index)) {
-          metricOptions.put(index, config.storage().metricOptions(index));
-        }
-      }
-      metricStore =
-          io.quarry.codecs.metricstore.MetricStore.open(
-              dataDirectory,
-              metricOptions,
-              clock,
-              Duration.ofSeconds(config.storage().commitIntervalSeconds()));
-    } catch (IOException | RuntimeException e) {
-      store.close();
-      throw e;
-    }
+    NodeStores stores = NodeStores.open(config, dataDirectory, sourcetypes, clock);
+    EventStore store = stores.events();
+    io.quarry.codecs.metricstore.MetricStore metricStore = stores.metrics();
     io.quarry.server.metricindex.MetricIngest metricIngest =
         new io.quarry.server.metricindex.MetricIngest(metricStore);
     ServerMetrics metrics = new ServerMetrics();

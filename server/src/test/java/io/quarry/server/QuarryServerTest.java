@@ -43,31 +43,23 @@ class QuarryServerTest {
   @BeforeEach
   void start() throws Exception {
     QuarryConfig config =
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, (long) MAX_REQUEST_BYTES, 4, null),
-            dataDirectory.toString(),
-            List.of("main", "web"),
-            new QuarryConfig.Auth(PASSWORD),
-            new QuarryConfig.Hec(
+        TestServers.settings(dataDirectory, PASSWORD)
+            .put("server.maxRequestBytes", (long) MAX_REQUEST_BYTES)
+            .put("indexes", List.of("main", "web"))
+            .put(
+                "hec.tokens",
                 List.of(
-                    new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web")),
-                    new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web")))),
-            null,
-            new QuarryConfig.Storage(
-                "lz4",
-                null,
-                null,
-                null,
-                "events", // the explains below name the event layout's shortcuts (a long
-                // field counted from its doc values, the dedup skip behind a term), which blocks
-                // do not take yet (docs/design/block-index.md, "Next")
-                Map.of(
-                    "web",
-                    new QuarryConfig.IndexStorage(
-                        "zstd", 3650, null, Map.of("status", "long"), null, null)),
-                null),
-            null,
-            null);
+                    new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web"), null),
+                    new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web"), null)))
+            .put("storage.journalCompression", "lz4")
+            // the explains below name the event layout's shortcuts (a long field counted from its
+            // doc values, the dedup skip behind a term), which blocks do not take yet
+            // (docs/design/block-index.md, "Next")
+            .put("storage.format", "events")
+            .put("storage.indexes.web.journalCompression", "zstd")
+            .put("storage.indexes.web.maxAgeDays", 3650)
+            .put("storage.indexes.web.fields", Map.of("status", "long"))
+            .build();
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 

@@ -2,6 +2,7 @@ package io.quarry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.server.config.ConfigBuilder;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /** Real servers on 127.0.0.1 for tests: index {@code main}, an admin password, one HEC token. */
 public final class TestServers {
@@ -27,29 +29,31 @@ public final class TestServers {
   /** A server on a free port of 127.0.0.1 with this TLS (its URL is {@code https://…}). */
   public static QuarryServer startTls(
       Path dataDirectory, String adminPassword, QuarryConfig.Tls tls) throws Exception {
-    return start(
-        dataDirectory,
-        adminPassword,
-        new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null).withTls(tls));
+    return start(dataDirectory, adminPassword, settings -> settings.put("server.tls", tls));
   }
 
-  /** A server with these listener settings (limits, timeouts, lanes), everything else default. */
+  /**
+   * The settings of this class's servers: 127.0.0.1 on a free port, 4 worker threads, requests up
+   * to 64 MiB, the data in {@code dataDirectory}, index {@code main}, this admin password and HEC
+   * token {@link #TOKEN}.
+   */
+  public static ConfigBuilder settings(Path dataDirectory, String adminPassword) {
+    return QuarryConfig.builder()
+        .put("server.port", 0)
+        .put("server.maxRequestBytes", 64L << 20)
+        .put("server.workerThreads", 4)
+        .put("dataDir", dataDirectory.toString())
+        .put("indexes", List.of("main"))
+        .put("auth.adminPassword", adminPassword)
+        .add("hec.tokens", Map.of("token", TOKEN, "name", "test", "indexes", List.of("main")));
+  }
+
+  /** A server with {@link #settings} and what {@code more} changes or adds (limits, timeouts). */
   public static QuarryServer start(
-      Path dataDirectory, String adminPassword, QuarryConfig.Server listener) throws Exception {
+      Path dataDirectory, String adminPassword, UnaryOperator<ConfigBuilder> more)
+      throws Exception {
     return QuarryServer.start(
-        new QuarryConfig(
-            listener,
-            dataDirectory.toString(),
-            List.of("main"),
-            new QuarryConfig.Auth(adminPassword),
-            new QuarryConfig.Hec(
-                List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
-            null,
-            null,
-            null,
-            null,
-            null),
-        Clock.systemUTC());
+        more.apply(settings(dataDirectory, adminPassword)).build(), Clock.systemUTC());
   }
 
   /** Search limits with every setting the default but the memory one search may hold. */
@@ -78,20 +82,15 @@ public final class TestServers {
       QuarryConfig.Plugins plugins,
       QuarryConfig.Storage storage)
       throws Exception {
-    return QuarryServer.start(
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-            dataDirectory.toString(),
-            List.of("main"),
-            new QuarryConfig.Auth(adminPassword),
-            new QuarryConfig.Hec(
-                List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
-            search,
-            storage,
-            null,
-            sourcetypes,
-            plugins),
-        Clock.systemUTC());
+    return start(
+        dataDirectory,
+        adminPassword,
+        settings ->
+            settings
+                .put("search", search)
+                .put("storage", storage)
+                .put("sourcetypes", sourcetypes)
+                .put("plugins", plugins));
   }
 
   /**
@@ -112,19 +111,18 @@ public final class TestServers {
       String token,
       Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes)
       throws Exception {
-    return QuarryServer.start(
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-            data.toString(),
-            List.of("ev", "bl"),
-            new QuarryConfig.Auth(password),
-            new QuarryConfig.Hec(
-                List.of(new QuarryConfig.HecToken(token, "test", "ev", List.of("ev", "bl")))),
-            null,
-            eventsBesideBlocks(),
-            null,
-            sourcetypes),
-        java.time.Clock.systemUTC());
+    return start(
+        data,
+        password,
+        settings ->
+            settings
+                .put("indexes", List.of("ev", "bl"))
+                .put(
+                    "hec.tokens",
+                    List.of(
+                        new QuarryConfig.HecToken(token, "test", "ev", List.of("ev", "bl"), null)))
+                .put("storage", eventsBesideBlocks())
+                .put("sourcetypes", sourcetypes));
   }
 
   /**
@@ -137,12 +135,14 @@ public final class TestServers {
         null,
         null,
         null,
+        null,
         Map.of(
             "ev",
             new QuarryConfig.IndexStorage(null, null, null, null, null, null, null, null, "events"),
             "bl",
             new QuarryConfig.IndexStorage(
-                null, null, null, null, null, null, null, null, "blocks")));
+                null, null, null, null, null, null, null, null, "blocks")),
+        null);
   }
 
   /**

@@ -162,24 +162,20 @@ public final class MetricBench {
 
   private static QuarryServer start(Path data) throws Exception {
     return QuarryServer.start(
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 256L << 20, 4, null),
-            data.toString(),
-            List.of("main", "m", "e"),
-            new QuarryConfig.Auth("bench-pw"),
-            new QuarryConfig.Hec(
-                List.of(new QuarryConfig.HecToken("bench", "bench", "m", List.of("m", "e")))),
-            null,
-            new QuarryConfig.Storage(
-                null,
-                10,
-                null,
-                null,
-                Map.of(
-                    "m",
-                    new QuarryConfig.IndexStorage(null, null, null, null, "metric", 50_000_000L))),
-            null,
-            null),
+        QuarryConfig.builder()
+            .put("server.port", 0)
+            .put("server.maxRequestBytes", 256L << 20)
+            .put("server.workerThreads", 4)
+            .put("dataDir", data.toString())
+            .put("indexes", List.of("main", "m", "e"))
+            .put("auth.adminPassword", "bench-pw")
+            .add(
+                "hec.tokens",
+                new QuarryConfig.HecToken("bench", "bench", "m", List.of("m", "e"), null))
+            .put("storage.commitIntervalSeconds", 10)
+            .put("storage.indexes.m.datatype", "metric")
+            .put("storage.indexes.m.maxBucketPoints", 50_000_000L)
+            .build(),
         Clock.systemUTC());
   }
 

@@ -7,64 +7,36 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Parses {@code eval} and {@code where} expressions, with their own lexical rules: {@code "…"} is a
- * string, {@code '…'} a field name, bare names are fields, {@code name(…)} a function call. The
- * precedence is Splunk's for eval, loosest first: {@code OR}, {@code XOR}, {@code AND}, {@code
- * NOT}, equality ({@code = == != LIKE}), relational ({@code < <= > >=}), {@code + - .}, {@code * /
- * %}, unary minus.
+ * Parses {@code eval} and {@code where} expressions, with their own lexical rules ({@link
+ * ExpressionCursor}): {@code "…"} is a string, {@code '…'} a field name, bare names are fields,
+ * {@code name(…)} a function call. The precedence is Splunk's for eval, loosest first: {@code OR},
+ * {@code XOR}, {@code AND}, {@code NOT}, equality ({@code = == != LIKE}), relational ({@code < <= >
+ * >=}), {@code + - .}, {@code * / %}, unary minus.
  */
 public final class ExpressionParser {
   private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "xor", "like", "in");
 
-  private final String query;
-  private final int end;
-  private int at;
+  private final ExpressionCursor text;
   private int depth;
   private int operators;
 
-  /**
-   * Each number literal's text as written, for {@code sigfig} (by identity: 1.0 and 1.00 differ).
-   */
-  private final java.util.Map<Expression, String> numberTexts = new java.util.IdentityHashMap<>();
-
   /** Parses {@code query[start, end)}. */
   public ExpressionParser(String query, int start, int end) {
-    this.query = query;
-    this.at = start;
-    this.end = end;
+    this.text = new ExpressionCursor(query, start, end);
   }
 
   public boolean atEnd() {
-    skipSpace();
-    return at >= end;
+    return text.atEnd();
   }
 
   /** Whether the next character is {@code c} (after spaces); consumes it if so. */
   public boolean accept(char c) {
-    skipSpace();
-    if (at < end && query.charAt(at) == c && !(c == '=' && peekIs(1, '='))) {
-      at++;
-      return true;
-    }
-    return false;
+    return text.accept(c);
   }
 
   /** A field name: a bare name or a {@code '…'} one. */
   public String fieldName(String expected) {
-    skipSpace();
-    int start = at;
-    if (at < end && query.charAt(at) == '\'') {
-      return quoted('\'');
-    }
-    if (at < end && !Character.isDigit(query.charAt(at))) {
-      while (at < end && isNameChar(query.charAt(at))) {
-        at++;
-      }
-    }
-    if (at == start) {
-      throw error(start, "Expected " + expected, expected);
-    }
-    return query.substring(start, at);
+    return text.fieldName(expected);
   }
 
   public Expression expression() {
@@ -73,7 +45,7 @@ public final class ExpressionParser {
 
   private Expression or() {
     Expression left = xor();
-    while (keyword("or")) {
+    while (text.keyword("or")) {
       left = binary("OR", left, xor());
     }
     return left;
@@ -81,7 +53,7 @@ public final class ExpressionParser {
 
   private Expression xor() {
     Expression left = and();
-    while (keyword("xor")) {
+    while (text.keyword("xor")) {
       left = binary("XOR", left, and());
     }
     return left;
@@ -89,15 +61,15 @@ public final class ExpressionParser {
 
   private Expression and() {
     Expression left = not();
-    while (keyword("and")) {
+    while (text.keyword("and")) {
       left = binary("AND", left, not());
     }
     return left;
   }
 
   private Expression not() {
-    int start = at;
-    if (keyword("not")) {
+    int start = text.at();
+    if (text.keyword("not")) {
       enter(start);
       Expression negated = new Expression.Unary("NOT", not());
       depth--;
@@ -114,7 +86,7 @@ public final class ExpressionParser {
   private Expression binary(String operator, Expression left, Expression right) {
     if (++operators > ParserLimits.MAX_OPERATORS) {
       throw error(
-          at,
+          text.at(),
           "The expression has more than " + ParserLimits.MAX_OPERATORS + " operators",
           "at most " + ParserLimits.MAX_OPERATORS + " operators (use IN or in() for long lists)");
     }
@@ -137,20 +109,20 @@ public final class ExpressionParser {
   private Expression equality() {
     Expression left = relational();
     while (true) {
-      skipSpace();
+      text.skipSpace();
       String operator;
-      if (symbol("==")) {
+      if (text.symbol("==")) {
         operator = "=";
-      } else if (symbol("!=")) {
+      } else if (text.symbol("!=")) {
         operator = "!=";
-      } else if (at < end && query.charAt(at) == '=') {
-        at++;
+      } else if (text.peekIs(0, '=')) {
+        text.skip();
         operator = "=";
-      } else if (keyword("like")) {
+      } else if (text.keyword("like")) {
         operator = "LIKE";
       } else {
-        int start = at;
-        if (keyword("in")) {
+        int start = text.at();
+        if (text.keyword("in")) {
           left = in(left, start);
           continue;
         }
@@ -162,16 +134,16 @@ public final class ExpressionParser {
 
   /** {@code x IN (a, b, …)}, Splunk's operator form of {@code in(x, a, b, …)}. */
   private Expression in(Expression left, int start) {
-    skipSpace();
+    text.skipSpace();
     if (!accept('(')) {
-      throw error(at, "IN needs a parenthesised list of values: x IN (a, b)", "'('");
+      throw error(text.at(), "IN needs a parenthesised list of values: x IN (a, b)", "'('");
     }
     enter(start);
     List<Expression> arguments = new ArrayList<>();
     arguments.add(left);
-    skipSpace();
+    text.skipSpace();
     if (accept(')')) {
-      throw error(at - 1, "IN needs at least one value in its list", "a value");
+      throw error(text.at() - 1, "IN needs at least one value in its list", "a value");
     }
     do {
       arguments.add(expression());
@@ -184,9 +156,11 @@ public final class ExpressionParser {
   private Expression relational() {
     Expression left = additive();
     while (true) {
-      skipSpace();
+      text.skipSpace();
       String operator =
-          symbol("<=") ? "<=" : symbol(">=") ? ">=" : symbol("<") ? "<" : symbol(">") ? ">" : null;
+          text.symbol("<=")
+              ? "<="
+              : text.symbol(">=") ? ">=" : text.symbol("<") ? "<" : text.symbol(">") ? ">" : null;
       if (operator == null) {
         return left;
       }
@@ -197,8 +171,9 @@ public final class ExpressionParser {
   private Expression additive() {
     Expression left = multiplicative();
     while (true) {
-      skipSpace();
-      String operator = symbol("+") ? "+" : symbol("-") ? "-" : symbol(".") ? "." : null;
+      text.skipSpace();
+      String operator =
+          text.symbol("+") ? "+" : text.symbol("-") ? "-" : text.symbol(".") ? "." : null;
       if (operator == null) {
         return left;
       }
@@ -209,8 +184,9 @@ public final class ExpressionParser {
   private Expression multiplicative() {
     Expression left = unary();
     while (true) {
-      skipSpace();
-      String operator = symbol("*") ? "*" : symbol("/") ? "/" : symbol("%") ? "%" : null;
+      text.skipSpace();
+      String operator =
+          text.symbol("*") ? "*" : text.symbol("/") ? "/" : text.symbol("%") ? "%" : null;
       if (operator == null) {
         return left;
       }
@@ -219,15 +195,15 @@ public final class ExpressionParser {
   }
 
   private Expression unary() {
-    skipSpace();
-    int start = at;
-    if (symbol("-")) {
+    text.skipSpace();
+    int start = text.at();
+    if (text.symbol("-")) {
       enter(start);
       Expression negative = new Expression.Unary("-", unary());
       depth--;
       return negative;
     }
-    if (symbol("+")) {
+    if (text.symbol("+")) {
       enter(start);
       Expression positive = unary();
       depth--;
@@ -237,42 +213,41 @@ public final class ExpressionParser {
   }
 
   private Expression primary() {
-    skipSpace();
-    if (at >= end) {
-      throw error(at, "Unexpected end of expression; expected a value", "a value");
+    text.skipSpace();
+    if (text.atEnd()) {
+      throw error(text.at(), "Unexpected end of expression; expected a value", "a value");
     }
-    char c = query.charAt(at);
+    char c = text.peek();
     if (c == '(') {
-      enter(at);
-      at++;
+      enter(text.at());
+      text.skip();
       Expression inner = expression();
       expect(')');
       depth--;
       return inner;
     }
     if (c == '"') {
-      return new Expression.Literal(quoted('"'));
+      return new Expression.Literal(text.quoted('"'));
     }
     if (c == '\'') {
-      return new Expression.Field(quoted('\''));
+      return new Expression.Field(text.quoted('\''));
     }
-    if (Character.isDigit(c)
-        || (c == '.' && at + 1 < end && Character.isDigit(query.charAt(at + 1)))) {
-      return number();
+    if (text.atNumber()) {
+      return text.number();
     }
-    if (isNameChar(c)) {
-      int start = at;
+    if (ExpressionCursor.isNameChar(c)) {
+      int start = text.at();
       String name = fieldName("a field or function name");
-      skipSpace();
-      boolean call = at < end && query.charAt(at) == '(';
+      text.skipSpace();
+      boolean call = text.peekIs(0, '(');
       if (!call && KEYWORDS.contains(name.toLowerCase(Locale.ROOT))) {
         throw error(start, "Unexpected '" + name + "'; expected a value", "a value");
       }
       if (call) {
         enter(start);
-        at++;
+        text.skip();
         List<Expression> arguments = new ArrayList<>();
-        skipSpace();
+        text.skipSpace();
         if (!accept(')')) {
           do {
             arguments.add(expression());
@@ -283,119 +258,26 @@ public final class ExpressionParser {
         String function = name.toLowerCase(Locale.ROOT);
         if (function.equals("sigfig") && arguments.size() == 1) {
           arguments.add(
-              new Expression.Literal(SigFigOperands.written(arguments.get(0), numberTexts)));
+              new Expression.Literal(SigFigOperands.written(arguments.get(0), text.numberTexts())));
         }
         return new Expression.Call(function, arguments, start);
       }
       return new Expression.Field(name);
     }
-    throw error(at, "Unexpected '" + c + "'; expected a value", "a value");
-  }
-
-  private Expression number() {
-    int start = at;
-    while (at < end && (Character.isDigit(query.charAt(at)) || query.charAt(at) == '.')) {
-      at++;
-    }
-    if (at < end && (query.charAt(at) == 'e' || query.charAt(at) == 'E')) {
-      int mark = at++;
-      if (at < end && (query.charAt(at) == '-' || query.charAt(at) == '+')) {
-        at++;
-      }
-      if (at < end && Character.isDigit(query.charAt(at))) {
-        while (at < end && Character.isDigit(query.charAt(at))) {
-          at++;
-        }
-      } else {
-        at = mark;
-      }
-    }
-    String text = query.substring(start, at);
-    try {
-      Expression.Literal literal =
-          text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0
-              ? new Expression.Literal(Long.parseLong(text))
-              : new Expression.Literal(Double.parseDouble(text));
-      numberTexts.put(literal, text);
-      return literal;
-    } catch (NumberFormatException e) {
-      throw error(start, "'" + text + "' is not a number", "a number");
-    }
-  }
-
-  private String quoted(char quote) {
-    int start = at++;
-    StringBuilder text = new StringBuilder();
-    while (at < end) {
-      char c = query.charAt(at++);
-      if (c == '\\' && at < end && (query.charAt(at) == quote || query.charAt(at) == '\\')) {
-        text.append(query.charAt(at++)); // \" and \\ only, as in search: regexes keep \d
-      } else if (c == quote) {
-        return text.toString();
-      } else {
-        text.append(c);
-      }
-    }
-    throw error(
-        start, "Unterminated " + (quote == '"' ? "string" : "field name"), "a closing " + quote);
+    throw error(text.at(), "Unexpected '" + c + "'; expected a value", "a value");
   }
 
   public void expect(char c) {
-    if (!accept(c)) {
-      skipSpace();
-      throw error(
-          at,
-          at >= end
-              ? "Unexpected end of expression; expected '" + c + "'"
-              : "Unexpected '" + query.charAt(at) + "'; expected '" + c + "'",
-          "'" + c + "'");
-    }
-  }
-
-  private boolean keyword(String word) {
-    skipSpace();
-    int length = word.length();
-    if (at + length <= end
-        && query.regionMatches(true, at, word, 0, length)
-        && (at + length == end || !isNameChar(query.charAt(at + length)))) {
-      at += length;
-      return true;
-    }
-    return false;
-  }
-
-  private boolean symbol(String symbol) {
-    if (query.startsWith(symbol, at) && at + symbol.length() <= end) {
-      // '.' between digits belongs to a number, handled by number()
-      at += symbol.length();
-      return true;
-    }
-    return false;
-  }
-
-  private boolean peekIs(int ahead, char c) {
-    return at + ahead < end && query.charAt(at + ahead) == c;
-  }
-
-  private void skipSpace() {
-    while (at < end && Character.isWhitespace(query.charAt(at))) {
-      at++;
-    }
-  }
-
-  private static boolean isNameChar(char c) {
-    return Character.isLetterOrDigit(c) || c == '_';
+    text.expect(c);
   }
 
   /** An error at a character offset, with its line and column. */
   public QueryParseException error(int offset, String message, String expected) {
-    String token = offset < query.length() ? String.valueOf(query.charAt(offset)) : "";
-    return new QueryParseException(message, query, Position.of(query, offset), token, expected);
+    return text.error(offset, message, expected);
   }
 
   /** The current offset (for errors after parsing). */
   public int offset() {
-    skipSpace();
-    return at;
+    return text.offset();
   }
 }

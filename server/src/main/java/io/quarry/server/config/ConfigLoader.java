@@ -1,13 +1,9 @@
 package io.quarry.server.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,11 +58,6 @@ public final class ConfigLoader {
 
   public static final String HEC_TOKEN_VARIABLE = "QUARRY_HEC_TOKEN";
 
-  private static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory())
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-
   private ConfigLoader() {}
 
   /**
@@ -82,7 +73,7 @@ public final class ConfigLoader {
         throw new ConfigException("configuration file not found: " + file);
       }
       try {
-        JsonNode parsed = YAML.readTree(file.toFile());
+        JsonNode parsed = ConfigBuilder.readYaml(file.toFile());
         if (parsed != null && !parsed.isMissingNode() && !parsed.isNull()) {
           if (!parsed.isObject()) {
             throw new ConfigException(file + ": the top level must be a mapping of settings");
@@ -93,56 +84,23 @@ public final class ConfigLoader {
         throw new ConfigException(file + ": " + e.getOriginalMessage(), e);
       }
     }
+    ConfigBuilder settings = new ConfigBuilder(tree);
     for (Map.Entry<String, String> variable : ENVIRONMENT.entrySet()) {
       String value = environment.get(variable.getKey());
       if (value != null && !value.isEmpty()) {
-        set(tree, variable.getValue(), value);
+        settings.putText(variable.getValue(), value);
       }
     }
     for (Map.Entry<String, String> flag : flags.entrySet()) {
-      set(tree, flag.getKey(), flag.getValue());
+      settings.putText(flag.getKey(), flag.getValue());
     }
     String hecToken = environment.get(HEC_TOKEN_VARIABLE);
     if (hecToken != null && !hecToken.isBlank()) {
-      ObjectNode token = JsonNodeFactory.instance.objectNode();
-      token.put("token", hecToken);
-      token.put("name", HEC_TOKEN_VARIABLE);
-      token.putArray("indexes").add("*");
-      ObjectNode hec = tree.has("hec") ? (ObjectNode) tree.get("hec") : tree.putObject("hec");
-      ArrayNode tokens = hec.has("tokens") ? (ArrayNode) hec.get("tokens") : hec.putArray("tokens");
-      tokens.add(token);
+      settings.add(
+          "hec.tokens",
+          Map.of("token", hecToken, "name", HEC_TOKEN_VARIABLE, "indexes", java.util.List.of("*")));
     }
-    try {
-      return YAML.treeToValue(tree, QuarryConfig.class);
-    } catch (JsonProcessingException e) {
-      String where = file == null ? "configuration" : file.toString();
-      Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
-      String message =
-          cause instanceof JsonProcessingException json
-              ? json.getOriginalMessage()
-              : cause.getMessage();
-      throw new ConfigException(where + ": " + message, e);
-    }
-  }
-
-  private static void set(ObjectNode tree, String path, String value) {
-    String[] parts = path.split("\\.");
-    ObjectNode node = tree;
-    for (int i = 0; i < parts.length - 1; i++) {
-      JsonNode child = node.get(parts[i]);
-      node = child instanceof ObjectNode object ? object : node.putObject(parts[i]);
-    }
-    String leaf = parts[parts.length - 1];
-    if (leaf.equals("indexes")) {
-      ArrayNode list = node.putArray(leaf);
-      for (String item : value.split(",")) {
-        if (!item.isBlank()) {
-          list.add(item.trim());
-        }
-      }
-    } else {
-      node.put(leaf, value);
-    }
+    return settings.build(file == null ? "configuration" : file.toString());
   }
 
   private static Map<String, String> orderedMap(String... keysAndValues) {

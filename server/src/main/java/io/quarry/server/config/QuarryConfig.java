@@ -28,18 +28,9 @@ public record QuarryConfig(
 
   public static final String DEFAULT_INDEX = "main";
 
-  /** Everything but the plugins settings (their defaults apply). */
-  public QuarryConfig(
-      Server server,
-      String dataDir,
-      List<String> indexes,
-      Auth auth,
-      Hec hec,
-      Search search,
-      Storage storage,
-      Ingest ingest,
-      Map<String, SourcetypeSettings> sourcetypes) {
-    this(server, dataDir, indexes, auth, hec, search, storage, ingest, sourcetypes, null);
+  /** Settings by their path in {@code conf/quarry.yml}, every other one at its default. */
+  public static ConfigBuilder builder() {
+    return new ConfigBuilder();
   }
 
   public QuarryConfig {
@@ -50,7 +41,7 @@ public record QuarryConfig(
                 new Server(null, null, null, null, null, null, null, null, null, null, null, null));
     dataDir = Objects.requireNonNullElse(dataDir, "./data");
     indexes = IndexesSettings.withMain(indexes);
-    auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null));
+    auth = Objects.requireNonNullElseGet(auth, () -> new Auth(null, null, null));
     hec = Objects.requireNonNullElseGet(hec, () -> new Hec(null));
     search =
         Objects.requireNonNullElseGet(
@@ -58,7 +49,8 @@ public record QuarryConfig(
             () ->
                 new Search(null, null, null, null, null, null, null, null, null, null, null, null));
     storage =
-        Objects.requireNonNullElseGet(storage, () -> new Storage(null, null, null, null, null));
+        Objects.requireNonNullElseGet(
+            storage, () -> new Storage(null, null, null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
     plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null));
@@ -118,31 +110,6 @@ public record QuarryConfig(
       @JsonProperty("maxConnections") Integer maxConnections,
       @JsonProperty("tls") Tls tls,
       @JsonProperty("allowPlaintext") Boolean allowPlaintext) {
-    /**
-     * The listener at an address with its size and thread limits; everything else (worker lanes,
-     * timeouts, connection cap, TLS) at its default — change those with the {@code with…} copies.
-     */
-    public Server(
-        String bind,
-        Integer port,
-        Long maxRequestBytes,
-        Integer workerThreads,
-        Long maxInFlightBytes) {
-      this(
-          bind,
-          port,
-          maxRequestBytes,
-          workerThreads,
-          maxInFlightBytes,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
-    }
-
     public Server {
       maxInFlightBytes =
           Objects.requireNonNullElse(
@@ -170,67 +137,10 @@ public record QuarryConfig(
           idleTimeoutSeconds,
           requestReadTimeoutSeconds,
           maxConnections);
-      tls = Objects.requireNonNullElseGet(tls, () -> new Tls(null, null, null, null));
+      tls =
+          Objects.requireNonNullElseGet(
+              tls, () -> new Tls(null, null, null, null, null, null, null, null));
       allowPlaintext = Objects.requireNonNullElse(allowPlaintext, false);
-    }
-
-    /** A copy with other TLS settings and plain-HTTP permission (null: the default). */
-    public Server withTls(Tls newTls, Boolean newAllowPlaintext) {
-      return new Server(
-          bind,
-          port,
-          maxRequestBytes,
-          workerThreads,
-          maxInFlightBytes,
-          ingestWorkerThreads,
-          writeTimeoutSeconds,
-          idleTimeoutSeconds,
-          requestReadTimeoutSeconds,
-          maxConnections,
-          newTls,
-          newAllowPlaintext);
-    }
-
-    /** A copy with other TLS settings. */
-    public Server withTls(Tls newTls) {
-      return withTls(newTls, allowPlaintext);
-    }
-
-    /** A copy with other ingest-lane threads and write timeout (null: the default). */
-    public Server withLanes(Integer newIngestWorkerThreads, Integer newWriteTimeoutSeconds) {
-      return new Server(
-          bind,
-          port,
-          maxRequestBytes,
-          workerThreads,
-          maxInFlightBytes,
-          newIngestWorkerThreads,
-          newWriteTimeoutSeconds,
-          idleTimeoutSeconds,
-          requestReadTimeoutSeconds,
-          maxConnections,
-          tls,
-          allowPlaintext);
-    }
-
-    /** A copy with other connection limits (null: the default). */
-    public Server withConnections(
-        Integer newIdleTimeoutSeconds,
-        Integer newRequestReadTimeoutSeconds,
-        Integer newMaxConnections) {
-      return new Server(
-          bind,
-          port,
-          maxRequestBytes,
-          workerThreads,
-          maxInFlightBytes,
-          ingestWorkerThreads,
-          writeTimeoutSeconds,
-          newIdleTimeoutSeconds,
-          newRequestReadTimeoutSeconds,
-          newMaxConnections,
-          tls,
-          allowPlaintext);
     }
 
     /**
@@ -274,11 +184,6 @@ public record QuarryConfig(
 
     /** The route group of everything else but {@code /health}: search, Splunk's REST, the UI. */
     public static final String GROUP_REST = "rest";
-
-    /** TLS without client certificates. */
-    public Tls(Boolean enabled, String certificate, String key, String keyPassword) {
-      this(enabled, certificate, key, keyPassword, null, null, null, null);
-    }
 
     public Tls {
       enabled = Objects.requireNonNullElse(enabled, false);
@@ -333,10 +238,6 @@ public record QuarryConfig(
     /** Whether {@code name} may name a role: 1 to 64 letters, digits or {@code _.-}. */
     public static boolean validName(String name) {
       return name != null && name.matches("[A-Za-z0-9_.-]{1,64}");
-    }
-
-    public Auth(String adminPassword) {
-      this(adminPassword, null, null);
     }
   }
 
@@ -488,11 +389,6 @@ public record QuarryConfig(
       @JsonProperty("defaultIndex") String defaultIndex,
       @JsonProperty("indexes") List<String> indexes,
       @JsonProperty("ack") Boolean ack) {
-    /** A token without indexer acknowledgement. */
-    public HecToken(String token, String name, String defaultIndex, List<String> indexes) {
-      this(token, name, defaultIndex, indexes, false);
-    }
-
     public HecToken {
       ack = Objects.requireNonNullElse(ack, false);
       if (token == null || token.isBlank()) {
@@ -650,23 +546,6 @@ public record QuarryConfig(
     public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
         io.quarry.codecs.store.BucketFormat.BLOCKS;
 
-    /** Storage settings with the default layout of new event buckets. */
-    public Storage(
-        String journalCompression,
-        Integer commitIntervalSeconds,
-        Long maxBucketEvents,
-        Integer maxHotBucketAgeHours,
-        java.util.Map<String, IndexStorage> indexes) {
-      this(
-          journalCompression,
-          commitIntervalSeconds,
-          maxBucketEvents,
-          maxHotBucketAgeHours,
-          null,
-          indexes,
-          null);
-    }
-
     public Storage {
       journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
       format = Objects.requireNonNullElse(format, DEFAULT_FORMAT.configName());
@@ -718,26 +597,6 @@ public record QuarryConfig(
       @JsonProperty("format") String format) {
     /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
     public static final String METRIC = "metric";
-
-    /** An index's settings with the default merges of a metric index. */
-    public IndexStorage(
-        String journalCompression,
-        Integer maxAgeDays,
-        Long maxTotalBytes,
-        java.util.Map<String, String> fields,
-        String datatype,
-        Long maxBucketPoints) {
-      this(
-          journalCompression,
-          maxAgeDays,
-          maxTotalBytes,
-          fields,
-          datatype,
-          maxBucketPoints,
-          null,
-          null,
-          null);
-    }
 
     /**
      * The layout this index names for its new buckets ({@code blocks} or {@code events}); without

@@ -136,7 +136,10 @@ final class StorageSettings {
   /** See {@link Storage#options(String)}. */
   static IndexOptions options(Storage storage, String index) {
     IndexStorage own =
-        storage.indexes().getOrDefault(index, new IndexStorage(null, null, null, null, null, null));
+        storage
+            .indexes()
+            .getOrDefault(
+                index, new IndexStorage(null, null, null, null, null, null, null, null, null));
     String compression =
         own.journalCompression() != null ? own.journalCompression() : storage.journalCompression();
     return IndexOptions.DEFAULTS

@@ -5,6 +5,7 @@
  * the checks of each section live beside them in package-private classes named for the section
  * ({@code ServerSettings}, {@code TlsSettings}, {@code AuthSettings}, {@code RoleSettings}, {@code
  * SearchSettings}, {@code StorageSettings}, {@code IndexesSettings}; {@code Bounds} for the shared
- * lower bounds).
+ * lower bounds). {@code ConfigBuilder} is the one way to make a configuration, by setting paths,
+ * for the loader, tests and embedded servers alike.
  */
 package io.quarry.server.config;

@@ -39,9 +39,10 @@ class AdminPasswordHashTest {
 
   @Test
   void aMalformedOrWeakHashIsRefusedAtStart() {
-    assertThatThrownBy(() -> new QuarryConfig.Auth("pbkdf2:sha256:1000:c2FsdA==:aGFzaA=="))
+    assertThatThrownBy(
+            () -> new QuarryConfig.Auth("pbkdf2:sha256:1000:c2FsdA==:aGFzaA==", null, null))
         .hasMessageContaining("auth.adminPassword");
-    assertThatThrownBy(() -> new QuarryConfig.Auth("pbkdf2:nonsense"))
+    assertThatThrownBy(() -> new QuarryConfig.Auth("pbkdf2:nonsense", null, null))
         .hasMessageContaining("auth.adminPassword");
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.client.QuarryClient;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.io.OutputStream;
 import java.net.URI;
@@ -30,17 +31,12 @@ class IngestCommandTest {
   void start() throws Exception {
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                directory.resolve("data").toString(),
-                List.of("main", "logs"),
-                new QuarryConfig.Auth("pw"),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*")))),
-                null,
-                null,
-                null,
-                null),
+            TestServers.settings(directory.resolve("data"), "pw")
+                .put("indexes", List.of("main", "logs"))
+                .put(
+                    "hec.tokens",
+                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null)))
+                .build(),
             Clock.systemUTC());
     search =
         QuarryClient.builder(URI.create(server.url())).adminPassword("pw").hecToken("tok").build();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.client.QuarryClient;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.nio.file.Files;
@@ -26,24 +27,13 @@ class MetricFileIngestTest {
   void start() throws Exception {
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                directory.resolve("data").toString(),
-                List.of("main", "m"),
-                new QuarryConfig.Auth("pw"),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*")))),
-                null,
-                new QuarryConfig.Storage(
-                    null,
-                    null,
-                    null,
-                    null,
-                    Map.of(
-                        "m",
-                        new QuarryConfig.IndexStorage(null, null, null, null, "metric", null))),
-                null,
-                null),
+            TestServers.settings(directory.resolve("data"), "pw")
+                .put("indexes", List.of("main", "m"))
+                .put(
+                    "hec.tokens",
+                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null)))
+                .put("storage.indexes.m.datatype", "metric")
+                .build(),
             Clock.systemUTC());
     search = QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
   }

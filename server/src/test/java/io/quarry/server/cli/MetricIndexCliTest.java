@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,24 +94,17 @@ class MetricIndexCliTest {
 
   private static QuarryServer start(Path data) throws Exception {
     return QuarryServer.start(
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 2, null),
-            data.toString(),
-            List.of("main", "m"),
-            new QuarryConfig.Auth("pw"),
-            new QuarryConfig.Hec(
+        TestServers.settings(data, "pw")
+            .put("server.workerThreads", 2)
+            .put("indexes", List.of("main", "m"))
+            .put(
+                "hec.tokens",
                 List.of(
                     new QuarryConfig.HecToken(
-                        TestServers.TOKEN, "test", "main", List.of("main", "m")))),
-            null,
-            new QuarryConfig.Storage(
-                null,
-                null,
-                null,
-                null,
-                Map.of("m", new QuarryConfig.IndexStorage(null, null, null, null, "metric", 500L))),
-            null,
-            null),
+                        TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
+            .put("storage.indexes.m.datatype", "metric")
+            .put("storage.indexes.m.maxBucketPoints", 500L)
+            .build(),
         Clock.systemUTC());
   }
 

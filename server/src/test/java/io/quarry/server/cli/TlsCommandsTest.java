@@ -28,7 +28,9 @@ class TlsCommandsTest {
   @BeforeEach
   void start() throws Exception {
     data = directory.resolve("data");
-    server = TestServers.startTls(data, "pw", new QuarryConfig.Tls(true, null, null, null));
+    server =
+        TestServers.startTls(
+            data, "pw", new QuarryConfig.Tls(true, null, null, null, null, null, null, null));
   }
 
   @AfterEach

@@ -19,7 +19,12 @@ class TransportSecurityTest {
   @TempDir Path directory;
 
   private static QuarryConfig.Server server(String bind, QuarryConfig.Tls tls, Boolean plaintext) {
-    return new QuarryConfig.Server(bind, 0, null, null, null).withTls(tls, plaintext);
+    return QuarryConfig.builder()
+        .put("server.bind", bind)
+        .put("server.tls", tls)
+        .put("server.allowPlaintext", plaintext)
+        .build()
+        .server();
   }
 
   @Test
@@ -39,11 +44,17 @@ class TransportSecurityTest {
         .contains("server.allowPlaintext: true");
     assertThat(server("0.0.0.0", null, true).plaintextRefusal()).isNull();
     assertThat(
-            server("0.0.0.0", new QuarryConfig.Tls(true, null, null, null), null)
+            server(
+                    "0.0.0.0",
+                    new QuarryConfig.Tls(true, null, null, null, null, null, null, null),
+                    null)
                 .plaintextRefusal())
         .isNull();
     assertThat(
-            server("0.0.0.0", new QuarryConfig.Tls(false, "c.pem", "k.pem", null), null)
+            server(
+                    "0.0.0.0",
+                    new QuarryConfig.Tls(false, "c.pem", "k.pem", null, null, null, null, null),
+                    null)
                 .plaintextRefusal())
         .as("a certificate without enabled is not TLS")
         .isNotNull();
@@ -52,16 +63,11 @@ class TransportSecurityTest {
   @Test
   void theServerDoesNotStartOnANetworkAddressWithoutTls() {
     QuarryConfig config =
-        new QuarryConfig(
-            server("0.0.0.0", null, null),
-            directory.toString(),
-            null,
-            new QuarryConfig.Auth("pw"),
-            null,
-            null,
-            null,
-            null,
-            null);
+        QuarryConfig.builder()
+            .put("server", server("0.0.0.0", null, null))
+            .put("dataDir", directory.toString())
+            .put("auth.adminPassword", "pw")
+            .build();
     assertThatThrownBy(() -> QuarryServer.start(config, Clock.systemUTC()))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("server.allowPlaintext");
@@ -70,7 +76,8 @@ class TransportSecurityTest {
 
   @Test
   void certificateAndKeyGoTogether() {
-    assertThatThrownBy(() -> new QuarryConfig.Tls(true, "c.pem", null, null))
+    assertThatThrownBy(
+            () -> new QuarryConfig.Tls(true, "c.pem", null, null, null, null, null, null))
         .hasMessageContaining("server.tls")
         .hasMessageContaining("without key");
   }
@@ -90,7 +97,9 @@ class TransportSecurityTest {
         """);
     QuarryConfig fromFile = ConfigLoader.load(file, Map.of(), Map.of());
     assertThat(fromFile.server().tls())
-        .isEqualTo(new QuarryConfig.Tls(true, "/etc/quarry/cert.pem", "/etc/quarry/key.pem", null));
+        .isEqualTo(
+            new QuarryConfig.Tls(
+                true, "/etc/quarry/cert.pem", "/etc/quarry/key.pem", null, null, null, null, null));
     assertThat(fromFile.server().plaintextRefusal()).isNull();
 
     QuarryConfig fromEnvironment =
@@ -104,7 +113,8 @@ class TransportSecurityTest {
                 "QUARRY_TLS_KEY_PASSWORD", "secret"),
             Map.of());
     assertThat(fromEnvironment.server().tls())
-        .isEqualTo(new QuarryConfig.Tls(true, "/c.pem", "/k.pem", "secret"));
+        .isEqualTo(
+            new QuarryConfig.Tls(true, "/c.pem", "/k.pem", "secret", null, null, null, null));
     QuarryConfig plaintext =
         ConfigLoader.load(
             null, Map.of("QUARRY_BIND", "0.0.0.0", "QUARRY_ALLOW_PLAINTEXT", "true"), Map.of());

@@ -26,7 +26,7 @@ class HecEventParserFuzzTest {
   private static final EventStore STORE;
   private static final IngestService INGEST;
   private static final QuarryConfig.HecToken TOKEN =
-      new QuarryConfig.HecToken("fuzz-token", "fuzz", "main", List.of("main", "web"));
+      new QuarryConfig.HecToken("fuzz-token", "fuzz", "main", List.of("main", "web"), null);
 
   static {
     try {

@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,24 +33,17 @@ class HecMetricAckTest {
 
   private QuarryServer start() throws Exception {
     return QuarryServer.start(
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 8L << 20, 4, null),
-            dataDirectory.toString(),
-            List.of("main", "m"),
-            new QuarryConfig.Auth(PASSWORD),
-            new QuarryConfig.Hec(
+        TestServers.settings(dataDirectory, PASSWORD)
+            .put("server.maxRequestBytes", 8L << 20)
+            .put("indexes", List.of("main", "m"))
+            .put(
+                "hec.tokens",
                 List.of(
                     new QuarryConfig.HecToken(
-                        "acked", "acked", "main", List.of("main", "m"), true))),
-            null,
-            new QuarryConfig.Storage(
-                null,
-                null,
-                null,
-                null,
-                Map.of("m", new QuarryConfig.IndexStorage(null, null, null, null, "metric", 200L))),
-            null,
-            null),
+                        "acked", "acked", "main", List.of("main", "m"), true)))
+            .put("storage.indexes.m.datatype", "metric")
+            .put("storage.indexes.m.maxBucketPoints", 200L)
+            .build(),
         Clock.systemUTC());
   }
 

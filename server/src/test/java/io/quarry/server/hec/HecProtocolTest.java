@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.URI;
@@ -44,29 +45,29 @@ class HecProtocolTest {
   @BeforeEach
   void start() throws Exception {
     QuarryConfig config =
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 8L << 20, 4, null),
-            dataDirectory.toString(),
-            List.of("main"),
-            new QuarryConfig.Auth(PASSWORD),
-            new QuarryConfig.Hec(
+        TestServers.settings(dataDirectory, PASSWORD)
+            .put("server.maxRequestBytes", 8L << 20)
+            .put(
+                "hec.tokens",
                 List.of(
                     new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false),
-                    new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true))),
-            null,
-            null,
-            new QuarryConfig.Ingest(1, 1L),
-            Map.of(
-                "shop",
-                new SourcetypeSettings.Builder()
-                    .breakOnlyBefore("^\\d{4}-")
-                    .timeFormat("%Y-%m-%d %H:%M:%S")
-                    .indexExtractions(
-                        List.of(
-                            new SourcetypeSettings.IndexExtractionSettings(
-                                "regex", "order=(?<order_id>\\d+) total=(?<total>\\S+)")))
-                    .fields(Map.of("total", "double"))
-                    .build()));
+                    new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true)))
+            .put("ingest.pipelines", 1)
+            .put("ingest.maxQueuedBytes", 1L)
+            .put(
+                "sourcetypes",
+                Map.of(
+                    "shop",
+                    new SourcetypeSettings.Builder()
+                        .breakOnlyBefore("^\\d{4}-")
+                        .timeFormat("%Y-%m-%d %H:%M:%S")
+                        .indexExtractions(
+                            List.of(
+                                new SourcetypeSettings.IndexExtractionSettings(
+                                    "regex", "order=(?<order_id>\\d+) total=(?<total>\\S+)")))
+                        .fields(Map.of("total", "double"))
+                        .build()))
+            .build();
     server = QuarryServer.start(config, Clock.systemUTC());
   }
 

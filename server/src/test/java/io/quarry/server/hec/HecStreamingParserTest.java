@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HecStreamingParserTest {
   private static final QuarryConfig.HecToken TOKEN =
-      new QuarryConfig.HecToken("t", "t", "main", List.of("main", "web", "m"));
+      new QuarryConfig.HecToken("t", "t", "main", List.of("main", "web", "m"), null);
   private static final Instant NOW = Instant.parse("2026-11-25T12:00:00.123456Z");
 
   @TempDir Path directory;

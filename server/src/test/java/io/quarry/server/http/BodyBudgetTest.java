@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -42,7 +41,7 @@ class BodyBudgetTest {
         TestServers.start(
             dataDirectory,
             "budget-pw",
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, BUDGET));
+            settings -> settings.put("server.maxInFlightBytes", BUDGET));
   }
 
   @AfterEach

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -33,8 +32,11 @@ class ConnectionGuardTest {
         TestServers.start(
             dataDirectory,
             "guard-pw",
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null)
-                .withConnections(idleSeconds, requestReadSeconds, maxConnections));
+            settings ->
+                settings
+                    .put("server.idleTimeoutSeconds", idleSeconds)
+                    .put("server.requestReadTimeoutSeconds", requestReadSeconds)
+                    .put("server.maxConnections", maxConnections));
   }
 
   @AfterEach

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -44,8 +43,11 @@ class SlowReaderIsolationTest {
         TestServers.start(
             dataDirectory,
             PASSWORD,
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, GENERAL_WORKERS, null)
-                .withLanes(2, WRITE_TIMEOUT_SECONDS));
+            settings ->
+                settings
+                    .put("server.workerThreads", GENERAL_WORKERS)
+                    .put("server.ingestWorkerThreads", 2)
+                    .put("server.writeTimeoutSeconds", WRITE_TIMEOUT_SECONDS));
   }
 
   @AfterEach

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -236,18 +237,13 @@ class TransformingPluginTest {
     List<String> indexes = List.of("main", "s0", "s1", "s2", "whole");
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                root.resolve("data").toString(),
-                indexes,
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", indexes))),
-                null,
-                null,
-                null,
-                null,
-                new QuarryConfig.Plugins(plugins.toString())),
+            TestServers.settings(root.resolve("data"), PASSWORD)
+                .put("indexes", indexes)
+                .put(
+                    "hec.tokens",
+                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", indexes, null)))
+                .put("plugins.dir", plugins.toString())
+                .build(),
             java.time.Clock.systemUTC());
     for (int load = 0; load <= LOADS; load++) {
       boolean whole = load == LOADS;

@@ -30,16 +30,11 @@ class OpenApiTest {
   void theDocumentMatchesTheServersRoutes() throws Exception {
     try (QuarryServer server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, null, null, null),
-                dataDirectory.toString(),
-                null,
-                new QuarryConfig.Auth("pw"),
-                null,
-                null,
-                null,
-                null,
-                null),
+            QuarryConfig.builder()
+                .put("server.port", 0)
+                .put("dataDir", dataDirectory.toString())
+                .put("auth.adminPassword", "pw")
+                .build(),
             Clock.systemUTC())) {
       HttpResponse<String> served =
           HttpClient.newHttpClient()

@@ -33,7 +33,10 @@ class SplunkSdkTlsTest {
   @BeforeEach
   void start() throws Exception {
     server =
-        TestServers.startTls(dataDirectory, "sdk-pw", new QuarryConfig.Tls(true, null, null, null));
+        TestServers.startTls(
+            dataDirectory,
+            "sdk-pw",
+            new QuarryConfig.Tls(true, null, null, null, null, null, null, null));
     QuarryClient client =
         QuarryClient.builder(URI.create(server.url()))
             .hecToken(TestServers.TOKEN)

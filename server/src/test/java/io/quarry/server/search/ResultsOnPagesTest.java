@@ -45,26 +45,16 @@ class ResultsOnPagesTest {
   static void load() throws Exception {
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                dataDirectory.toString(),
-                List.of("main", "m"),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
+            TestServers.settings(dataDirectory, PASSWORD)
+                .put("indexes", List.of("main", "m"))
+                .put(
+                    "hec.tokens",
                     List.of(
                         new QuarryConfig.HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main", "m")))),
-                null,
-                new QuarryConfig.Storage(
-                    null,
-                    null,
-                    null,
-                    null,
-                    Map.of(
-                        "m",
-                        new QuarryConfig.IndexStorage(null, null, null, null, "metric", 200L))),
-                null,
-                null),
+                            TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
+                .put("storage.indexes.m.datatype", "metric")
+                .put("storage.indexes.m.maxBucketPoints", 200L)
+                .build(),
             Clock.systemUTC());
     StringBuilder body = new StringBuilder();
     for (int i = 0; i < 6; i++) { // h0 h1 h2 h0 h1 h2; even: WARN alpha, odd: INFO beta

@@ -36,7 +36,10 @@ final class MetricSpecData {
    */
   static QuarryConfig.Storage storage(String format) {
     Map<String, QuarryConfig.IndexStorage> indexes =
-        Map.of(INDEX, new QuarryConfig.IndexStorage(null, null, null, null, "metric", null));
+        Map.of(
+            INDEX,
+            new QuarryConfig.IndexStorage(
+                null, null, null, null, "metric", null, null, null, null));
     return new QuarryConfig.Storage(null, null, null, null, format, indexes, null);
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.codecs.store.BucketFormat;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.spec.SpecFile.Case;
 import java.io.IOException;
@@ -136,17 +137,14 @@ class SplSpecTest {
       throws Exception {
     QuarryServer started =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 2, null),
-                data.toString(),
-                indexes,
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
-                    List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes))),
-                null,
-                storage,
-                null,
-                null),
+            TestServers.settings(data, PASSWORD)
+                .put("server.workerThreads", 2)
+                .put("indexes", indexes)
+                .put(
+                    "hec.tokens",
+                    List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes, null)))
+                .put("storage", storage)
+                .build(),
             Clock.systemUTC());
     for (List<ObjectNode> events : envelopes.values()) {
       StringBuilder body = new StringBuilder();

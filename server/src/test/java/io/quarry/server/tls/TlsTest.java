@@ -66,7 +66,7 @@ class TlsTest {
   }
 
   private static QuarryConfig.Tls generated() {
-    return new QuarryConfig.Tls(true, null, null, null);
+    return new QuarryConfig.Tls(true, null, null, null, null, null, null, null);
   }
 
   @Test
@@ -181,7 +181,8 @@ class TlsTest {
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(true, certificate.toString(), key.toString(), null));
+            new QuarryConfig.Tls(
+                true, certificate.toString(), key.toString(), null, null, null, null, null));
     assertThat(server.tls().generated()).isNull();
     assertThat(directory.resolve("data/tls")).doesNotExist();
     assertThat(server.tls().fingerprint()).isEqualTo(ServerTls.fingerprint(made.server()));
@@ -219,14 +220,23 @@ class TlsTest {
                 TestServers.startTls(
                     directory.resolve("wrong"),
                     "pw",
-                    new QuarryConfig.Tls(true, certificate.toString(), key.toString(), "wrong")))
+                    new QuarryConfig.Tls(
+                        true,
+                        certificate.toString(),
+                        key.toString(),
+                        "wrong",
+                        null,
+                        null,
+                        null,
+                        null)))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("server.tls.key");
     server =
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(true, certificate.toString(), key.toString(), "secret"));
+            new QuarryConfig.Tls(
+                true, certificate.toString(), key.toString(), "secret", null, null, null, null));
     Path ca = directory.resolve("ca.pem");
     Files.writeString(ca, GeneratedCertificate.pem("CERTIFICATE", made.ca().getEncoded()));
     HttpClient https = HttpClient.newBuilder().sslContext(TlsTrust.trusting(ca)).build();
@@ -270,7 +280,8 @@ class TlsTest {
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(true, certificate.toString(), key.toString(), null));
+            new QuarryConfig.Tls(
+                true, certificate.toString(), key.toString(), null, null, null, null, null));
     HttpClient https = HttpClient.newBuilder().sslContext(TlsTrust.trusting(certificate)).build();
     assertThat(get(https, "/health").statusCode()).isEqualTo(200);
   }
@@ -283,7 +294,15 @@ class TlsTest {
                 TestServers.startTls(
                     directory.resolve("data"),
                     "pw",
-                    new QuarryConfig.Tls(true, missing.toString(), missing.toString(), null)))
+                    new QuarryConfig.Tls(
+                        true,
+                        missing.toString(),
+                        missing.toString(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("server.tls.certificate")
         .hasMessageContaining("does not exist");
@@ -294,7 +313,15 @@ class TlsTest {
                 TestServers.startTls(
                     directory.resolve("data"),
                     "pw",
-                    new QuarryConfig.Tls(true, garbage.toString(), garbage.toString(), null)))
+                    new QuarryConfig.Tls(
+                        true,
+                        garbage.toString(),
+                        garbage.toString(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("server.tls.certificate");
   }

@@ -48,20 +48,14 @@ class UiBrowserTest {
   void start() throws Exception {
     server =
         QuarryServer.start(
-            new QuarryConfig(
-                new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-                dataDirectory.toString(),
-                List.of("main", DemoData.WEB_INDEX),
-                new QuarryConfig.Auth(PASSWORD),
-                new QuarryConfig.Hec(
+            TestServers.settings(dataDirectory, PASSWORD)
+                .put("indexes", List.of("main", DemoData.WEB_INDEX))
+                .put(
+                    "hec.tokens",
                     List.of(
                         new QuarryConfig.HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main")))),
-                null,
-                null,
-                null,
-                null,
-                null),
+                            TestServers.TOKEN, "test", "main", List.of("main"), null)))
+                .build(),
             Clock.systemUTC());
     DemoData.loadOnce(server.ingest(), server.dataDirectory(), Instant.now());
     browser = Chromium.start(1440, 900);

@@ -36,18 +36,18 @@ public final class PluginTestServer implements AutoCloseable {
   public static PluginTestServer start(Path dataDirectory, QuarryPlugin... plugins)
       throws Exception {
     QuarryConfig config =
-        new QuarryConfig(
-            new QuarryConfig.Server("127.0.0.1", 0, 64L << 20, 4, null),
-            dataDirectory.toString(),
-            List.of("main"),
-            new QuarryConfig.Auth(PASSWORD),
-            new QuarryConfig.Hec(
-                List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main")))),
-            null,
-            null,
-            null,
-            null,
-            new QuarryConfig.Plugins(dataDirectory.resolve("no-plugins-dir").toString()));
+        QuarryConfig.builder()
+            .put("server.port", 0)
+            .put("server.maxRequestBytes", 64L << 20)
+            .put("server.workerThreads", 4)
+            .put("dataDir", dataDirectory.toString())
+            .put("indexes", List.of("main"))
+            .put("auth.adminPassword", PASSWORD)
+            .add(
+                "hec.tokens",
+                new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main"), null))
+            .put("plugins.dir", dataDirectory.resolve("no-plugins-dir").toString())
+            .build();
     return new PluginTestServer(QuarryServer.start(config, Clock.systemUTC(), List.of(plugins)));
   }
 

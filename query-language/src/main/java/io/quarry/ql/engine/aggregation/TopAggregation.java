@@ -7,10 +7,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.TopCommand;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.PageBuilder;
-import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -292,7 +289,7 @@ public final class TopAggregation implements PageAggregator {
     byKeys.sort(byValues);
     int width = byWidth + command.fields().size();
     List<Page> pages = new ArrayList<>();
-    Answer answer = new Answer();
+    TopAnswer answer = new TopAnswer(command);
     for (List<String> byKey : byKeys) {
       List<Integer> ids = byGroup.get(byKey);
       List<List<String>> values = new ArrayList<>(ids.size());
@@ -315,82 +312,16 @@ public final class TopAggregation implements PageAggregator {
           break;
         }
         answer.add(byKey, values.get(i), counts[ids.get(i)], total);
-        if (answer.positions == pageSize) {
+        if (answer.positions() == pageSize) {
           pages.add(answer.page());
-          answer = new Answer();
+          answer = new TopAnswer(command);
         }
       }
     }
-    if (answer.positions > 0) {
+    if (answer.positions() > 0) {
       pages.add(answer.page());
     }
     return pages;
-  }
-
-  /**
-   * One page of the answer, column by column: the by-fields, the fields, then the count and the
-   * percentage when shown. A name given twice ({@code top status by status}, a {@code countfield}
-   * named as a field) is one column, in its first place, holding the value set last.
-   */
-  private final class Answer {
-    private final List<String> names = new ArrayList<>();
-    private final List<List<List<Object>>> columns = new ArrayList<>();
-    private final int[] slots; // per by-field, field, count, percentage: its column
-    private int positions;
-
-    Answer() {
-      List<String> written = new ArrayList<>(command.by());
-      written.addAll(command.fields());
-      written.add(command.showCount() ? command.countField() : null);
-      written.add(command.showPercent() ? command.percentField() : null);
-      slots = new int[written.size()];
-      for (int i = 0; i < slots.length; i++) {
-        String name = written.get(i);
-        if (name == null) {
-          slots[i] = -1;
-          continue;
-        }
-        int column = names.indexOf(name);
-        if (column < 0) {
-          column = names.size();
-          names.add(name);
-          columns.add(new ArrayList<>());
-        }
-        slots[i] = column;
-      }
-    }
-
-    /** One combination of a by-group, with its count and the group's total. */
-    void add(List<String> byKey, List<String> valueKey, long count, long total) {
-      Object[] cells = new Object[names.size()];
-      for (int i = 0; i < byKey.size(); i++) {
-        String field = command.by().get(i);
-        cells[slots[i]] = TimeField.groupValue(field, byKey.get(i));
-      }
-      for (int i = 0; i < valueKey.size(); i++) {
-        String field = command.fields().get(i);
-        cells[slots[byWidth + i]] = TimeField.groupValue(field, valueKey.get(i));
-      }
-      int countSlot = slots[slots.length - 2];
-      if (countSlot >= 0) {
-        cells[countSlot] = count;
-      }
-      int percentSlot = slots[slots.length - 1];
-      if (percentSlot >= 0) {
-        cells[percentSlot] =
-            BigDecimal.valueOf(count * 100.0 / total)
-                .setScale(6, RoundingMode.HALF_UP)
-                .doubleValue();
-      }
-      for (int c = 0; c < cells.length; c++) {
-        columns.get(c).add(cells[c] == null ? List.of() : List.of(cells[c]));
-      }
-      positions++;
-    }
-
-    Page page() {
-      return PageBuilder.toPage(names, columns, positions);
-    }
   }
 
   /** Fields {@code [from, to)} of group {@code id}'s key as texts. */

@@ -1,0 +1,69 @@
+package io.quarry.server;
+
+import io.quarry.codecs.metricstore.MetricIndexOptions;
+import io.quarry.codecs.metricstore.MetricStore;
+import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.IndexOptions;
+import io.quarry.server.audit.AuditLog;
+import io.quarry.server.config.ConfigException;
+import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.ingest.InternalLog;
+import io.quarry.server.sourcetype.Sourcetypes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.lucene.store.LockObtainFailedException;
+
+/**
+ * The two stores of a node's data directory, opened with the configured options: the event store
+ * (every event index, with the internal and audit indexes) and the metric store (the indexes
+ * declared {@code datatype: metric}).
+ */
+record NodeStores(EventStore events, MetricStore metrics) {
+
+  /**
+   * Opens both; when the metric store cannot open, the event store is closed again.
+   *
+   * @throws ConfigException when another Quarry process holds the data directory
+   */
+  static NodeStores open(
+      QuarryConfig config, Path dataDirectory, Sourcetypes sourcetypes, Clock clock)
+      throws IOException {
+    EventStore events;
+    try {
+      Map<String, IndexOptions> options = new LinkedHashMap<>();
+      for (String index : config.indexes()) {
+        if (!config.storage().isMetric(index)) {
+          options.put(index, config.indexOptions(index, sourcetypes));
+        }
+      }
+      options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
+      options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
+      events = EventStore.open(dataDirectory, options);
+    } catch (LockObtainFailedException e) {
+      throw new ConfigException(
+          "data directory " + dataDirectory + " is in use by another Quarry process", e);
+    }
+    try {
+      Map<String, MetricIndexOptions> metricOptions = new LinkedHashMap<>();
+      for (String index : config.indexes()) {
+        if (config.storage().isMetric(index)) {
+          metricOptions.put(index, config.storage().metricOptions(index));
+        }
+      }
+      MetricStore metrics =
+          MetricStore.open(
+              dataDirectory,
+              metricOptions,
+              clock,
+              Duration.ofSeconds(config.storage().commitIntervalSeconds()));
+      return new NodeStores(events, metrics);
+    } catch (IOException | RuntimeException e) {
+      events.close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package io.quarry.server.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+/**
+ * The one way to make a {@link QuarryConfig}: settings by their path in {@code conf/quarry.yml}
+ * ({@code server.port}, {@code storage.indexes.m.datatype}), every other setting at its default,
+ * bound and checked as the file is. {@link ConfigLoader} fills one from the file, the environment
+ * and the flags; servers embedded in other programs and tests fill one in code:
+ *
+ * <pre>{@code
+ * QuarryConfig.builder()
+ *     .put("server.port", 0)
+ *     .put("dataDir", data.toString())
+ *     .put("auth.adminPassword", "pw")
+ *     .add("hec.tokens", Map.of("token", "tok", "indexes", List.of("main")))
+ *     .build();
+ * }</pre>
+ */
+public final class ConfigBuilder {
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory())
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+  private final ObjectNode tree;
+
+  ConfigBuilder() {
+    this(JsonNodeFactory.instance.objectNode());
+  }
+
+  /** Settings parsed from a file, to be overridden. */
+  ConfigBuilder(ObjectNode tree) {
+    this.tree = tree;
+  }
+
+  /** Reads YAML text into a tree of settings (for {@link ConfigLoader}). */
+  static JsonNode readYaml(java.io.File file) throws java.io.IOException {
+    return YAML.readTree(file);
+  }
+
+  /**
+   * Sets one setting: a string, number, boolean, list, map, or a settings record ({@link
+   * QuarryConfig.HecToken}, {@link io.quarry.server.sourcetype.SourcetypeSettings} …) written as
+   * its YAML mapping.
+   */
+  public ConfigBuilder put(String path, Object value) {
+    String[] parts = path.split("\\.");
+    parent(parts).set(parts[parts.length - 1], YAML.valueToTree(value));
+    return this;
+  }
+
+  /** Appends one item to the list setting at {@code path} ({@code hec.tokens}). */
+  public ConfigBuilder add(String path, Object item) {
+    String[] parts = path.split("\\.");
+    ObjectNode parent = parent(parts);
+    String leaf = parts[parts.length - 1];
+    ArrayNode list =
+        parent.get(leaf) instanceof ArrayNode existing ? existing : parent.putArray(leaf);
+    list.add(YAML.<JsonNode>valueToTree(item));
+    return this;
+  }
+
+  /**
+   * Sets one setting from text, as an environment variable or a command-line flag gives it: a list
+   * setting ({@code indexes}) is comma-separated.
+   */
+  ConfigBuilder putText(String path, String value) {
+    String[] parts = path.split("\\.");
+    ObjectNode parent = parent(parts);
+    String leaf = parts[parts.length - 1];
+    if (leaf.equals("indexes")) {
+      ArrayNode list = parent.putArray(leaf);
+      for (String item : value.split(",")) {
+        if (!item.isBlank()) {
+          list.add(item.trim());
+        }
+      }
+    } else {
+      parent.put(leaf, value);
+    }
+    return this;
+  }
+
+  private ObjectNode parent(String[] parts) {
+    ObjectNode node = tree;
+    for (int i = 0; i < parts.length - 1; i++) {
+      JsonNode child = node.get(parts[i]);
+      node = child instanceof ObjectNode object ? object : node.putObject(parts[i]);
+    }
+    return node;
+  }
+
+  /**
+   * The configuration.
+   *
+   * @throws ConfigException naming the setting that is wrong
+   */
+  public QuarryConfig build() {
+    return build("configuration");
+  }
+
+  /** As {@link #build()}, the message starting with {@code where} (the file's name). */
+  QuarryConfig build(String where) {
+    try {
+      return YAML.treeToValue(tree, QuarryConfig.class);
+    } catch (JsonProcessingException e) {
+      Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
+      String message =
+          cause instanceof JsonProcessingException json
+              ? json.getOriginalMessage()
+              : cause.getMessage();
+      throw new ConfigException(where + ": " + message, e);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.quarry.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.server.sourcetype.SourcetypeSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Settings in code by their path bind as the same settings in {@code quarry.yml} do. */
+class ConfigBuilderTest {
+  @TempDir Path directory;
+
+  @Test
+  void settingsByPathEqualTheSameSettingsInAFile() throws Exception {
+    Path file = directory.resolve("quarry.yml");
+    Files.writeString(
+        file,
+        """
+        server:
+          port: 9000
+          idleTimeoutSeconds: 7
+          tls:
+            enabled: true
+        dataDir: /srv/q
+        indexes: [web, m]
+        auth:
+          adminPassword: pw
+        hec:
+          tokens:
+            - token: a
+              indexes: [web]
+            - token: b
+              ack: true
+        search:
+          maxResultRows: 1500
+        storage:
+          indexes:
+            m:
+              datatype: metric
+              maxBucketPoints: 200
+        ingest:
+          pipelines: 1
+        sourcetypes:
+          shop:
+            timeFormat: "%Y-%m-%d"
+        plugins:
+          dir: /srv/plugins
+        """);
+    QuarryConfig built =
+        QuarryConfig.builder()
+            .put("server.port", 9000)
+            .put("server.idleTimeoutSeconds", 7)
+            .put("server.tls.enabled", true)
+            .put("dataDir", "/srv/q")
+            .put("indexes", List.of("web", "m"))
+            .put("auth.adminPassword", "pw")
+            .add("hec.tokens", Map.of("token", "a", "indexes", List.of("web")))
+            .add("hec.tokens", new QuarryConfig.HecToken("b", null, null, null, true))
+            .put("search.maxResultRows", 1500)
+            .put("storage.indexes.m.datatype", "metric")
+            .put("storage.indexes.m.maxBucketPoints", 200)
+            .put("ingest.pipelines", 1)
+            .put(
+                "sourcetypes.shop", new SourcetypeSettings.Builder().timeFormat("%Y-%m-%d").build())
+            .put("plugins.dir", "/srv/plugins")
+            .build();
+    QuarryConfig loaded = ConfigLoader.load(file, Map.of(), Map.of());
+    assertThat(built).isEqualTo(loaded);
+    assertThat(built.server().idleTimeoutSeconds()).isEqualTo(7);
+    assertThat(built.hec().tokens().get(1).ack()).isTrue();
+    assertThat(built.storage().isMetric("m")).isTrue();
+  }
+
+  @Test
+  void aSettingsRecordIsWrittenAsItsMappingAndALaterPutReplacesIt() {
+    QuarryConfig.Tls tls =
+        new QuarryConfig.Tls(true, null, null, null, "want", "ca.pem", null, null);
+    QuarryConfig config =
+        QuarryConfig.builder()
+            .put("server.tls", tls)
+            .put("server.tls.clientCa", "other.pem")
+            .build();
+    assertThat(config.server().tls().clientAuth()).isEqualTo(tls.clientAuth());
+    assertThat(config.server().tls().clientCa()).isEqualTo("other.pem");
+    assertThat(QuarryConfig.builder().put("server.tls", tls).build().server().tls()).isEqualTo(tls);
+  }
+
+  @Test
+  void aWrongSettingIsRefusedNamingIt() {
+    assertThatThrownBy(() -> QuarryConfig.builder().put("server.prot", 1).build())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("prot");
+    assertThatThrownBy(
+            () ->
+                QuarryConfig.builder()
+                    .put("search.jobTtlSeconds", 7200)
+                    .put("search.maxJobTtlSeconds", 3600)
+                    .build())
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("search.jobTtlSeconds (7200)");
+  }
+}
