@@ -8,7 +8,6 @@ import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -55,10 +54,7 @@ final class PluginOverEvents {
   private final List<Command> pipeline;
   private final int at;
   private final ListedFields listed;
-  private final Set<String> read;
-  private final Sourcetypes sourcetypes;
-  private final boolean extract;
-  private final SearchControl control;
+  private final EventListings listings;
   private final Evaluator evaluator;
   private final PageBatch.Results results;
 
@@ -67,26 +63,19 @@ final class PluginOverEvents {
    * @param at the first plugin command's index in it ({@link #firstPlugin})
    * @param listed the changes of the commands before the plugin commands, then of those after each
    *     run of them ({@link #changes}: {@link ListedFields}, numbered by their stages)
-   * @param read the fields the source reads
+   * @param listings makes the batches' and the answer's listings
    */
   PluginOverEvents(
       List<Command> pipeline,
       int at,
       ListedFields listed,
-      Set<String> read,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      SearchControl control,
-      Evaluator evaluator,
+      EventListings listings,
       PageBatch.Results results) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;
-    this.read = read;
-    this.sourcetypes = sourcetypes;
-    this.extract = extract;
-    this.control = control;
-    this.evaluator = evaluator;
+    this.listings = listings;
+    this.evaluator = listings.evaluator();
     this.results = results;
   }
 
@@ -128,19 +117,9 @@ final class PluginOverEvents {
     } catch (RuntimeException e) {
       throw before.closeBuilt(e);
     }
-    EventListing answer =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                false,
-                listed.stagesFrom(bounds.getLast()[1]),
-                control,
-                evaluator.memory(EventListing.STAGE),
-                EventListing.roomOf(results),
-                SearchService.pageSize())
-            .fromListedNames();
-    return before.then(answer).into(results::add);
+    return before
+        .then(listings.answer(listed.stagesFrom(bounds.getLast()[1]), results))
+        .into(results::add);
   }
 
   /**
@@ -154,33 +133,12 @@ final class PluginOverEvents {
       // the rows the commands before them leave, in batches of rows: every field of
       // the event with their changes laid over it (a rename's too: a renamed row keeps every
       // other field)
-      batches =
-          new EventListing(
-              read,
-              sourcetypes,
-              extract,
-              true,
-              listed.stagesBefore(at),
-              control,
-              evaluator.memory(EventListing.STAGE),
-              EventListing.UNLIMITED,
-              SearchService.pageSize());
+      batches = listings.batches(true, listed.stagesBefore(at));
     } else {
       // the overlay rows the run before leaves, the commands after it replayed over them, as
       // batches of rows again: every field each row has
       ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
-      batches =
-          new EventListing(
-                  read,
-                  sourcetypes,
-                  extract,
-                  false,
-                  between,
-                  control,
-                  evaluator.memory(EventListing.STAGE),
-                  EventListing.UNLIMITED,
-                  SearchService.pageSize())
-              .fromDiscoveredNames();
+      batches = listings.batches(false, between).fromDiscoveredNames();
     }
     // carrying each row's events' own _raw and sourcetype: what the listing extracts from and a
     // bare word matches

@@ -12,7 +12,6 @@ import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.RenamedNames;
 import io.quarry.ql.exec.Wildcard;
-import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,49 +49,24 @@ final class RenameOverEvents {
    * @param at the wildcard rename's index in it ({@link #at})
    * @param listed the changes of the commands after the renames ({@link ListedFields}, numbered by
    *     their stages)
-   * @param read the fields the source reads
-   * @param batchSize rows per every-field page (the rename is row by row: any size answers the
-   *     same)
+   * @param listings makes the every-field batches (the rename is row by row: any size answers the
+   *     same) and the answer's listing
    */
   RenameOverEvents(
       List<Command> pipeline,
       int at,
       ListedFields listed,
-      Set<String> read,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      SearchControl control,
-      Evaluator evaluator,
-      PageBatch.Results results,
-      int batchSize) {
+      EventListings listings,
+      PageBatch.Results results) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;
-    this.evaluator = evaluator;
-    this.answer =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                false,
-                listed,
-                control,
-                evaluator.memory(EventListing.STAGE),
-                EventListing.roomOf(results),
-                SearchService.pageSize())
-            .fromListedNames();
+    this.evaluator = listings.evaluator();
+    this.answer = listings.answer(listed, results);
     this.results = results;
     this.batches =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                true,
-                before(pipeline, at),
-                control,
-                evaluator.memory(EventListing.STAGE),
-                EventListing.UNLIMITED,
-                batchSize)
+        listings
+            .batches(true, before(pipeline, at))
             .carryingListedNames()
             .carryingDiscoveredNames();
   }
