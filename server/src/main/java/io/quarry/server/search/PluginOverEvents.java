@@ -21,21 +21,22 @@ import java.util.Set;
  * for, and answers each output row as its row with the operator's new or replaced columns laid over
  * it (the row's own fields otherwise, listed without extraction). The commands before them run as
  * stages marking what they set, and the rows they leave are laid out as those batches (an
- * every-field {@link EventListing} of {@code 1,024} rows a page replaying their changes, {@link
- * ListedFields}; past a {@code rename} too, whose rows keep every other field), carrying each row's
- * fields as it lists them, those it lost and its event's own text; {@link PluginOverlayOperator}s
- * run the operators over them (steps of the search's one pulled chain, {@link ReduceChain}), and
- * each row's fields as the overlay row lists them are written out ({@link
- * OverlayNames#listedNames}: {@link EventOverlays#plugin} replayed there, where the columns hold
- * what the plugin commands left). Commands after them that keep the rows or change their fields as
- * {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as
- * stages marking what they set, and a listing replays their changes over those names and pages the
- * answer as the collector would. {@code append} and {@code join} without fields count as plugin
- * commands here ({@link #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of}
- * makes of them. A wildcard {@code rename} (with the renames right after it) among them is a run of
- * its own ({@link #startsRun}): its stages rename the every-field pages' columns, and each row's
- * every name is renamed as {@link RenameOverEvents} renames it, the renamed row then listing every
- * field it can yield.
+ * every-field {@link EventListing} replaying their changes, {@link ListedFields}, of {@code 1,024}
+ * rows a page or the smallest {@code head}'s count, {@link EventListings#batches}; past a {@code
+ * rename} too, whose rows keep every other field), carrying each row's fields as it lists them,
+ * those it lost and its event's own text; {@link PluginOverlayOperator}s run the operators over
+ * them (steps of the search's one pulled chain, {@link ReduceChain}), and each row's fields as the
+ * overlay row lists them are written out ({@link OverlayNames#listedNames}: {@link
+ * EventOverlays#plugin} replayed there, where the columns hold what the plugin commands left).
+ * Commands after them that keep the rows or change their fields as {@link ListedFields} replays
+ * ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as stages marking what they set, and
+ * a listing replays their changes over those names and pages the answer as the collector would.
+ * {@code append} and {@code join} without fields count as plugin commands here ({@link
+ * #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of} makes of them. A
+ * wildcard {@code rename} (with the renames right after it) among them is a run of its own ({@link
+ * #startsRun}): its stages rename the every-field pages' columns, and each row's every name is
+ * renamed as {@link RenameOverEvents} renames it, the renamed row then listing every field it can
+ * yield.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */

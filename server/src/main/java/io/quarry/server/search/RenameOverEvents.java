@@ -95,7 +95,7 @@ final class RenameOverEvents {
    * pages carry the events' own {@code _raw} and {@code sourcetype} (added where no command before
    * changed them): what the listing extracts from and a bare word matches. A rename's stage hands
    * on one page for each it takes, in order, so the step after them pairs each renamed page with
-   * its input.
+   * its input (checked: {@link #inputOf}).
    */
   static ReduceChain renaming(
       ReduceChain chain,
@@ -125,7 +125,7 @@ final class RenameOverEvents {
         new PageTransformOperator() {
           @Override
           protected Page process(Page renamed) {
-            return then.apply(listedNames(names, inputs.removeFirst(), renamed));
+            return then.apply(listedNames(names, inputOf(inputs, renamed), renamed));
           }
 
           @Override
@@ -133,6 +133,24 @@ final class RenameOverEvents {
             inputs.clear();
           }
         });
+  }
+
+  /**
+   * The page the renames made {@code renamed} of: the oldest of {@code inputs} not yet paired,
+   * which a rename's stage, one page out for each page in and row for row, keeps in step; a stage
+   * that breaks that (a page held back, split or dropped) fails the search here rather than pair a
+   * row with another's names.
+   */
+  static Page inputOf(java.util.Deque<Page> inputs, Page renamed) {
+    Page input = inputs.pollFirst();
+    if (input == null || input.positionCount() != renamed.positionCount()) {
+      throw new IllegalStateException(
+          "a rename stage did not hand on one page for each page it took: "
+              + renamed.positionCount()
+              + " rows renamed against "
+              + (input == null ? "no page taken" : input.positionCount() + " rows taken"));
+    }
+    return input;
   }
 
   /**
