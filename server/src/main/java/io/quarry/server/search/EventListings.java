@@ -8,15 +8,16 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * Makes the {@link EventListing}s of one time-ordered search's chain ({@link TimeOrderedChain},
- * {@link PluginOverEvents}, {@link RenameOverEvents}): over the fields its source reads, its
- * sourcetypes, extracting or not, its control, each listing's rows counted in the search's memory
- * ({@link EventListing#STAGE}). A listing whose pages go on to other commands ({@link #batches}: a
- * plugin command's batches, a wildcard rename's, the every-field pages) makes pages of at most
- * {@code batchRows} rows — the smallest {@code head} of the search when that is below the engine's
- * page size ({@link TimeOrderedShape#pageSize}, as the source's pages) —, so that a listing under
- * {@code head 5} holds five rows, not a page, and the scan stops once the head is full; the
- * answer's listing pages the answer as the engine's page size says.
+ * Makes the {@link EventListing}s of one search's chain (time-ordered: {@link TimeOrderedChain},
+ * {@link PluginOverEvents}, {@link RenameOverEvents}; a batch slice's every-field listing: {@link
+ * PageBatch}): over the fields its source reads, its sourcetypes, extracting or not, its control,
+ * each listing's rows counted in the search's memory ({@link EventListing#STAGE}). A listing whose
+ * pages go on to other commands ({@link #batches}: a plugin command's batches, a wildcard rename's,
+ * the every-field pages) makes pages of at most {@code batchRows} rows — the smallest {@code head}
+ * of the search when that is below the engine's page size ({@link TimeOrderedShape#pageSize}, as
+ * the source's pages) —, so that a listing under {@code head 5} holds five rows, not a page, and
+ * the scan stops once the head is full; the answer's listing pages the answer as the engine's page
+ * size says.
  *
  * @param read the fields the source read for the commands (their columns hold every event's value)
  * @param extract false when nothing is extracted from an event's text ({@code tstats}, indexed
