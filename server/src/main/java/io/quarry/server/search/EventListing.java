@@ -66,34 +66,11 @@ final class EventListing implements Operator {
    *     a plugin command such as {@code fillnull} takes, a wildcard {@code table}): per row its
    *     default and index-time fields, then the fields its sourcetype, JSON or key=value extraction
    *     finds
+   * @param listed the changes of the row-local commands after the listing ({@code eval}, {@code
+   *     fields -} …) laid over each event ({@link ListedFields}; empty for none)
    * @param memory where the rows it holds count ({@link io.quarry.ql.exec.Evaluator#memory})
    * @param room how many rows the answer still takes (the last page is cut to it; none once it is
    *     0): {@link #roomOf} an answer's, or {@link #UNLIMITED}
-   */
-  EventListing(
-      Set<String> read,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      boolean everyField,
-      SearchControl control,
-      MemoryTracker memory,
-      LongSupplier room,
-      int pageSize) {
-    this(
-        read,
-        sourcetypes,
-        extract,
-        everyField,
-        ListedFields.of(List.of()),
-        control,
-        memory,
-        room,
-        pageSize);
-  }
-
-  /**
-   * As above, the events' fields changed by the row-local commands after the listing ({@code eval},
-   * {@code fields -}) laid over each event.
    */
   EventListing(
       Set<String> read,

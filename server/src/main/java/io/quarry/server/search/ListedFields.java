@@ -37,10 +37,12 @@ import java.util.function.Predicate;
  * eventstats}/{@code streamstats} set their results where the row fell in a group ({@link
  * EventOverlays}, replayed in command order among the others). A field a row does not list but
  * another row of its page does is asked of the event (its search-time value); one the row's
- * commands removed has none ({@link #apply}'s {@code cleared}). A field {@code rex} sets is listed
- * by every event with a value of its own, matched or not ({@link #extracted}); for the other
- * commands' fields, which a row lists besides those it was set still depends on its page's other
- * rows (an open fault: no golden case pins it yet).
+ * commands removed has none ({@link #apply}'s {@code cleared}), nor has, past a {@code fields} of
+ * names ({@link #keeps}: the row's list is final), any field the row does not list ({@link
+ * ListingLayout}). A field {@code rex} sets is listed by every event with a value of its own,
+ * matched or not ({@link #extracted}); for the other commands' fields, which a row lists besides
+ * those it was set still depends on its page's other rows (an open fault: no golden case pins it
+ * yet).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code
@@ -313,9 +315,10 @@ final class ListedFields {
   }
 
   /**
-   * Whether any of the commands is a {@code fields} of names (a {@link ListedChange.Kind#KEEP}),
-   * which a search also runs as a stage fixing the columns (the answer no listing: {@link
-   * TimeOrderedShape}).
+   * Whether any of the commands is a {@code fields} of names (a {@link ListedChange.Kind#KEEP}):
+   * past it an event row's field list is final, every other field cleared ({@link ListingLayout}).
+   * Without an {@code append}, a search runs it as a stage fixing the columns instead (the answer
+   * no listing: {@link TimeOrderedShapes}).
    */
   boolean keeps() {
     return changes.stream().anyMatch(change -> change.kind() == ListedChange.Kind.KEEP);
@@ -349,11 +352,6 @@ final class ListedFields {
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
     for (ListedChange change : changes) {
       change.replay(names, hasValue, cleared);
-      if (change.kind() == ListedChange.Kind.KEEP) {
-        // a field it dropped that a command sets on another row: none on this one, where the
-        // command did not set it again (no value, not even the event's own)
-        changed.stream().filter(field -> !names.contains(field)).forEach(cleared::add);
-      }
     }
   }
 

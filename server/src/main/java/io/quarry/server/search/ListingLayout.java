@@ -76,6 +76,8 @@ final class ListingLayout {
     Map<Long, Set<String>> cleared =
         new HashMap<>(); // by (page, position): fields it no longer has
     RowNameColumns rowNames = new RowNameColumns(carriesListedNames, carriesDiscoveredNames, count);
+    // by (page, position): an event's fields once a fields of names made its list final
+    Map<Long, List<String>> finalNames = listed.keeps() ? new HashMap<>() : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
@@ -123,11 +125,16 @@ final class ListingLayout {
             lost.getValues(p).forEach(name -> gone.add((String) name));
           }
           listed.apply(own, field -> EventListing.hasValue(page, field, position), gone);
-          if (!gone.isEmpty()) {
+          if (!gone.isEmpty() || finalNames != null) {
             cleared.put(HeldRows.row(i, p), gone);
           }
+          if (finalNames != null) {
+            finalNames.put(HeldRows.row(i, p), own);
+          }
           names.addAll(own);
-          if (!everyField) { // a field rex sets elsewhere: this event's own value shows too
+          if (!everyField && finalNames == null) {
+            // a field rex sets elsewhere: this event's own value shows too (not past a fields of
+            // names, which left the event none)
             for (String field : listed.extracted()) {
               if (!names.contains(field)
                   && !gone.contains(field)
@@ -148,6 +155,13 @@ final class ListingLayout {
           }
         }
       }
+    }
+    if (finalNames != null) {
+      // a field another row lists (a subsearch's row, an event a later command set it on) that a
+      // fields of names left this event without: none, not even the event's own
+      finalNames.forEach(
+          (row, own) ->
+              names.stream().filter(name -> !own.contains(name)).forEach(cleared.get(row)::add));
     }
     boolean whole =
         pages.size() == 1

@@ -187,15 +187,14 @@ final class PageBatch {
             List<EventListing> every =
                 everyField
                     ? List.of(
-                        new EventListing(
-                            java.util.Set.copyOf(eventFields),
-                            sourcetypes,
-                            !indexedFieldsOnly,
-                            true,
-                            control,
-                            evaluator.memory(EventListing.STAGE),
-                            EventListing.UNLIMITED,
-                            pageSize))
+                        new EventListings(
+                                java.util.Set.copyOf(eventFields),
+                                sourcetypes,
+                                !indexedFieldsOnly,
+                                control,
+                                evaluator,
+                                pageSize)
+                            .batches(true, ListedFields.of(List.of())))
                     : List.of();
             PageChain chain =
                 PageChain.pulling(

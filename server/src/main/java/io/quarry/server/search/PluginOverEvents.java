@@ -8,7 +8,6 @@ import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
-import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,21 +21,22 @@ import java.util.Set;
  * for, and answers each output row as its row with the operator's new or replaced columns laid over
  * it (the row's own fields otherwise, listed without extraction). The commands before them run as
  * stages marking what they set, and the rows they leave are laid out as those batches (an
- * every-field {@link EventListing} of {@code 1,024} rows a page replaying their changes, {@link
- * ListedFields}; past a {@code rename} too, whose rows keep every other field), carrying each row's
- * fields as it lists them, those it lost and its event's own text; {@link PluginOverlayOperator}s
- * run the operators over them (steps of the search's one pulled chain, {@link ReduceChain}), and
- * each row's fields as the overlay row lists them are written out ({@link
- * OverlayNames#listedNames}: {@link EventOverlays#plugin} replayed there, where the columns hold
- * what the plugin commands left). Commands after them that keep the rows or change their fields as
- * {@link ListedFields} replays ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as
- * stages marking what they set, and a listing replays their changes over those names and pages the
- * answer as the collector would. {@code append} and {@code join} without fields count as plugin
- * commands here ({@link #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of}
- * makes of them. A wildcard {@code rename} (with the renames right after it) among them is a run of
- * its own ({@link #startsRun}): its stages rename the every-field pages' columns, and each row's
- * every name is renamed as {@link RenameOverEvents} renames it, the renamed row then listing every
- * field it can yield.
+ * every-field {@link EventListing} replaying their changes, {@link ListedFields}, of {@code 1,024}
+ * rows a page or the smallest {@code head}'s count, {@link EventListings#batches}; past a {@code
+ * rename} too, whose rows keep every other field), carrying each row's fields as it lists them,
+ * those it lost and its event's own text; {@link PluginOverlayOperator}s run the operators over
+ * them (steps of the search's one pulled chain, {@link ReduceChain}), and each row's fields as the
+ * overlay row lists them are written out ({@link OverlayNames#listedNames}: {@link
+ * EventOverlays#plugin} replayed there, where the columns hold what the plugin commands left).
+ * Commands after them that keep the rows or change their fields as {@link ListedFields} replays
+ * ({@code | eval y=1}, {@code | where …}, {@code | rex …}) run as stages marking what they set, and
+ * a listing replays their changes over those names and pages the answer as the collector would.
+ * {@code append} and {@code join} without fields count as plugin commands here ({@link
+ * #runsAsPlugin}), run as the built-in page commands {@link PageCommands#of} makes of them. A
+ * wildcard {@code rename} (with the renames right after it) among them is a run of its own ({@link
+ * #startsRun}): its stages rename the every-field pages' columns, and each row's every name is
+ * renamed as {@link RenameOverEvents} renames it, the renamed row then listing every field it can
+ * yield.
  */
 final class PluginOverEvents {
   /** The hidden columns that pass along the events' pages but never reach a plugin operator. */
@@ -55,10 +55,7 @@ final class PluginOverEvents {
   private final List<Command> pipeline;
   private final int at;
   private final ListedFields listed;
-  private final Set<String> read;
-  private final Sourcetypes sourcetypes;
-  private final boolean extract;
-  private final SearchControl control;
+  private final EventListings listings;
   private final Evaluator evaluator;
   private final PageBatch.Results results;
 
@@ -67,26 +64,19 @@ final class PluginOverEvents {
    * @param at the first plugin command's index in it ({@link #firstPlugin})
    * @param listed the changes of the commands before the plugin commands, then of those after each
    *     run of them ({@link #changes}: {@link ListedFields}, numbered by their stages)
-   * @param read the fields the source reads
+   * @param listings makes the batches' and the answer's listings
    */
   PluginOverEvents(
       List<Command> pipeline,
       int at,
       ListedFields listed,
-      Set<String> read,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      SearchControl control,
-      Evaluator evaluator,
+      EventListings listings,
       PageBatch.Results results) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;
-    this.read = read;
-    this.sourcetypes = sourcetypes;
-    this.extract = extract;
-    this.control = control;
-    this.evaluator = evaluator;
+    this.listings = listings;
+    this.evaluator = listings.evaluator();
     this.results = results;
   }
 
@@ -128,19 +118,9 @@ final class PluginOverEvents {
     } catch (RuntimeException e) {
       throw before.closeBuilt(e);
     }
-    EventListing answer =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                false,
-                listed.stagesFrom(bounds.getLast()[1]),
-                control,
-                evaluator.memory(EventListing.STAGE),
-                EventListing.roomOf(results),
-                SearchService.pageSize())
-            .fromListedNames();
-    return before.then(answer).into(results::add);
+    return before
+        .then(listings.answer(listed.stagesFrom(bounds.getLast()[1]), results))
+        .into(results::add);
   }
 
   /**
@@ -154,33 +134,12 @@ final class PluginOverEvents {
       // the rows the commands before them leave, in batches of rows: every field of
       // the event with their changes laid over it (a rename's too: a renamed row keeps every
       // other field)
-      batches =
-          new EventListing(
-              read,
-              sourcetypes,
-              extract,
-              true,
-              listed.stagesBefore(at),
-              control,
-              evaluator.memory(EventListing.STAGE),
-              EventListing.UNLIMITED,
-              SearchService.pageSize());
+      batches = listings.batches(true, listed.stagesBefore(at));
     } else {
       // the overlay rows the run before leaves, the commands after it replayed over them, as
       // batches of rows again: every field each row has
       ListedFields between = listed.stagesFrom(bounds.get(k - 1)[1]).stagesBefore(run[0]);
-      batches =
-          new EventListing(
-                  read,
-                  sourcetypes,
-                  extract,
-                  false,
-                  between,
-                  control,
-                  evaluator.memory(EventListing.STAGE),
-                  EventListing.UNLIMITED,
-                  SearchService.pageSize())
-              .fromDiscoveredNames();
+      batches = listings.batches(false, between).fromDiscoveredNames();
     }
     // carrying each row's events' own _raw and sourcetype: what the listing extracts from and a
     // bare word matches

@@ -12,7 +12,6 @@ import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.RenamedNames;
 import io.quarry.ql.exec.Wildcard;
-import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,49 +49,24 @@ final class RenameOverEvents {
    * @param at the wildcard rename's index in it ({@link #at})
    * @param listed the changes of the commands after the renames ({@link ListedFields}, numbered by
    *     their stages)
-   * @param read the fields the source reads
-   * @param batchSize rows per every-field page (the rename is row by row: any size answers the
-   *     same)
+   * @param listings makes the every-field batches (the rename is row by row: any size answers the
+   *     same) and the answer's listing
    */
   RenameOverEvents(
       List<Command> pipeline,
       int at,
       ListedFields listed,
-      Set<String> read,
-      Sourcetypes sourcetypes,
-      boolean extract,
-      SearchControl control,
-      Evaluator evaluator,
-      PageBatch.Results results,
-      int batchSize) {
+      EventListings listings,
+      PageBatch.Results results) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;
-    this.evaluator = evaluator;
-    this.answer =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                false,
-                listed,
-                control,
-                evaluator.memory(EventListing.STAGE),
-                EventListing.roomOf(results),
-                SearchService.pageSize())
-            .fromListedNames();
+    this.evaluator = listings.evaluator();
+    this.answer = listings.answer(listed, results);
     this.results = results;
     this.batches =
-        new EventListing(
-                read,
-                sourcetypes,
-                extract,
-                true,
-                before(pipeline, at),
-                control,
-                evaluator.memory(EventListing.STAGE),
-                EventListing.UNLIMITED,
-                batchSize)
+        listings
+            .batches(true, before(pipeline, at))
             .carryingListedNames()
             .carryingDiscoveredNames();
   }
@@ -121,7 +95,7 @@ final class RenameOverEvents {
    * pages carry the events' own {@code _raw} and {@code sourcetype} (added where no command before
    * changed them): what the listing extracts from and a bare word matches. A rename's stage hands
    * on one page for each it takes, in order, so the step after them pairs each renamed page with
-   * its input.
+   * its input (checked: {@link #inputOf}).
    */
   static ReduceChain renaming(
       ReduceChain chain,
@@ -151,7 +125,7 @@ final class RenameOverEvents {
         new PageTransformOperator() {
           @Override
           protected Page process(Page renamed) {
-            return then.apply(listedNames(names, inputs.removeFirst(), renamed));
+            return then.apply(listedNames(names, inputOf(inputs, renamed), renamed));
           }
 
           @Override
@@ -159,6 +133,24 @@ final class RenameOverEvents {
             inputs.clear();
           }
         });
+  }
+
+  /**
+   * The page the renames made {@code renamed} of: the oldest of {@code inputs} not yet paired,
+   * which a rename's stage, one page out for each page in and row for row, keeps in step; a stage
+   * that breaks that (a page held back, split or dropped) fails the search here rather than pair a
+   * row with another's names.
+   */
+  static Page inputOf(java.util.Deque<Page> inputs, Page renamed) {
+    Page input = inputs.pollFirst();
+    if (input == null || input.positionCount() != renamed.positionCount()) {
+      throw new IllegalStateException(
+          "a rename stage did not hand on one page for each page it took: "
+              + renamed.positionCount()
+              + " rows renamed against "
+              + (input == null ? "no page taken" : input.positionCount() + " rows taken"));
+    }
+    return input;
   }
 
   /**

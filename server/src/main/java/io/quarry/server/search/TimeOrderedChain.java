@@ -7,7 +7,6 @@ import io.quarry.ql.exec.ReduceChain;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The pulled chain of a time-ordered search ({@link TimeOrderedPages}) from its scan's pages to the
@@ -103,19 +102,16 @@ final class TimeOrderedChain {
     int fused = shape.fused();
     int appendAt = shape.appendAt();
     boolean tableInside = table != null && tableAt < pipeline.size() - 1;
+    EventListings listings =
+        EventListings.of(shape, sourcetypes, indexedFieldsOnly, control, evaluator);
     EventListing listing =
         shape.listing()
-            ? listing(
-                shape,
+            ? listings.listing(
                 shape.everyField(),
                 shape.listed(),
                 table != null && !tableInside
                     ? EventListing.UNLIMITED
-                    : EventListing.roomOf(results),
-                sourcetypes,
-                indexedFieldsOnly,
-                control,
-                evaluator)
+                    : EventListing.roomOf(results))
             : null;
     if (table != null && !tableInside) {
       listing.carryingListedNames();
@@ -128,15 +124,8 @@ final class TimeOrderedChain {
     // listing of their own for the table, and on to the commands after it
     EventListing tableListing =
         tableInside
-            ? listing(
-                    shape,
-                    false,
-                    shape.listed().stagesBefore(tableAt),
-                    EventListing.UNLIMITED,
-                    sourcetypes,
-                    indexedFieldsOnly,
-                    control,
-                    evaluator)
+            ? listings
+                .listing(false, shape.listed().stagesBefore(tableAt), EventListing.UNLIMITED)
                 .carryingListedNames()
             : null;
     int aggregateAt = shape.aggregateAt();
@@ -149,16 +138,7 @@ final class TimeOrderedChain {
                 && !shape.wordsOverEveryField()
                 && !TimeOrderedShape.everyFieldPlan(pipeline)
                 && PluginOverEvents.startsAt(pipeline, listedAt)
-            ? new PluginOverEvents(
-                pipeline,
-                listedAt,
-                shape.listed(),
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                control,
-                evaluator,
-                results)
+            ? new PluginOverEvents(pipeline, listedAt, shape.listed(), listings, results)
             : null;
     RenameOverEvents overRename =
         listedAt >= 0
@@ -166,17 +146,7 @@ final class TimeOrderedChain {
                 && overPlugin == null
                 && !shape.wordsOverEveryField()
                 && RenameOverEvents.at(pipeline) == listedAt
-            ? new RenameOverEvents(
-                pipeline,
-                listedAt,
-                shape.listed(),
-                Set.copyOf(shape.sourceFields()),
-                sourcetypes,
-                !indexedFieldsOnly,
-                control,
-                evaluator,
-                results,
-                shape.pageSize())
+            ? new RenameOverEvents(pipeline, listedAt, shape.listed(), listings, results)
             : null;
     // a bare word after the listing that asks the events' own text (eval _raw=… | table * |
     // search x): the listing's pages carry it, as the source's hand it over
@@ -188,16 +158,7 @@ final class TimeOrderedChain {
     boolean overEveryField = listedAt >= 0 && overPlugin == null && overRename == null;
     EventListing everyField = null;
     if (overEveryField) {
-      everyField =
-          listing(
-              shape,
-              true,
-              shape.listed(),
-              EventListing.UNLIMITED,
-              sourcetypes,
-              indexedFieldsOnly,
-              control,
-              evaluator);
+      everyField = listings.batches(true, shape.listed()); // the commands after it: a head too
       if (ownTextAfterListing) {
         everyField.carryingEventText();
       }
@@ -318,32 +279,6 @@ final class TimeOrderedChain {
         table.close();
       }
     }
-  }
-
-  /**
-   * An event listing of the source's pages in {@code shape} ({@link EventListing}): of every field
-   * of its events when {@code everyField}, {@code listed} the commands' changes laid over each, as
-   * many rows as {@code room} says, its rows counted in the search's memory.
-   */
-  private static EventListing listing(
-      TimeOrderedShape shape,
-      boolean everyField,
-      ListedFields listed,
-      java.util.function.LongSupplier room,
-      Sourcetypes sourcetypes,
-      boolean indexedFieldsOnly,
-      SearchControl control,
-      Evaluator evaluator) {
-    return new EventListing(
-        Set.copyOf(shape.sourceFields()),
-        sourcetypes,
-        !indexedFieldsOnly,
-        everyField,
-        listed,
-        control,
-        evaluator.memory(EventListing.STAGE),
-        room,
-        SearchService.pageSize());
   }
 
   /**

@@ -181,14 +181,12 @@ final class TimeOrderedShapes {
       // changes after it: replayed over the events' fields and the subsearch's rows' alike
       beforeAppend = ListedFields.of(pipeline, tableColumns, appendAt);
     }
-    if (beforeAppend != null && !beforeAppend.keeps()) {
-      // (a fields of names before it is not: an event row's field list is final after it, yet a
-      // field only the subsearch's rows list would be asked of the events — the results path
-      // answers it, review-c finding 1)
+    if (beforeAppend != null) {
       // a listing whose commands from the append on keep the rows as they come or change their
       // fields as ListedFields replays: the subsearch's rows go through them among the events' (a
       // bare word matching none of them), and the listing lists them as they are, those changes
-      // laid over them (EventListing.withOtherRows)
+      // laid over them (EventListing.withOtherRows); past a fields of names before it, an event
+      // lists only what it kept, never a field only those rows list (ListingLayout)
       return TimeOrderedShape.listingOf(
           eventFields(pipeline, beforeAppend.loaded()),
           smallestHead(pipeline, pageSize),

@@ -119,7 +119,15 @@ class EventListingOperatorTest {
 
   private static EventListing listing(java.util.function.LongSupplier room, MemoryTracker memory) {
     return new EventListing(
-        Set.of(), Sourcetypes.builtIn(), false, false, new SearchControl(), memory, room, PAGE);
+        Set.of(),
+        Sourcetypes.builtIn(),
+        false,
+        false,
+        ListedFields.of(List.of()),
+        new SearchControl(),
+        memory,
+        room,
+        PAGE);
   }
 
   /** {@code count} events numbered from {@code from}, each with every default field. */

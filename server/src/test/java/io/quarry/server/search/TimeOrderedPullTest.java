@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the head block of each segment it touches; listings in both layouts give the newest events first,
  * as written; a search cancelled while its pages are pulled stops with a cancellation; over no
  * events an aggregation after a head answers 0; a written table takes every row while the stages
- * after it stop once their answer is complete. One real server, the same events in an index of each
- * layout.
+ * after it stop once their answer is complete; a listing under a head takes only the head's rows.
+ * One real server, the same events in an index of each layout.
  */
 class TimeOrderedPullTest {
   private static final String PASSWORD = "time-ordered-password";
@@ -254,5 +254,31 @@ class TimeOrderedPullTest {
         .filteredOn(s -> s.name().equals("eval"))
         .singleElement()
         .satisfies(s -> assertThat(s.rowsIn()).isLessThan(EVENTS));
+  }
+
+  /**
+   * A listing whose pages go on to other commands before a {@code head 5} — a plugin command's
+   * batches ({@link PluginOverEvents}: one run, two runs), a wildcard rename's ({@link
+   * RenameOverEvents}), the every-field pages of {@code table *} — takes the five rows the head can
+   * use, not a page of 1,024 ({@link EventListings#batches}): the scan reads five events (1,025
+   * before) and the answer is the newest five.
+   */
+  @Test
+  void aListingUnderAHeadTakesTheHeadsRowsAndTheScanStops() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      for (String tail :
+          List.of(
+              "fillnull value=0 level | head 5",
+              "mvexpand level | head 5",
+              "eval m=1 | mvexpand level | eval o=2 | fillnull value=1 o | head 5",
+              "table * | head 5",
+              "rename l* AS z* | head 5")) {
+        String query = "search index=" + index + " | " + tail;
+        assertThat(raws(query)).as(query).isEqualTo(newest(5, i -> true));
+        SearchStats stats = stats(query);
+        assertThat(stats.eventsRead()).as(stages(query)).isEqualTo(5);
+        assertThat(stats.stages().getLast().rowsIn()).as(stages(query)).isEqualTo(5);
+      }
+    }
   }
 }
