@@ -1,5 +1,6 @@
 package io.quarry.codecs.block;
 
+import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,8 @@ import org.apache.lucene.store.ByteBuffersDataOutput;
  * {@code sourcetype} and each index-time field. Stateless.
  *
  * <p>A column whose values the caller keeps elsewhere ({@link #write(List, Set)}) is written as its
- * name alone (version 2); a block with no such column is version 1.
+ * name alone (version 2); a block with no such column is version 1. The header records whether
+ * every text is ASCII, known from the texts' lengths (no pass over their bytes).
  */
 public final class EventBlockWriter {
   private EventBlockWriter() {}
@@ -47,8 +49,8 @@ public final class EventBlockWriter {
 
   /**
    * The block of {@code events} as {@link #write(List, Set)} gives it, given each event's {@code
-   * _raw} bytes where it is ASCII ({@code asciiRaws[i]}, null for a text that is not; the array
-   * itself may be null), so they are not encoded again.
+   * _raw} bytes where it is ASCII ({@code asciiRaws[i]}: every byte below 0x80, one per character;
+   * null for a text that is not; the array itself may be null), so they are not encoded again.
    */
   public static byte[] write(List<Event> events, byte[][] asciiRaws, Set<String> elsewhere) {
     if (events.size() > EventBlockFormat.MAX_EVENTS) {
@@ -80,7 +82,11 @@ public final class EventBlockWriter {
       // nearly all of its bytes, are copied from the events' bytes straight to their place
       ByteBuffersDataOutput header = new ByteBuffersDataOutput();
       header.writeByte(
-          anyElsewhere ? EventBlockFormat.VERSION_ELSEWHERE : EventBlockFormat.VERSION);
+          (byte)
+              ((anyElsewhere ? EventBlockFormat.VERSION_ELSEWHERE : EventBlockFormat.VERSION)
+                  | (allAscii(events, texts)
+                      ? EventBlockFormat.ALL_ASCII
+                      : EventBlockFormat.SOME_NOT_ASCII)));
       header.writeVInt(events.size());
       header.writeZLong(newest);
       header.writeVInt(columns.size());
@@ -138,9 +144,25 @@ public final class EventBlockWriter {
     byte[][] texts = new byte[events.size()][];
     for (int i = 0; i < texts.length; i++) {
       byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      assert ascii == null || AsciiText.isAscii(ascii, 0, ascii.length) : "asciiRaws[" + i + "]";
       texts[i] = ascii != null ? ascii : events.get(i).raw().getBytes(StandardCharsets.UTF_8);
     }
     return texts;
+  }
+
+  /**
+   * Whether every text's UTF-8 bytes are ASCII, from their lengths alone: a text is ASCII exactly
+   * when it has as many bytes as its {@code String} has characters, since every other character
+   * takes two bytes or more (a surrogate pair four), and a lone surrogate is encoded as one byte,
+   * {@code ?}, ASCII.
+   */
+  private static boolean allAscii(List<Event> events, byte[][] texts) {
+    for (int i = 0; i < texts.length; i++) {
+      if (texts[i].length != events.get(i).raw().length()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The raw section's length: the texts' UTF-8 lengths as vints, then their bytes. */
