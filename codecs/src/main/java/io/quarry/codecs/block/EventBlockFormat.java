@@ -7,8 +7,8 @@ package io.quarry.codecs.block;
  * <pre>
  * Block       := Header(byte) Count(VInt) Newest(ZLong) ColumnCount(VInt)
  *                SectionEnd(VInt)^(2 + ColumnCount) Times Raw Column^ColumnCount CRC32C(int, BE)
- * Header      := Version(bits 0-5) | Texts(bits 6-7) Version 1 or 2
- *              Texts: 0 unrecorded, 1 some text is not ASCII, 2 every text is ASCII
+ * Header      := Version + 64 × Texts                  Version (bits 0-5): 1 or 2
+ *                Texts (bits 6-7): 0 unrecorded, 1 some text not ASCII, 2 every text ASCII
  * Times       := (Newest - Time)(VLong)^Count            newest first, so every delta is >= 0
  * Raw         := Length(VInt)^Count Bytes                the events' UTF-8 texts back to back
  * Column      := Name(string) Values                     version 1
@@ -39,8 +39,8 @@ package io.quarry.codecs.block;
  * being their version alone: they read exactly as before, and a reader checks their bytes as it
  * did. {@code Texts} 3 is refused. The checksum covers the header as every byte; a writer that
  * records a wrong answer is caught by {@code EventBlock.verify} ({@code quarry fsck}). A reader
- * that knows only versions 1 and 2 refuses a block with {@code Texts} recorded as of an unknown
- * version.
+ * older than the record (session 32) takes a recorded header for an unknown version and refuses the
+ * block: no downgrade past it.
  */
 public final class EventBlockFormat {
   /** The version of a block whose every column holds its values. */
