@@ -1,5 +1,6 @@
 package io.quarry.codecs.block;
 
+import io.quarry.codecs.store.AsciiText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,11 +16,13 @@ import org.apache.lucene.store.ByteArrayDataInput;
  * offsets when one is asked for (the texts themselves stay bytes in the block until {@link #raw}
  * makes a string), each column only when it is named. A version 2 block may name a column whose
  * values it does not hold ({@link #isElsewhere}): its reader takes them from where the writer put
- * them. Not thread-safe.
+ * them. What the writer recorded of the texts' bytes ({@link #texts}) tells a reader whether it may
+ * view them as ASCII without looking at them. Not thread-safe.
  */
 public final class EventBlock {
   private final byte[] bytes;
   private final byte version;
+  private final Texts texts;
   private final int count;
   private final long newest;
   private final int[] sectionStarts; // absolute offsets; sectionStarts[s + 1] is where s ends
@@ -30,9 +33,11 @@ public final class EventBlock {
   private int[] rawStarts; // absolute offsets, rawStarts[i + 1] is where event i's text ends
   private final Map<String, Column> columns = new LinkedHashMap<>();
 
-  private EventBlock(byte[] bytes, byte version, int count, long newest, int[] sectionStarts) {
+  private EventBlock(
+      byte[] bytes, byte version, Texts texts, int count, long newest, int[] sectionStarts) {
     this.bytes = bytes;
     this.version = version;
+    this.texts = texts;
     this.count = count;
     this.newest = newest;
     this.sectionStarts = sectionStarts;
@@ -83,7 +88,8 @@ public final class EventBlock {
                 + Integer.toHexString((int) crc.getValue()));
       }
     }
-    byte version = block[offset];
+    int header = block[offset] & 0xFF;
+    byte version = (byte) (header & EventBlockFormat.VERSION_BITS);
     if (version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE) {
       throw new CorruptBlockException(
           "event block version "
@@ -93,6 +99,15 @@ public final class EventBlock {
               + " or "
               + EventBlockFormat.VERSION_ELSEWHERE);
     }
+    Texts texts =
+        switch (header & ~EventBlockFormat.VERSION_BITS) {
+          case 0 -> Texts.UNRECORDED;
+          case EventBlockFormat.ALL_ASCII -> Texts.ALL_ASCII;
+          case EventBlockFormat.SOME_NOT_ASCII -> Texts.SOME_NOT_ASCII;
+          default ->
+              throw new CorruptBlockException(
+                  "event block header " + Integer.toHexString(header) + " records texts both ways");
+        };
     try {
       ByteArrayDataInput in = new ByteArrayDataInput(block, offset + 1, body - offset - 1);
       int count = in.readVInt();
@@ -118,7 +133,7 @@ public final class EventBlock {
       if (starts[ends.length] != body) {
         throw new CorruptBlockException("event block sections do not end at its checksum");
       }
-      EventBlock opened = new EventBlock(block, version, count, newest, starts);
+      EventBlock opened = new EventBlock(block, version, texts, count, newest, starts);
       for (int c = 0; c < columnCount; c++) {
         ByteArrayDataInput column = opened.section(2 + c);
         String name = column.readString();
@@ -150,6 +165,24 @@ public final class EventBlock {
   /** The grammar version: {@link EventBlockFormat#VERSION} or {@code VERSION_ELSEWHERE}. */
   public byte version() {
     return version;
+  }
+
+  /**
+   * What the writer recorded of the texts' bytes: {@link Texts#UNRECORDED} for a block written
+   * before the header held it (session 32), whose bytes a reader checks itself.
+   */
+  public Texts texts() {
+    return texts;
+  }
+
+  /** What a block's header records of its raw texts' bytes ({@link EventBlockFormat}). */
+  public enum Texts {
+    /** Written before the header recorded it: the texts may be ASCII or not. */
+    UNRECORDED,
+    /** Some text has a byte of 0x80 or above (a UTF-8 multi-byte character). */
+    SOME_NOT_ASCII,
+    /** Every byte of every text is below 0x80: each is one character. */
+    ALL_ASCII
   }
 
   /** The number of events. */
@@ -225,8 +258,9 @@ public final class EventBlock {
   /**
    * Decodes the whole block and checks what its checksum cannot: that the writer kept the grammar
    * ({@link EventBlockFormat}). Times newest first and none newer than {@link #newest}, the raw
-   * texts' lengths filling their section, every column decoding to exactly its section with codes
-   * inside its dictionary. For {@code quarry fsck}: a search decodes only what it reads.
+   * texts' lengths filling their section and their bytes as the header records them ({@link
+   * #texts}: a search trusts it), every column decoding to exactly its section with codes inside
+   * its dictionary. For {@code quarry fsck}: a search decodes only what it reads.
    *
    * @throws CorruptBlockException naming the first part that breaks the grammar
    */
@@ -248,6 +282,13 @@ public final class EventBlock {
       rawStarts();
       if (rawStarts[count] != sectionStarts[2]) {
         throw new CorruptBlockException("event block texts do not fill their section");
+      }
+      if (texts != Texts.UNRECORDED) {
+        boolean ascii = AsciiText.isAscii(bytes, rawStarts[0], rawStarts[count] - rawStarts[0]);
+        if (ascii != (texts == Texts.ALL_ASCII)) {
+          throw new CorruptBlockException(
+              "event block header records its texts as " + texts + ", they are not");
+        }
       }
       for (Map.Entry<String, Integer> column : columnSections.entrySet()) {
         ByteArrayDataInput section = section(column.getValue());

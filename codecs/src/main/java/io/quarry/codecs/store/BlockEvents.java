@@ -351,14 +351,22 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   /**
-   * Whether every event's text is ASCII, checked once over the block's whole text section instead
-   * of once per event (nearly every block of machine data is).
+   * Whether every event's text is ASCII: as the block's header records it (written since session
+   * 32), else checked once over the block's whole text section instead of once per event (nearly
+   * every block of machine data is).
    */
   private boolean allAscii() {
     if (allAscii == 0) {
-      int start = block.rawOffset(0);
       allAscii =
-          AsciiText.isAscii(block.bytes(), start, block.rawOffset(block.count()) - start) ? 1 : -1;
+          switch (block.texts()) {
+            case ALL_ASCII -> 1;
+            case SOME_NOT_ASCII -> -1;
+            case UNRECORDED -> {
+              int start = block.rawOffset(0);
+              int end = block.rawOffset(block.count());
+              yield AsciiText.isAscii(block.bytes(), start, end - start) ? 1 : -1;
+            }
+          };
     }
     return allAscii > 0;
   }

@@ -2,13 +2,16 @@ package io.quarry.codecs.block;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.lucene.tests.util.LuceneTestCase;
 import org.assertj.core.api.Assertions;
 
@@ -16,19 +19,25 @@ import org.assertj.core.api.Assertions;
  * The event block's randomized conformance suite, in the manner of Lucene's format test cases:
  * random seeds (printed on failure with the line that reproduces it), random event counts, texts
  * (ASCII, multi-byte, empty) and fields (absent, one value, several, repeated), checked against the
- * events themselves; every bit flipped and every prefix is refused. (AssertJ's {@code assertThat}
- * is qualified: LuceneTestCase inherits Hamcrest's.)
+ * events themselves; every bit flipped and every prefix is refused; the header's record of the
+ * texts' bytes against the bytes, and blocks written before it (no record) against those written
+ * since. (AssertJ's {@code assertThat} is qualified: LuceneTestCase inherits Hamcrest's.)
  */
 public class EventBlockConformanceTest extends LuceneTestCase {
   private static final String[] WORDS = {"GET", "error", "ünïcödé", "日本", "a=b", "", "x y"};
 
   private static List<Event> randomEvents(Random random, int count) {
+    return randomEvents(random, count, WORDS.length);
+  }
+
+  /** Random events whose texts take words from the first {@code words} of {@link #WORDS}. */
+  private static List<Event> randomEvents(Random random, int count, int words) {
     List<Event> events = new ArrayList<>(count);
     long time = random.nextLong(1L << 52);
     for (int i = 0; i < count; i++) {
       StringBuilder raw = new StringBuilder();
       for (int w = random.nextInt(6); w > 0; w--) {
-        raw.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
+        raw.append(WORDS[random.nextInt(words)]).append(' ');
       }
       Map<String, List<String>> fields = new LinkedHashMap<>();
       for (String field : new String[] {"status", "user", "tag"}) {
@@ -52,6 +61,154 @@ public class EventBlockConformanceTest extends LuceneTestCase {
     }
     events.sort(Comparator.comparingLong(Event::timeMicros).reversed());
     return events;
+  }
+
+  /**
+   * The header records whether every text is ASCII, as the texts' bytes are (the expectation from
+   * the bytes, not from the lengths the writer goes by): random blocks of ASCII texts only, of
+   * texts where one event in many has a multi-byte character, of lone surrogates (written as {@code
+   * ?}); the same blocks given the ASCII texts' bytes are the same bytes; {@code verify} passes
+   * them all.
+   */
+  public void testHeaderRecordsWhetherEveryTextIsAscii() throws Exception {
+    Random random = random();
+    int ascii = 0;
+    int notAscii = 0;
+    for (int round = 0; round < 60; round++) {
+      int count = random.nextInt(4) == 0 ? random.nextInt(3) : 1 + random.nextInt(300);
+      List<Event> events = new ArrayList<>(randomEvents(random, count, 2)); // GET, error
+      if (count > 0 && round % 3 != 0) { // one odd text among the ASCII ones
+        int at = random.nextInt(count);
+        String odd =
+            switch (random.nextInt(4)) {
+              case 0 -> "caf\u00e9";
+              case 1 -> "\uD83D\uDE00 smile";
+              case 2 -> "lone \uD800 surrogate"; // encoded as '?': ASCII bytes
+              default -> "x\u0080";
+            };
+        Event was = events.get(at);
+        events.set(
+            at,
+            new Event(
+                was.timeMicros(),
+                random.nextBoolean() ? odd : was.raw() + odd,
+                was.host(),
+                was.source(),
+                was.sourcetype(),
+                was.indexedFields()));
+      }
+      boolean expected = true;
+      for (Event event : events) {
+        for (byte b : event.raw().getBytes(StandardCharsets.UTF_8)) {
+          expected &= b >= 0;
+        }
+      }
+      byte[] bytes = EventBlockWriter.write(events);
+      EventBlock block = EventBlock.open(bytes, 0, bytes.length);
+      Assertions.assertThat(block.texts())
+          .as("round %d", round)
+          .isEqualTo(expected ? EventBlock.Texts.ALL_ASCII : EventBlock.Texts.SOME_NOT_ASCII);
+      block.verify();
+      byte[][] asciiRaws = new byte[count][];
+      for (int i = 0; i < count; i++) {
+        asciiRaws[i] = AsciiText.bytesOf(events.get(i).raw());
+      }
+      Assertions.assertThat(EventBlockWriter.write(events, asciiRaws, Set.of())).isEqualTo(bytes);
+      ascii += expected ? 1 : 0;
+      notAscii += expected ? 0 : 1;
+    }
+    Assertions.assertThat(ascii).isPositive();
+    Assertions.assertThat(notAscii).isPositive();
+  }
+
+  /**
+   * A block written before the header recorded its texts (the header its version alone: made here
+   * from a block written now, and forged byte by byte) reads exactly as the block written now, its
+   * texts {@code UNRECORDED}, and passes {@code verify} with ASCII texts or not.
+   */
+  public void testBlocksWithoutTheRecordReadAsBefore() throws Exception {
+    Random random = random();
+    for (int round = 0; round < 30; round++) {
+      List<Event> events = randomEvents(random, random.nextInt(200), 1 + random.nextInt(7));
+      java.util.Set<String> elsewhere = random.nextBoolean() ? Set.of() : Set.of("host", "status");
+      byte[] bytes = EventBlockWriter.write(events, elsewhere);
+      byte[] old = withHeader(bytes, bytes[0] & 0x3F);
+      EventBlock now = EventBlock.open(bytes, 0, bytes.length);
+      EventBlock before = EventBlock.open(old, 0, old.length);
+      Assertions.assertThat(now.texts()).isNotEqualTo(EventBlock.Texts.UNRECORDED);
+      Assertions.assertThat(before.texts()).isEqualTo(EventBlock.Texts.UNRECORDED);
+      Assertions.assertThat(before.version()).isEqualTo(now.version());
+      Assertions.assertThat(before.count()).isEqualTo(now.count());
+      Assertions.assertThat(before.columnNames()).isEqualTo(now.columnNames());
+      for (int i = 0; i < events.size(); i++) {
+        Assertions.assertThat(before.raw(i)).isEqualTo(now.raw(i)).isEqualTo(events.get(i).raw());
+        Assertions.assertThat(before.rawOffset(i)).isEqualTo(now.rawOffset(i));
+        Assertions.assertThat(before.time(i)).isEqualTo(now.time(i));
+        for (String name : now.columnNames()) {
+          if (!now.isElsewhere(name)) {
+            Assertions.assertThat(before.column(name).values(i))
+                .isEqualTo(now.column(name).values(i));
+          }
+        }
+      }
+      before.verify();
+    }
+    EventBlock forged = opened(forged(new long[] {0, 5}, new int[] {1, 2}, "a\u00e9"));
+    Assertions.assertThat(forged.texts()).isEqualTo(EventBlock.Texts.UNRECORDED);
+    forged.verify();
+    Assertions.assertThat(forged.raw(1)).isEqualTo("\u00e9");
+  }
+
+  /**
+   * A header that records the texts wrongly under a good checksum (a writer's bug): {@code open}
+   * takes it, {@code verify} refuses it; a header recording both is refused on open. Without the
+   * block's own checksum ({@code openVerified}, the journal's covering it), one flipped bit of the
+   * header never turns a block with a non-ASCII text into one recorded all ASCII: the two records
+   * differ in two bits.
+   */
+  public void testAWrongRecordIsRefused() throws Exception {
+    Random random = random();
+    List<Event> mixed = new ArrayList<>(randomEvents(random, 1 + random.nextInt(50), 2));
+    long oldest = mixed.get(mixed.size() - 1).timeMicros();
+    mixed.add(new Event(oldest, "d\u00e9j\u00e0 vu", "h", "s", "st", Map.of()));
+    byte[] notAscii = EventBlockWriter.write(mixed);
+    byte[] ascii = EventBlockWriter.write(randomEvents(random, 1 + random.nextInt(50), 2));
+    Assertions.assertThat(opened(ascii).texts()).isEqualTo(EventBlock.Texts.ALL_ASCII);
+    EventBlock lying = opened(withHeader(notAscii, (notAscii[0] & 0x3F) | 0x80));
+    Assertions.assertThat(lying.texts()).isEqualTo(EventBlock.Texts.ALL_ASCII);
+    assertThatThrownBy(lying::verify)
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("ALL_ASCII");
+    EventBlock wrong = opened(withHeader(ascii, (ascii[0] & 0x3F) | 0x40));
+    assertThatThrownBy(wrong::verify)
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("SOME_NOT_ASCII");
+    assertThatThrownBy(() -> opened(withHeader(ascii, (ascii[0] & 0x3F) | 0xC0)))
+        .isInstanceOf(CorruptBlockException.class)
+        .hasMessageContaining("both");
+    for (int bit = 0; bit < 8; bit++) {
+      byte[] flipped = notAscii.clone();
+      flipped[0] ^= (byte) (1 << bit);
+      try {
+        EventBlock read = EventBlock.openVerified(flipped, 0, flipped.length);
+        Assertions.assertThat(read.texts())
+            .as("bit %d", bit)
+            .isNotEqualTo(EventBlock.Texts.ALL_ASCII);
+      } catch (CorruptBlockException refused) {
+        // refused: as good an answer
+      }
+    }
+  }
+
+  /** {@code bytes} with header byte {@code header} and its checksum made good again. */
+  private static byte[] withHeader(byte[] bytes, int header) {
+    byte[] changed = bytes.clone();
+    changed[0] = (byte) header;
+    int body = changed.length - Integer.BYTES;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(changed, 0, body);
+    java.nio.ByteBuffer.wrap(changed, body, Integer.BYTES).putInt((int) crc.getValue());
+    return changed;
   }
 
   public void testRoundTripsEveryPart() throws Exception {
