@@ -228,17 +228,17 @@ public final class JournalCodecChoices {
 
   private static List<Candidate> candidates() {
     List<Candidate> candidates = new ArrayList<>();
-    for (int level : new int[] {-5, -1, 1, 3, 6, 9, 12, 15}) {
+    for (int level : new int[] {-5, -1, 1, 3, 4, 5, 6, 7, 8, 9, 12, 15}) {
       candidates.add(
           new Candidate("zstd " + level, () -> zstd(new ZstdCompressCtx().setLevel(level))));
     }
-    for (int level : new int[] {3, 9}) {
+    for (int level : new int[] {3, 6, 9}) {
       candidates.add(
           new Candidate(
               "zstd " + level + " minMatch 7",
               () -> zstd(new ZstdCompressCtx().setLevel(level).setMinMatch(7))));
     }
-    for (int level : new int[] {3, 9}) {
+    for (int level : new int[] {3, 6, 9}) {
       candidates.add(
           new Candidate(
               "zstd " + level + " blocks x2",

@@ -97,7 +97,9 @@ public enum JournalCodec {
    */
   ZSTD(2) {
     private static final int LEVEL = 1;
-    private static final int COMPACT_LEVEL = 9;
+    private static final int COMPACT_LEVEL =
+        JournalStoredFieldsFormat.compactLevel(
+            9, Zstd.minCompressionLevel(), Zstd.maxCompressionLevel());
     // A decompression context per thread: making one per block costs more than decoding the block.
     // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =

@@ -109,6 +109,30 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   }
 
   /**
+   * The developer setting ({@code -Dquarry.storage.journalCompactLevel=<level>}) that sets zstd's
+   * level for compact blocks (9 unless set): what the compact merges of a large ingest spend most
+   * of their CPU on, for A/B runs of level against bytes (docs/design/block-index.md, "Ingest end
+   * to end (session 32)"). The level is recorded in each data file, so segments of another level
+   * are re-encoded, not copied, when merged.
+   */
+  public static final String COMPACT_LEVEL_PROPERTY = "quarry.storage.journalCompactLevel";
+
+  /** {@code fallback} unless {@link #COMPACT_LEVEL_PROPERTY} is set, within {@code [min, max]}. */
+  static int compactLevel(int fallback, int min, int max) {
+    return compactLevel(System.getProperty(COMPACT_LEVEL_PROPERTY), fallback, min, max);
+  }
+
+  /** The level {@code setting} names ({@code fallback} when null), within {@code [min, max]}. */
+  static int compactLevel(String setting, int fallback, int min, int max) {
+    int level = setting == null ? fallback : Integer.parseInt(setting.strip());
+    if (level < min || level > max) {
+      throw new IllegalArgumentException(
+          COMPACT_LEVEL_PROPERTY + " must be from " + min + " to " + max + ": " + level);
+    }
+    return level;
+  }
+
+  /**
    * The developer switch ({@code -Dquarry.storage.journalBlockCopy=false}) that makes merges
    * re-encode every document, as before session 29: for A/B measurements of the block copy.
    */

@@ -1,6 +1,7 @@
 package io.quarry.codecs.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,6 +37,20 @@ class JournalCompactMergeTest {
     assertThat(format.compact(IOContext.flush(new FlushInfo(10, 5000)))).isFalse();
     assertThat(format.compact(IOContext.merge(new MergeInfo(10, 999, false, -1)))).isFalse();
     assertThat(format.compact(IOContext.merge(new MergeInfo(10, 1000, false, -1)))).isTrue();
+  }
+
+  @Test
+  void theCompactLevelSettingIsTheLevelItNamesWithinTheCodecsRange() {
+    assertThat(JournalStoredFieldsFormat.compactLevel(null, 9, 1, 22)).isEqualTo(9);
+    assertThat(JournalStoredFieldsFormat.compactLevel(" 7", 9, 1, 22)).isEqualTo(7);
+    assertThat(JournalStoredFieldsFormat.compactLevel("22", 9, 1, 22)).isEqualTo(22);
+    assertThatThrownBy(() -> JournalStoredFieldsFormat.compactLevel("23", 9, 1, 22))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(JournalStoredFieldsFormat.COMPACT_LEVEL_PROPERTY);
+    assertThatThrownBy(() -> JournalStoredFieldsFormat.compactLevel("0", 9, 1, 22))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> JournalStoredFieldsFormat.compactLevel("nine", 9, 1, 22))
+        .isInstanceOf(NumberFormatException.class);
   }
 
   @Test
