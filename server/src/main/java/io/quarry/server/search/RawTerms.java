@@ -69,26 +69,87 @@ final class RawTerms {
     return size > 0;
   }
 
+  /** Eight bytes of a text at once, in the order they lie (the byte at the index lowest). */
+  private static final java.lang.invoke.VarHandle WORDS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
   /**
    * Whether {@code lower}'s letters occur in either case in {@code bytes[offset, end)} — when
-   * {@code wholeTerm}, only between breakers (or the text's ends).
+   * {@code wholeTerm}, only between breakers (or the text's ends). Eight start positions are tried
+   * at once: a position is a candidate only where both the word's first and its last character are
+   * there in either case (two 8-byte loads, compared byte by byte within the words), and only
+   * candidates are checked character by character; the last positions, fewer than eight, one by
+   * one.
    */
   private static boolean find(byte[] bytes, int offset, int end, String lower, boolean wholeTerm) {
     int size = lower.length();
     int last = end - size;
     byte first = (byte) lower.charAt(0);
-    byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
-    for (int at = offset; at <= last; at++) {
-      byte b = bytes[at];
-      if ((b == first || b == upper)
-          && heldAt(bytes, at, lower, size)
-          && (!wholeTerm
-              || (at == offset || breaks(bytes[at - 1]))
-                  && (at + size == end || breaks(bytes[at + size])))) {
+    byte upper = upperCase(first);
+    byte lastByte = (byte) lower.charAt(size - 1);
+    long firsts = (first & 0xFFL) * ONES;
+    long uppers = (upper & 0xFFL) * ONES;
+    long lasts = (lastByte & 0xFFL) * ONES;
+    long lastUppers = (upperCase(lastByte) & 0xFFL) * ONES;
+    int at = offset;
+    for (; at + 7 <= last; at += 8) {
+      long starts = (long) WORDS.get(bytes, at);
+      long ends = (long) WORDS.get(bytes, at + size - 1);
+      long candidates =
+          (equalBytes(starts, firsts) | equalBytes(starts, uppers))
+              & (equalBytes(ends, lasts) | equalBytes(ends, lastUppers));
+      while (candidates != 0) {
+        int candidate = at + (Long.numberOfTrailingZeros(candidates) >>> 3);
+        if (heldFrom(bytes, candidate, offset, end, lower, first, upper, wholeTerm)) {
+          return true;
+        }
+        candidates &= candidates - 1;
+      }
+    }
+    for (; at <= last; at++) {
+      if (heldFrom(bytes, at, offset, end, lower, first, upper, wholeTerm)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Whether {@code lower} is held at {@code at} of the text {@code bytes[offset, end)}. */
+  private static boolean heldFrom(
+      byte[] bytes,
+      int at,
+      int offset,
+      int end,
+      String lower,
+      byte first,
+      byte upper,
+      boolean wholeTerm) {
+    byte b = bytes[at];
+    int size = lower.length();
+    return (b == first || b == upper)
+        && heldAt(bytes, at, lower, size)
+        && (!wholeTerm
+            || (at == offset || breaks(bytes[at - 1]))
+                && (at + size == end || breaks(bytes[at + size])));
+  }
+
+  /** An ASCII letter's upper case; any other byte as it is. */
+  private static byte upperCase(byte b) {
+    return b >= 'a' && b <= 'z' ? (byte) (b - 0x20) : b;
+  }
+
+  /**
+   * The high bit of each byte of {@code word} that may equal the byte {@code pattern} repeats:
+   * every equal byte has it (the zero-byte test of {@code word ^ pattern}); a byte above an equal
+   * one may have it too, which the candidate's own check settles.
+   */
+  private static long equalBytes(long word, long pattern) {
+    long v = word ^ pattern;
+    return (v - ONES) & ~v & HIGHS;
   }
 
   /** Whether {@code lower}'s characters after its first follow {@code at}, in either case. */
