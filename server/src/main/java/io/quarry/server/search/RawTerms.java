@@ -32,14 +32,45 @@ final class RawTerms {
    * {@link #UNDECIDED}.
    */
   static int matches(byte[] bytes, int offset, int length, SearchTerm term) {
-    String lower = term.lowerCase();
-    if (term.directive() != io.quarry.ql.ast.SearchExpression.Directive.NONE
-        || term.pattern() != null
-        || !asciiWord(lower)) {
-      return UNDECIDED;
+    return OnBytes.of(term).matches(bytes, offset, length);
+  }
+
+  /**
+   * A search term as the bytes decide it, worked out once per search (its lower case, whether it is
+   * a plain ASCII word or phrase, whether a word of one term) instead of for every event.
+   */
+  static final class OnBytes {
+    private final String lower;
+    private final boolean ascii; // a non-empty word of ASCII characters
+    private final boolean decides; // a plain word or phrase of ASCII characters
+    private final boolean wholeTerm;
+
+    private OnBytes(SearchTerm term) {
+      this.lower = term.lowerCase();
+      this.ascii = asciiWord(lower);
+      this.decides =
+          ascii
+              && term.directive() == io.quarry.ql.ast.SearchExpression.Directive.NONE
+              && term.pattern() == null;
+      this.wholeTerm = decides && !term.phrase() && Segmenter.isSingleTerm(term.text());
     }
-    boolean wholeTerm = !term.phrase() && Segmenter.isSingleTerm(term.text());
-    return find(bytes, offset, offset + length, lower, wholeTerm) ? 1 : 0;
+
+    static OnBytes of(SearchTerm term) {
+      return new OnBytes(term);
+    }
+
+    /** {@link RawTerms#matches(byte[], int, int, SearchTerm)} of this term. */
+    int matches(byte[] bytes, int offset, int length) {
+      if (!decides) {
+        return UNDECIDED;
+      }
+      return find(bytes, offset, offset + length, lower, wholeTerm) ? 1 : 0;
+    }
+
+    /** {@link RawTerms#surelyAbsent} of this term's lower case. */
+    boolean surelyAbsent(byte[] bytes, int offset, int length) {
+      return ascii && !find(bytes, offset, offset + length, lower, false);
+    }
   }
 
   private static boolean breaks(byte b) {
