@@ -11,8 +11,9 @@ import java.util.Set;
  * matching, by the index's tokenizer ({@link Segmenter}): a word as a whole term, a phrase as a
  * case-insensitive substring, a {@code *} word against every term, {@code TERM()} against the
  * tokens between major breakers, {@code CASE()} with its case. {@link EventFilter} matches a
- * visited event through one {@link Text}, after {@link #surelyAbsent} on the journal's bytes; the
- * page engine's {@code searchmatch()} through {@link #MATCHER}.
+ * visited event on the journal's bytes where they decide ({@link OnBytes}, each term worked out
+ * once per search), else through one {@link Text}; the page engine's {@code searchmatch()} through
+ * {@link #MATCHER}.
  */
 final class RawTerms {
   /** The matcher the page evaluators use ({@code Evaluator.withRawTermMatcher}). */
