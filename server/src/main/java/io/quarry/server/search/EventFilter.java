@@ -20,22 +20,24 @@ import java.util.Set;
  * Check}.
  *
  * <p>The search's bare words and phrases are decided while the event is visited, on its raw text
- * ({@link RawTerms#matches}: a plain word or phrase on the journal's ASCII bytes, without making a
- * {@code String} or its lower case), and an event whose words alone decide against it is dropped
- * before any of its fields is read. What the words leave open — the field comparisons — is decided
- * when the source's page is built: the fields the comparisons read ({@link #fields}) are columns of
- * that page, loaded as every other column is, and the comparisons ({@link SearchFilter}, with
- * {@code SearchValues}' semantics) select the page's positions. An expression of words alone never
- * waits for a page.
+ * ({@link RawTerms.OnBytes}, worked out once per search: a plain word or phrase on the journal's
+ * ASCII bytes, without making a {@code String} or its lower case), and an event whose words alone
+ * decide against it is dropped before any of its fields is read. What the words leave open — the
+ * field comparisons — is decided when the source's page is built: the fields the comparisons read
+ * ({@link #fields}) are columns of that page, loaded as every other column is, and the comparisons
+ * ({@link SearchFilter}, with {@code SearchValues}' semantics) select the page's positions. An
+ * expression of words alone never waits for a page.
  */
 final class EventFilter {
   private final Node root;
   private final List<SearchTerm> terms;
+  private final RawTerms.OnBytes[] onBytes; // the terms as the journal's bytes decide them
   private final List<String> fields;
 
   private EventFilter(Node root, List<SearchTerm> terms, List<String> fields) {
     this.root = root;
     this.terms = terms;
+    this.onBytes = terms.stream().map(RawTerms.OnBytes::of).toArray(RawTerms.OnBytes[]::new);
     this.fields = fields;
   }
 
@@ -260,19 +262,21 @@ final class EventFilter {
 
     private boolean word(int index) {
       if (known[index] == OPEN) {
-        known[index] = matches(terms.get(index)) ? TRUE : FALSE;
+        known[index] = matches(index) ? TRUE : FALSE;
       }
       return known[index] == TRUE;
     }
 
-    /** Whether the visited event's raw text holds {@code term}. */
-    private boolean matches(SearchTerm term) {
+    /** Whether the visited event's raw text holds term {@code index}. */
+    private boolean matches(int index) {
+      SearchTerm term = terms.get(index);
       if (term.pattern() == null && event.rawText() instanceof AsciiText raw) {
-        int held = RawTerms.matches(raw.array(), raw.offset(), raw.length(), term);
+        RawTerms.OnBytes bytes = onBytes[index];
+        int held = bytes.matches(raw.array(), raw.offset(), raw.length());
         if (held != RawTerms.UNDECIDED) {
           return held == 1; // a plain word or phrase on the journal's bytes: no String made
         }
-        if (RawTerms.surelyAbsent(raw.array(), raw.offset(), raw.length(), term.lowerCase())) {
+        if (bytes.surelyAbsent(raw.array(), raw.offset(), raw.length())) {
           return false; // TERM() or CASE() of a word the event lacks
         }
       }

@@ -11,8 +11,9 @@ import java.util.Set;
  * matching, by the index's tokenizer ({@link Segmenter}): a word as a whole term, a phrase as a
  * case-insensitive substring, a {@code *} word against every term, {@code TERM()} against the
  * tokens between major breakers, {@code CASE()} with its case. {@link EventFilter} matches a
- * visited event through one {@link Text}, after {@link #surelyAbsent} on the journal's bytes; the
- * page engine's {@code searchmatch()} through {@link #MATCHER}.
+ * visited event on the journal's bytes where they decide ({@link OnBytes}, each term worked out
+ * once per search), else through one {@link Text}; the page engine's {@code searchmatch()} through
+ * {@link #MATCHER}.
  */
 final class RawTerms {
   /** The matcher the page evaluators use ({@code Evaluator.withRawTermMatcher}). */
@@ -32,14 +33,45 @@ final class RawTerms {
    * {@link #UNDECIDED}.
    */
   static int matches(byte[] bytes, int offset, int length, SearchTerm term) {
-    String lower = term.lowerCase();
-    if (term.directive() != io.quarry.ql.ast.SearchExpression.Directive.NONE
-        || term.pattern() != null
-        || !asciiWord(lower)) {
-      return UNDECIDED;
+    return OnBytes.of(term).matches(bytes, offset, length);
+  }
+
+  /**
+   * A search term as the bytes decide it, worked out once per search (its lower case, whether it is
+   * a plain ASCII word or phrase, whether a word of one term) instead of for every event.
+   */
+  static final class OnBytes {
+    private final String lower;
+    private final boolean ascii; // a non-empty word of ASCII characters
+    private final boolean decides; // a plain word or phrase of ASCII characters
+    private final boolean wholeTerm;
+
+    private OnBytes(SearchTerm term) {
+      this.lower = term.lowerCase();
+      this.ascii = asciiWord(lower);
+      this.decides =
+          ascii
+              && term.directive() == io.quarry.ql.ast.SearchExpression.Directive.NONE
+              && term.pattern() == null;
+      this.wholeTerm = decides && !term.phrase() && Segmenter.isSingleTerm(term.text());
     }
-    boolean wholeTerm = !term.phrase() && Segmenter.isSingleTerm(term.text());
-    return find(bytes, offset, offset + length, lower, wholeTerm) ? 1 : 0;
+
+    static OnBytes of(SearchTerm term) {
+      return new OnBytes(term);
+    }
+
+    /** {@link RawTerms#matches(byte[], int, int, SearchTerm)} of this term. */
+    int matches(byte[] bytes, int offset, int length) {
+      if (!decides) {
+        return UNDECIDED;
+      }
+      return find(bytes, offset, offset + length, lower, wholeTerm) ? 1 : 0;
+    }
+
+    /** {@link RawTerms#surelyAbsent} of this term's lower case. */
+    boolean surelyAbsent(byte[] bytes, int offset, int length) {
+      return ascii && !find(bytes, offset, offset + length, lower, false);
+    }
   }
 
   private static boolean breaks(byte b) {
@@ -69,26 +101,87 @@ final class RawTerms {
     return size > 0;
   }
 
+  /** Eight bytes of a text at once, in the order they lie (the byte at the index lowest). */
+  private static final java.lang.invoke.VarHandle WORDS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
   /**
    * Whether {@code lower}'s letters occur in either case in {@code bytes[offset, end)} — when
-   * {@code wholeTerm}, only between breakers (or the text's ends).
+   * {@code wholeTerm}, only between breakers (or the text's ends). Eight start positions are tried
+   * at once: a position is a candidate only where both the word's first and its last character are
+   * there in either case (two 8-byte loads, compared byte by byte within the words), and only
+   * candidates are checked character by character; the last positions, fewer than eight, one by
+   * one.
    */
   private static boolean find(byte[] bytes, int offset, int end, String lower, boolean wholeTerm) {
     int size = lower.length();
     int last = end - size;
     byte first = (byte) lower.charAt(0);
-    byte upper = first >= 'a' && first <= 'z' ? (byte) (first - 0x20) : first;
-    for (int at = offset; at <= last; at++) {
-      byte b = bytes[at];
-      if ((b == first || b == upper)
-          && heldAt(bytes, at, lower, size)
-          && (!wholeTerm
-              || (at == offset || breaks(bytes[at - 1]))
-                  && (at + size == end || breaks(bytes[at + size])))) {
+    byte upper = upperCase(first);
+    byte lastByte = (byte) lower.charAt(size - 1);
+    long firsts = (first & 0xFFL) * ONES;
+    long uppers = (upper & 0xFFL) * ONES;
+    long lasts = (lastByte & 0xFFL) * ONES;
+    long lastUppers = (upperCase(lastByte) & 0xFFL) * ONES;
+    int at = offset;
+    for (; at + 7 <= last; at += 8) {
+      long starts = (long) WORDS.get(bytes, at);
+      long ends = (long) WORDS.get(bytes, at + size - 1);
+      long candidates =
+          (equalBytes(starts, firsts) | equalBytes(starts, uppers))
+              & (equalBytes(ends, lasts) | equalBytes(ends, lastUppers));
+      while (candidates != 0) {
+        int candidate = at + (Long.numberOfTrailingZeros(candidates) >>> 3);
+        if (heldFrom(bytes, candidate, offset, end, lower, first, upper, wholeTerm)) {
+          return true;
+        }
+        candidates &= candidates - 1;
+      }
+    }
+    for (; at <= last; at++) {
+      if (heldFrom(bytes, at, offset, end, lower, first, upper, wholeTerm)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Whether {@code lower} is held at {@code at} of the text {@code bytes[offset, end)}. */
+  private static boolean heldFrom(
+      byte[] bytes,
+      int at,
+      int offset,
+      int end,
+      String lower,
+      byte first,
+      byte upper,
+      boolean wholeTerm) {
+    byte b = bytes[at];
+    int size = lower.length();
+    return (b == first || b == upper)
+        && heldAt(bytes, at, lower, size)
+        && (!wholeTerm
+            || (at == offset || breaks(bytes[at - 1]))
+                && (at + size == end || breaks(bytes[at + size])));
+  }
+
+  /** An ASCII letter's upper case; any other byte as it is. */
+  private static byte upperCase(byte b) {
+    return b >= 'a' && b <= 'z' ? (byte) (b - 0x20) : b;
+  }
+
+  /**
+   * The high bit of each byte of {@code word} that may equal the byte {@code pattern} repeats:
+   * every equal byte has it (the zero-byte test of {@code word ^ pattern}); a byte above an equal
+   * one may have it too, which the candidate's own check settles.
+   */
+  private static long equalBytes(long word, long pattern) {
+    long v = word ^ pattern;
+    return (v - ONES) & ~v & HIGHS;
   }
 
   /** Whether {@code lower}'s characters after its first follow {@code at}, in either case. */

@@ -81,17 +81,8 @@ class RawTermsTest {
     for (int i = 0; i < 300_000; i++) {
       String raw = text(random, alphabet, random.nextInt(14));
       String word = text(random, "aAbBz-._= ", 1 + random.nextInt(4));
-      for (io.quarry.ql.exec.SearchTerm term :
-          List.of(
-              new io.quarry.ql.exec.SearchTerm(word, false),
-              new io.quarry.ql.exec.SearchTerm(word, true))) {
-        byte[] padded = ("ab" + raw + "ab").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        int held = RawTerms.matches(padded, 2, raw.length(), term);
-        assertThat(held).as("%s in %s", word, raw).isNotEqualTo(RawTerms.UNDECIDED);
-        assertThat(held == 1)
-            .as("%s (phrase %s) in %s", word, term.phrase(), raw)
-            .isEqualTo(new RawTerms.Text(raw).matches(term));
-      }
+      byte[] padded = ("ab" + raw + "ab").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertDecidedAsTheText(padded, 2, raw, word);
     }
     byte[] text = "GET /a".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     assertThat(
@@ -111,6 +102,46 @@ class RawTermsTest {
     assertThat(
             RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("ge", false)))
         .isEqualTo(0);
+  }
+
+  /**
+   * Texts long enough that the search tries eight start positions at a time (a word's first and
+   * last characters in two 8-byte loads), at every alignment, the text at the array's very start
+   * and end or amid bytes that hold the word, with bytes one bit away from a letter ({@code `},
+   * {@code c}, {@code @}) that the 8-byte comparison may flag: the answers are the text's own.
+   */
+  @Test
+  void longTextsOnTheBytesAsOnTheText() {
+    Random random = new Random(37);
+    String alphabet = "aAbBcC`@zZ -=._/";
+    for (int i = 0; i < 200_000; i++) {
+      String raw = text(random, alphabet, random.nextInt(90));
+      String word = text(random, "aAbBcz-._= ", 1 + random.nextInt(9));
+      String before = random.nextBoolean() ? "" : word + text(random, alphabet, random.nextInt(9));
+      String after = random.nextBoolean() ? "" : text(random, alphabet, random.nextInt(9)) + word;
+      byte[] bytes = (before + raw + after).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertDecidedAsTheText(bytes, before.length(), raw, word);
+      assertThat(RawTerms.surelyAbsent(bytes, before.length(), raw.length(), word.toLowerCase()))
+          .as("%s in %s", word, raw)
+          .isEqualTo(!raw.toLowerCase(Locale.ROOT).contains(word.toLowerCase(Locale.ROOT)));
+    }
+  }
+
+  /**
+   * {@code word} as a word and as a phrase, decided on {@code raw} lying at {@code offset} of
+   * {@code bytes}: as the text's own matching answers.
+   */
+  private static void assertDecidedAsTheText(byte[] bytes, int offset, String raw, String word) {
+    for (io.quarry.ql.exec.SearchTerm term :
+        List.of(
+            new io.quarry.ql.exec.SearchTerm(word, false),
+            new io.quarry.ql.exec.SearchTerm(word, true))) {
+      int held = RawTerms.matches(bytes, offset, raw.length(), term);
+      assertThat(held).as("%s in %s", word, raw).isNotEqualTo(RawTerms.UNDECIDED);
+      assertThat(held == 1)
+          .as("%s (phrase %s) in %s", word, term.phrase(), raw)
+          .isEqualTo(new RawTerms.Text(raw).matches(term));
+    }
   }
 
   private static String text(Random random, String alphabet, int length) {
