@@ -104,4 +104,46 @@ class ConfigBuilderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("search.jobTtlSeconds (7200)");
   }
+
+  /**
+   * put's Javadoc: a settings record is written as its YAML mapping. Auth's canonical constructor
+   * adds the built-in roles (admin, user), so its mapping names auth.roles.admin, which binding then
+   * refuses ("cannot be redefined"): an Auth record cannot be put at all.
+   */
+  @Test
+  void anAuthRecordIsWrittenAsItsMapping() {
+    QuarryConfig.Auth auth = new QuarryConfig.Auth("pw", null, null);
+    assertThat(QuarryConfig.builder().put("auth", auth).build().auth()).isEqualTo(auth);
+  }
+
+  /**
+   * A record put then one setting of it replaced binds as that setting alone over the defaults: but
+   * the record's mapping carries its derived defaults (search.jobTtlSeconds = min(600,
+   * maxJobTtlSeconds)) frozen, so a smaller maxJobTtlSeconds put after it is refused.
+   */
+  @Test
+  void aLaterPutOverARecordActsAsOverTheDefaults() {
+    QuarryConfig.Search defaults = QuarryConfig.builder().build().search();
+    QuarryConfig alone = QuarryConfig.builder().put("search.maxJobTtlSeconds", 300).build();
+    QuarryConfig overRecord =
+        QuarryConfig.builder()
+            .put("search", defaults)
+            .put("search.maxJobTtlSeconds", 300)
+            .build();
+    assertThat(overRecord.search()).isEqualTo(alone.search());
+  }
+
+  /** Each other section's record, put whole, binds as itself (the defaults' records). */
+  @Test
+  void everyOtherSectionRecordIsWrittenAsItsMapping() {
+    QuarryConfig defaults = QuarryConfig.builder().build();
+    assertThat(QuarryConfig.builder().put("server", defaults.server()).build()).isEqualTo(defaults);
+    assertThat(QuarryConfig.builder().put("hec", defaults.hec()).build()).isEqualTo(defaults);
+    assertThat(QuarryConfig.builder().put("search", defaults.search()).build()).isEqualTo(defaults);
+    assertThat(QuarryConfig.builder().put("storage", defaults.storage()).build())
+        .isEqualTo(defaults);
+    assertThat(QuarryConfig.builder().put("ingest", defaults.ingest()).build()).isEqualTo(defaults);
+    assertThat(QuarryConfig.builder().put("plugins", defaults.plugins()).build())
+        .isEqualTo(defaults);
+  }
 }
