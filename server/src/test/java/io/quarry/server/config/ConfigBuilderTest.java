@@ -116,6 +116,21 @@ class ConfigBuilderTest {
     assertThat(QuarryConfig.builder().put("auth", auth).build().auth()).isEqualTo(auth);
   }
 
+  /** Configured roles, the user role redefined and users: the record still round-trips. */
+  @Test
+  void anAuthRecordWithRolesAndUsersIsWrittenAsItsMapping() {
+    QuarryConfig.Role ops = new QuarryConfig.Role(List.of("web"), null, null, null, 5, null);
+    QuarryConfig.Role user = new QuarryConfig.Role(List.of("main"), null, null, null, 1, null);
+    QuarryConfig.Auth auth =
+        new QuarryConfig.Auth(
+            "pw",
+            List.of(new QuarryConfig.User("ann", "pw2", List.of("ops"))),
+            Map.of("ops", ops, "user", user));
+    QuarryConfig.Auth built = QuarryConfig.builder().put("auth", auth).build().auth();
+    assertThat(built).isEqualTo(auth);
+    assertThat(built.roles().get("user").srchJobsQuota()).isEqualTo(1);
+  }
+
   /**
    * A record put then one setting of it replaced binds as that setting alone over the defaults: but
    * the record's mapping carries its derived defaults (search.jobTtlSeconds = min(600,
