@@ -144,14 +144,15 @@ public final class QuarryServer implements Closeable {
     NodeStores stores = NodeStores.open(config, dataDirectory, sourcetypes, clock);
     EventStore store = stores.events();
     io.quarry.codecs.metricstore.MetricStore metricStore = stores.metrics();
-    io.quarry.server.metricindex.MetricIngest metricIngest =
-        new io.quarry.server.metricindex.MetricIngest(metricStore);
-    ServerMetrics metrics = new ServerMetrics();
+    ServerMetrics metrics = null;
     AtomicBoolean ready = new AtomicBoolean();
     InternalLog internalLog = null;
     AuditLog auditLog = null;
     JobManager jobs = null;
     try {
+      io.quarry.server.metricindex.MetricIngest metricIngest =
+          new io.quarry.server.metricindex.MetricIngest(metricStore);
+      metrics = new ServerMetrics();
       internalLog = InternalLog.start(store, hostName());
       auditLog = AuditLog.start(store, hostName());
       IngestService ingest =
@@ -284,20 +285,25 @@ public final class QuarryServer implements Closeable {
           internalLog,
           auditLog,
           ready);
-    } catch (InterruptedException | RuntimeException e) {
-      if (jobs != null) {
-        jobs.close();
-      }
-      if (auditLog != null) {
-        auditLog.close();
-      }
-      if (internalLog != null) {
-        internalLog.close();
-      }
-      metrics.close();
-      metricStore.close();
-      store.close();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      closeAfterFailedStart(e, jobs, auditLog, internalLog, metrics, metricStore, store);
       throw e;
+    }
+  }
+
+  /**
+   * Closes what a failed start opened, in order, each even when one before it fails (its failure
+   * added to {@code failure}): the data directory is free for the next start.
+   */
+  private static void closeAfterFailedStart(Exception failure, AutoCloseable... opened) {
+    for (AutoCloseable resource : opened) {
+      if (resource != null) {
+        try {
+          resource.close();
+        } catch (Exception e) {
+          failure.addSuppressed(e);
+        }
+      }
     }
   }
 

@@ -50,4 +50,16 @@ record StartCredentials(
     }
     return new StartCredentials(adminPassword, hecTokens, generatedHecToken);
   }
+
+  /** The token names and whether the secrets were generated; never a secret. */
+  @Override
+  public String toString() {
+    return "StartCredentials[adminPassword generated="
+        + adminPassword.generated()
+        + ", hecTokens="
+        + hecTokens.stream().map(HecToken::name).toList()
+        + ", hecToken generated="
+        + (generatedHecToken != null)
+        + "]";
+  }
 }

@@ -49,22 +49,36 @@ public final class ConfigBuilder {
   /**
    * Sets one setting: a string, number, boolean, list, map, or a settings record ({@link
    * QuarryConfig.HecToken}, {@link io.quarry.server.sourcetype.SourcetypeSettings} …) written as
-   * its YAML mapping.
+   * its YAML mapping, leaving out every field (at any depth) equal to the one the record's
+   * construction from an empty mapping computes: the built-in roles of an {@link
+   * QuarryConfig.Auth}, a default or a default derived from another field ({@code
+   * search.jobTtlSeconds}). So a later {@code put} of one of its settings binds as that setting
+   * over the defaults would, and a record round-trips; a derived field that differs from its
+   * default is written as if set.
+   *
+   * <p>A path is split on {@code .}; a map whose keys may contain a dot (index or sourcetype names:
+   * {@code storage.indexes}, {@code sourcetypes}) is put whole at its parent's path: {@code
+   * put("storage.indexes", Map.of("web.v2", Map.of("datatype", "metric")))}.
+   *
+   * @throws ConfigException when a setting on the path is not a mapping
    */
   public ConfigBuilder put(String path, Object value) {
     String[] parts = path.split("\\.");
-    parent(parts).set(parts[parts.length - 1], YAML.valueToTree(value));
+    parent(path, parts).set(parts[parts.length - 1], RecordSettings.written(YAML, value));
     return this;
   }
 
   /** Appends one item to the list setting at {@code path} ({@code hec.tokens}). */
   public ConfigBuilder add(String path, Object item) {
     String[] parts = path.split("\\.");
-    ObjectNode parent = parent(parts);
+    ObjectNode parent = parent(path, parts);
     String leaf = parts[parts.length - 1];
-    ArrayNode list =
-        parent.get(leaf) instanceof ArrayNode existing ? existing : parent.putArray(leaf);
-    list.add(YAML.<JsonNode>valueToTree(item));
+    JsonNode existing = parent.get(leaf);
+    if (existing != null && !existing.isNull() && !(existing instanceof ArrayNode)) {
+      throw new ConfigException(path + " is a list, not " + kind(existing));
+    }
+    ArrayNode list = existing instanceof ArrayNode array ? array : parent.putArray(leaf);
+    list.add(RecordSettings.written(YAML, item));
     return this;
   }
 
@@ -74,7 +88,7 @@ public final class ConfigBuilder {
    */
   ConfigBuilder putText(String path, String value) {
     String[] parts = path.split("\\.");
-    ObjectNode parent = parent(parts);
+    ObjectNode parent = parent(path, parts);
     String leaf = parts[parts.length - 1];
     if (leaf.equals("indexes")) {
       ArrayNode list = parent.putArray(leaf);
@@ -89,13 +103,30 @@ public final class ConfigBuilder {
     return this;
   }
 
-  private ObjectNode parent(String[] parts) {
+  /** The mapping holding the last part of {@code path}, made where missing. */
+  private ObjectNode parent(String path, String[] parts) {
     ObjectNode node = tree;
     for (int i = 0; i < parts.length - 1; i++) {
       JsonNode child = node.get(parts[i]);
-      node = child instanceof ObjectNode object ? object : node.putObject(parts[i]);
+      if (child instanceof ObjectNode object) {
+        node = object;
+      } else if (child == null || child.isNull()) {
+        node = node.putObject(parts[i]);
+      } else {
+        throw new ConfigException(
+            String.join(".", java.util.Arrays.copyOf(parts, i + 1))
+                + " is a mapping, not "
+                + kind(child)
+                + " (setting "
+                + path
+                + ")");
+      }
     }
     return node;
+  }
+
+  private static String kind(JsonNode node) {
+    return node.isArray() ? "a list" : node.isObject() ? "a mapping" : "'" + node.asText() + "'";
   }
 
   /**

@@ -85,22 +85,28 @@ public final class ConfigLoader {
       }
     }
     ConfigBuilder settings = new ConfigBuilder(tree);
-    for (Map.Entry<String, String> variable : ENVIRONMENT.entrySet()) {
-      String value = environment.get(variable.getKey());
-      if (value != null && !value.isEmpty()) {
-        settings.putText(variable.getValue(), value);
+    String where = file == null ? "configuration" : file.toString();
+    try {
+      for (Map.Entry<String, String> variable : ENVIRONMENT.entrySet()) {
+        String value = environment.get(variable.getKey());
+        if (value != null && !value.isEmpty()) {
+          settings.putText(variable.getValue(), value);
+        }
       }
+      for (Map.Entry<String, String> flag : flags.entrySet()) {
+        settings.putText(flag.getKey(), flag.getValue());
+      }
+      String hecToken = environment.get(HEC_TOKEN_VARIABLE);
+      if (hecToken != null && !hecToken.isBlank()) {
+        settings.add(
+            "hec.tokens",
+            Map.of(
+                "token", hecToken, "name", HEC_TOKEN_VARIABLE, "indexes", java.util.List.of("*")));
+      }
+    } catch (ConfigException e) { // a setting of the file where the environment puts another
+      throw new ConfigException(where + ": " + e.getMessage(), e);
     }
-    for (Map.Entry<String, String> flag : flags.entrySet()) {
-      settings.putText(flag.getKey(), flag.getValue());
-    }
-    String hecToken = environment.get(HEC_TOKEN_VARIABLE);
-    if (hecToken != null && !hecToken.isBlank()) {
-      settings.add(
-          "hec.tokens",
-          Map.of("token", hecToken, "name", HEC_TOKEN_VARIABLE, "indexes", java.util.List.of("*")));
-    }
-    return settings.build(file == null ? "configuration" : file.toString());
+    return settings.build(where);
   }
 
   private static Map<String, String> orderedMap(String... keysAndValues) {

@@ -6,6 +6,7 @@
  * ({@code ServerSettings}, {@code TlsSettings}, {@code AuthSettings}, {@code RoleSettings}, {@code
  * SearchSettings}, {@code StorageSettings}, {@code IndexesSettings}; {@code Bounds} for the shared
  * lower bounds). {@code ConfigBuilder} is the one way to make a configuration, by setting paths,
- * for the loader, tests and embedded servers alike.
+ * for the loader, tests and embedded servers alike ({@code RecordSettings}: a settings record put
+ * there as its mapping less what its construction from an empty mapping computes).
  */
 package io.quarry.server.config;

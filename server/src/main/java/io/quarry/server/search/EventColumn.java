@@ -39,7 +39,6 @@ final class EventColumn implements KeyValueBytes.Values {
   private int firstStart;
   private int firstEnd;
   private final byte[] key;
-  private final boolean time;
   private final int kind; // which default field it is, else OTHER: decided once, not per event
   private static final int OTHER = 0, TIME = 1, RAW = 2, HOST = 3, SOURCE = 4, SOURCETYPE = 5;
   private static final int INDEX = 6;
@@ -59,7 +58,6 @@ final class EventColumn implements KeyValueBytes.Values {
     this.name = name;
     this.key = name.getBytes(StandardCharsets.US_ASCII);
     this.places = new RegionPlaces(key);
-    this.time = name.equals(EventFields.TIME);
     this.kind =
         switch (name) {
           case EventFields.TIME -> TIME;
@@ -77,11 +75,9 @@ final class EventColumn implements KeyValueBytes.Values {
             : java.util.stream.IntStream.range(0, reading.rexes().length)
                 .filter(i -> reading.rexes()[i].fields().contains(name))
                 .toArray();
-    this.defaults = defaultField(name) ? new DictionaryBlockBuilder(pageSize) : null;
+    this.defaults = defaultField() ? new DictionaryBlockBuilder(pageSize) : null;
     this.ordinals =
-        !time && defaults == null && producers.length == 0 && !name.equals(EventFields.RAW)
-            ? new OrdinalColumn(name, pageSize)
-            : null;
+        kind == OTHER && producers.length == 0 ? new OrdinalColumn(name, pageSize) : null;
     reset(pageSize);
   }
 
@@ -92,7 +88,7 @@ final class EventColumn implements KeyValueBytes.Values {
 
   private void reset(int pageSize) {
     plain = false;
-    if (time) {
+    if (kind == TIME) {
       times = LongBlock.builder(DataType.TIMESTAMP, pageSize);
     } else if (defaults == null) {
       texts = ordinals == null ? BytesBlock.builder(pageSize) : null; // made when needed
@@ -118,7 +114,7 @@ final class EventColumn implements KeyValueBytes.Values {
 
   Block build() {
     Block block =
-        time
+        kind == TIME
             ? times.build()
             : defaults != null
                 ? defaults.build(pageSize)
@@ -146,13 +142,9 @@ final class EventColumn implements KeyValueBytes.Values {
    * handful of values per page, written as a dictionary block — unless a fused {@code rex} may set
    * it (never: {@link EventPages#fuses} takes none that sets a default field).
    */
-  private boolean defaultField(String name) {
+  private boolean defaultField() {
     return producers.length == 0
-        && switch (name) {
-          case EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE, EventFields.INDEX ->
-              true;
-          default -> false;
-        };
+        && (kind == HOST || kind == SOURCE || kind == SOURCETYPE || kind == INDEX);
   }
 
   private void appendDefault(String value) {

@@ -65,6 +65,7 @@ class TransportSecurityTest {
     QuarryConfig config =
         QuarryConfig.builder()
             .put("server", server("0.0.0.0", null, null))
+            .put("server.port", 0) // were it to start, on no fixed port
             .put("dataDir", directory.toString())
             .put("auth.adminPassword", "pw")
             .build();
