@@ -31,5 +31,23 @@ class StartCredentialsTest {
         .contains("hecToken generated=true")
         .doesNotContain(generated.adminPassword().value())
         .doesNotContain(generated.generatedHecToken().value());
+    assertThat(generated.adminPassword().toString())
+        .doesNotContain(generated.adminPassword().value());
+  }
+
+  @Test
+  void theSettingsPrintNoSecret() {
+    QuarryConfig configured =
+        QuarryConfig.builder()
+            .put("auth.adminPassword", "admin-secret-1")
+            .add("auth.users", Map.of("name", "ana", "password", "user-secret-3"))
+            .add("hec.tokens", Map.of("token", "hec-secret-2", "name", "shop"))
+            .build();
+    assertThat(configured.toString())
+        .contains("shop")
+        .contains("ana")
+        .doesNotContain("admin-secret-1")
+        .doesNotContain("user-secret-3")
+        .doesNotContain("hec-secret-2");
   }
 }

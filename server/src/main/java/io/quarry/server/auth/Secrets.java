@@ -21,7 +21,16 @@ public final class Secrets {
   private Secrets() {}
 
   /** A value read from, or generated into, {@code file}. */
-  public record Secret(String value, boolean generated) {}
+  public record Secret(String value, boolean generated) {
+    /**
+     * Never the value: a secret that reaches a log line or an exception message says only what it
+     * is.
+     */
+    @Override
+    public String toString() {
+      return generated ? "Secret[generated]" : "Secret[configured]";
+    }
+  }
 
   public static Secret adminPassword(Path file) throws IOException {
     return readOrCreate(file, () -> randomPassword());

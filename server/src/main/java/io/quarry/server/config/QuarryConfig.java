@@ -235,6 +235,18 @@ public record QuarryConfig(
       AuthSettings.checkUsers(users, roles);
     }
 
+    /** Never the admin password; users print without theirs. */
+    @Override
+    public String toString() {
+      return "Auth[adminPassword="
+          + (adminPassword == null ? "unset" : "set")
+          + ", users="
+          + users
+          + ", roles="
+          + roles.keySet()
+          + "]";
+    }
+
     /** Whether {@code name} may name a role: 1 to 64 letters, digits or {@code _.-}. */
     public static boolean validName(String name) {
       return name != null && name.matches("[A-Za-z0-9_.-]{1,64}");
@@ -369,6 +381,12 @@ public record QuarryConfig(
       AuthSettings.checkUser(name, password);
       roles = roles == null || roles.isEmpty() ? List.of(Auth.USER_ROLE) : List.copyOf(roles);
     }
+
+    /** Never the password (a settings record may reach a log line or an error message). */
+    @Override
+    public String toString() {
+      return "User[name=" + name + ", roles=" + roles + "]";
+    }
   }
 
   /** The HTTP Event Collector. */
@@ -397,6 +415,20 @@ public record QuarryConfig(
       name = Objects.requireNonNullElse(name, "token");
       defaultIndex = Objects.requireNonNullElse(defaultIndex, DEFAULT_INDEX);
       indexes = indexes == null ? List.of(defaultIndex) : List.copyOf(indexes);
+    }
+
+    /** Never the token itself: its name says which one. */
+    @Override
+    public String toString() {
+      return "HecToken[name="
+          + name
+          + ", defaultIndex="
+          + defaultIndex
+          + ", indexes="
+          + indexes
+          + ", ack="
+          + ack
+          + "]";
     }
 
     /** Whether the token may write to an index; {@code *} covers all but internal ones. */
