@@ -6,13 +6,21 @@ import io.quarry.plugin.api.data.MemoryAccount;
 
 /**
  * The memory one built-in operator holds (groups, distinct values, rows kept for sorting), reserved
- * against the search's {@link MemoryAccount} in chunks of {@value #CHUNK} bytes so the shared
- * counter is touched rarely; over the search's limit, {@link #add} throws {@code
- * MemoryLimitExceededException} naming the stage. Sizes are estimates of heap use (see the
- * constants), not measurements. One tracker belongs to one operator and one thread at a time.
+ * against the search's {@link MemoryAccount} ahead of use so the shared counter is touched rarely:
+ * each reservation is what is already reserved again (at least {@value #FIRST} bytes, at most
+ * {@value #CHUNK}), or what the addition needs if more — so what is reserved follows what is held
+ * (a tracker holding five rows reserves a few KiB, not a chunk: a search of several holding stages
+ * under a small limit), and a large one touches the account once per {@value #CHUNK} bytes. Over
+ * the search's limit, {@link #add} throws {@code MemoryLimitExceededException} naming the stage.
+ * Sizes are estimates of heap use (see the constants), not measurements. One tracker belongs to one
+ * operator and one thread at a time.
  */
 public final class MemoryTracker {
+  /** The largest reservation ahead of use. */
   static final long CHUNK = 256 << 10;
+
+  /** The first reservation ahead of use (eight held rows). */
+  static final long FIRST = 4 << 10;
 
   /** A row an operator keeps (an event with its lazily extracted fields, or a result row). */
   public static final long ROW_BYTES = 512;
@@ -44,7 +52,7 @@ public final class MemoryTracker {
   public void add(long bytes) {
     used += bytes;
     if (used > reserved) {
-      long chunk = Math.max(CHUNK, used - reserved);
+      long chunk = Math.max(Math.min(CHUNK, Math.max(FIRST, reserved)), used - reserved);
       try {
         account.reserve(chunk, stage);
       } catch (RuntimeException e) {

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The rows an event listing holds count in the search's memory (search.maxMemoryBytes, 400 KiB
  * here: a page of 1,024 held rows is 512 KiB): a listing that would hold more fails with 422 {@code
  * MEMORY_LIMIT} naming it, and the server answers the next searches, listings of fewer rows
- * included, again and again.
+ * included, again and again. What a listing reserves follows the rows it holds: a chain of two
+ * listings (a plugin command's batches, then the answer's) under {@code head 5} holds ten rows at
+ * most and answers under the same limit.
  */
 class EventListingMemoryLimitTest {
   private static final String PASSWORD = "listing-memory-password";
@@ -68,5 +70,19 @@ class EventListingMemoryLimitTest {
       assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
       assertThat(counted.body()).contains("\"count\":\"1667\"");
     }
+  }
+
+  @Test
+  void twoListingsUnderAHeadReserveTheRowsTheyHoldNotAChunkEach() throws Exception {
+    for (int i = 0; i < 3; i++) { // and give back what they held, search after search
+      HttpResponse<String> filled = search("x=value* | fillnull value=0 z | head 5");
+      assertThat(filled.statusCode()).as(filled.body()).isEqualTo(200);
+      assertThat(filled.body().lines().filter(line -> line.contains("\"z\":\"0\"")))
+          .as(filled.body())
+          .hasSize(5);
+    }
+    HttpResponse<String> listed = search("x=value* | fillnull value=0 z"); // all 5,000 rows
+    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(422);
+    assertThat(listed.body()).contains("MEMORY_LIMIT");
   }
 }
