@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.QuarryServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,6 +68,53 @@ class EventListingMemoryLimitTest {
       HttpResponse<String> counted = search("x=value* | stats count by y");
       assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
       assertThat(counted.body()).contains("\"count\":\"1667\"");
+    }
+  }
+
+  /**
+   * review-b: a listing whose pages go on to other commands under a head 5 holds the head's rows
+   * (EventListings.batches), so under 400 KiB it answers like the plain listing under a head.
+   */
+  @Test
+  void aListingUnderAHeadAnswersUnderTheLimit() throws Exception {
+    for (String query :
+        List.of(
+            "x=value* | head 5",
+            "x=value* | fillnull value=0 z | head 5",
+            "x=value* | rename x* AS z* | head 5",
+            "x=value* | table * | head 5")) {
+      HttpResponse<String> answered = search(query);
+      assertThat(answered.statusCode()).as(query + ": " + answered.body()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void diagnose() throws Exception {
+    for (String query :
+        List.of(
+            "x=value* | fillnull value=0 z | head 5",
+            "x=value* | table * | head 5",
+            "x=value* | rename x* AS z* | head 5")) {
+      try {
+        SearchStats st =
+            server.search().run(query, server.search().plan(query, null, null), page -> {});
+        System.out.println(
+            "DIAG OK "
+                + query
+                + " read="
+                + st.eventsRead()
+                + " "
+                + st.stages().stream()
+                    .map(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
+                    .toList());
+      } catch (Exception e) {
+        System.out.println("DIAG FAIL " + query);
+        Throwable c = e;
+        while (c.getCause() != null) c = c.getCause();
+        System.out.println("DIAG CAUSE " + c);
+        for (StackTraceElement el : c.getStackTrace())
+          if (el.getClassName().startsWith("io.quarry")) System.out.println("DIAG   at " + el);
+      }
     }
   }
 }
