@@ -73,7 +73,10 @@ class EventListingMemoryLimitTest {
 
   /**
    * review-b: a listing whose pages go on to other commands under a head 5 holds the head's rows
-   * (EventListings.batches), so under 400 KiB it answers like the plain listing under a head.
+   * (EventListings.batches), so under 400 KiB it answers like the plain listing under a head. Fails
+   * today for the plugin and wildcard-rename runs (their batches' listing and the answer's each
+   * reserve a 256 KiB MemoryTracker chunk: 512 KiB for 5 rows), as before shape (6fbdeca6), where
+   * table * failed too.
    */
   @Test
   void aListingUnderAHeadAnswersUnderTheLimit() throws Exception {
@@ -85,36 +88,6 @@ class EventListingMemoryLimitTest {
             "x=value* | table * | head 5")) {
       HttpResponse<String> answered = search(query);
       assertThat(answered.statusCode()).as(query + ": " + answered.body()).isEqualTo(200);
-    }
-  }
-
-  @Test
-  void diagnose() throws Exception {
-    for (String query :
-        List.of(
-            "x=value* | fillnull value=0 z | head 5",
-            "x=value* | table * | head 5",
-            "x=value* | rename x* AS z* | head 5")) {
-      try {
-        SearchStats st =
-            server.search().run(query, server.search().plan(query, null, null), page -> {});
-        System.out.println(
-            "DIAG OK "
-                + query
-                + " read="
-                + st.eventsRead()
-                + " "
-                + st.stages().stream()
-                    .map(s -> s.name() + " " + s.rowsIn() + "->" + s.rowsOut())
-                    .toList());
-      } catch (Exception e) {
-        System.out.println("DIAG FAIL " + query);
-        Throwable c = e;
-        while (c.getCause() != null) c = c.getCause();
-        System.out.println("DIAG CAUSE " + c);
-        for (StackTraceElement el : c.getStackTrace())
-          if (el.getClassName().startsWith("io.quarry")) System.out.println("DIAG   at " + el);
-      }
     }
   }
 }
