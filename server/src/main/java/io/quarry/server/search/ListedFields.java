@@ -350,8 +350,13 @@ final class ListedFields {
    * @param cleared takes the fields the row no longer has: no value, not even the event's own
    */
   void apply(List<String> names, Predicate<String> hasValue, Set<String> cleared) {
+    boolean kept = false; // past a fields of names: a field a later one lists has no value
     for (ListedChange change : changes) {
+      if (kept && change.kind() == ListedChange.Kind.KEEP) {
+        change.fields().stream().filter(field -> !names.contains(field)).forEach(cleared::add);
+      }
       change.replay(names, hasValue, cleared);
+      kept |= change.kind() == ListedChange.Kind.KEEP;
     }
   }
 
