@@ -89,10 +89,10 @@ class EventListingMemoryLimitTest {
 
   /**
    * review-b: a listing whose pages go on to other commands under a head 5 holds the head's rows
-   * (EventListings.batches), so under 400 KiB it answers like the plain listing under a head. Failed
-   * for the plugin and wildcard-rename runs while each listing's MemoryTracker reserved 256 KiB on
-   * its first row (512 KiB for 5 rows), and for table * too before the listings took the head's
-   * rows.
+   * (EventListings.batches), so under 400 KiB it answers like the plain listing under a head.
+   * Failed for the plugin and wildcard-rename runs while each listing's MemoryTracker reserved 256
+   * KiB on its first row (512 KiB for 5 rows), and for table * too before the listings took the
+   * head's rows.
    */
   @Test
   void aListingUnderAHeadAnswersUnderTheLimit() throws Exception {
