@@ -96,7 +96,7 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   /** The decoded payload for a caller that cannot throw a checked exception. */
-  private EventBlock decodedBlock() {
+  EventBlock decodedBlock() {
     try {
       return block();
     } catch (CorruptIndexException e) {
@@ -354,8 +354,9 @@ final class BlockEvents implements StoredEvent.Loader {
    * Whether every event's text is ASCII, checked once over the block's whole text section instead
    * of once per event (nearly every block of machine data is).
    */
-  private boolean allAscii() {
+  boolean allAscii() {
     if (allAscii == 0) {
+      EventBlock block = decodedBlock();
       int start = block.rawOffset(0);
       allAscii =
           AsciiText.isAscii(block.bytes(), start, block.rawOffset(block.count()) - start) ? 1 : -1;
