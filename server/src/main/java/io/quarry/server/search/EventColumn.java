@@ -13,8 +13,6 @@ import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
-import io.quarry.server.sourcetype.KeyPlaces;
-import io.quarry.server.sourcetype.KeyValueBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,18 +27,13 @@ import java.util.Map;
  * multivalue a position with several values), typed as {@code PageBuilder} types values where
  * {@link EventReading#typed} asks.
  */
-final class EventColumn implements KeyValueBytes.Values {
+final class EventColumn {
   private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
 
   private final EventReading reading;
   private final int pageSize;
   private int position; // of the event being appended
   final String name;
-  private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
-  private int found;
-  private int firstStart;
-  private int firstEnd;
-  private final byte[] key;
   private final boolean time;
   private final int kind; // which default field it is, else OTHER: decided once, not per event
   private static final int OTHER = 0, TIME = 1, RAW = 2, HOST = 3, SOURCE = 4, SOURCETYPE = 5;
@@ -59,8 +52,7 @@ final class EventColumn implements KeyValueBytes.Values {
     this.reading = reading;
     this.pageSize = pageSize;
     this.name = name;
-    this.key = name.getBytes(StandardCharsets.US_ASCII);
-    this.places = new RegionPlaces(key);
+    this.keyValues = new KeyValueCells(name.getBytes(StandardCharsets.US_ASCII));
     this.time = name.equals(EventFields.TIME);
     this.kind =
         switch (name) {
@@ -350,28 +342,10 @@ final class EventColumn implements KeyValueBytes.Values {
    * in {@code region}; false (nothing appended) when the text may be JSON.
    */
   private boolean keyValuesFromBytes(byte[] bytes, int offset, int length, TextRegion region) {
-    if (mayBeJson(bytes, offset, length)) {
-      return false;
-    }
-    scanned = bytes;
-    found = 0;
-    KeyPlaces keyPlaces = places.places(region, bytes, offset, length);
-    if (keyPlaces != null) {
-      keyPlaces.values(bytes, offset, length, this);
-    } else {
-      KeyValueBytes.values(bytes, offset, length, key, this);
-    }
-    if (found == 0) {
-      texts.appendNull();
-    } else if (found == 1) {
-      texts.append(bytes, firstStart, firstEnd - firstStart);
-    } else {
-      texts.endPositionEntry();
-    }
-    return true;
+    return keyValues.append(texts, bytes, offset, length, region);
   }
 
-  private final RegionPlaces places; // the blocks answered from one pass each over their texts
+  private final KeyValueCells keyValues; // the field's key=value cells
 
   private String checkedSourcetype; // the sourcetype name last asked about, and its answer
   private boolean sourcetypeExtracts;
@@ -390,21 +364,6 @@ final class EventColumn implements KeyValueBytes.Values {
     AsciiText raw = (AsciiText) reading.rawText(event);
     texts.append(raw.array(), raw.offset() + start, accessLog.end(accessLogField) - start);
     return true;
-  }
-
-  /** A value the key=value scan found: one is kept, a second starts a multivalue. */
-  @Override
-  public void value(int start, int end) {
-    if (found++ == 0) {
-      firstStart = start;
-      firstEnd = end;
-      return;
-    }
-    if (found == 2) {
-      texts.beginPositionEntry();
-      texts.append(scanned, firstStart, firstEnd - firstStart);
-    }
-    texts.append(scanned, start, end - start);
   }
 
   private void appendObject(Object value) {
@@ -447,22 +406,5 @@ final class EventColumn implements KeyValueBytes.Values {
         texts.endPositionEntry();
       }
     }
-  }
-
-  /**
-   * Whether the text, without surrounding whitespace (as {@code String.strip} sees it), starts with
-   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the full
-   * extraction ({@link FieldExtractor}) decides.
-   */
-  private static boolean mayBeJson(byte[] bytes, int offset, int length) {
-    int start = offset;
-    int end = offset + length;
-    while (start < end && Character.isWhitespace(bytes[start])) {
-      start++;
-    }
-    while (end > start && Character.isWhitespace(bytes[end - 1])) {
-      end--;
-    }
-    return end - start >= 2 && bytes[start] == '{' && bytes[end - 1] == '}';
   }
 }
