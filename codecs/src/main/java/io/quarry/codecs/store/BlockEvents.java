@@ -96,7 +96,7 @@ final class BlockEvents implements StoredEvent.Loader {
   }
 
   /** The decoded payload for a caller that cannot throw a checked exception. */
-  private EventBlock decodedBlock() {
+  EventBlock decodedBlock() {
     try {
       return block();
     } catch (CorruptIndexException e) {
@@ -355,8 +355,9 @@ final class BlockEvents implements StoredEvent.Loader {
    * 32), else checked once over the block's whole text section instead of once per event (nearly
    * every block of machine data is).
    */
-  private boolean allAscii() {
+  boolean allAscii() {
     if (allAscii == 0) {
+      EventBlock block = decodedBlock();
       allAscii =
           switch (block.texts()) {
             case ALL_ASCII -> 1;

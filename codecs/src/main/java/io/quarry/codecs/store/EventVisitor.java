@@ -10,6 +10,30 @@ public interface EventVisitor {
   boolean visit(StoredEvent event);
 
   /**
+   * Whether a parallel scan may hand this visitor a block's in-range events as {@link EventRun}s
+   * ({@link #visit(EventRun)}) instead of one {@link StoredEvent} at a time; asked once per slice.
+   * Runs come only from blocks that lie wholly in the scan's range; other events are visited one by
+   * one.
+   */
+  default boolean takesRuns() {
+    return false;
+  }
+
+  /**
+   * Visits the events of {@code run}, in order, as {@link #visit(StoredEvent)} would one by one.
+   *
+   * @return false to stop the scan
+   */
+  default boolean visit(EventRun run) {
+    for (int i = 0; i < run.size(); i++) {
+      if (!visit(run.event(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Called once when the scan ends, while its segments are still open: a visitor that holds events
    * reads their {@code _raw} here at the latest.
    */

@@ -31,6 +31,7 @@ public final class SliceCursor implements EventCursor {
   private final long latest;
   private final boolean blocks;
   private final boolean keepsEvents;
+  private final boolean takesRuns; // a block wholly in range goes to the visitor as runs
 
   // documents
   private TimeOrderedScan.EventLoader loader;
@@ -76,6 +77,7 @@ public final class SliceCursor implements EventCursor {
     this.earliest = earliest;
     this.latest = latest;
     this.keepsEvents = visitor.keepsEvents();
+    this.takesRuns = visitor.takesRuns();
     if (docs == null) {
       doc = DocIdSetIterator.NO_MORE_DOCS;
     } else if (blocks) {
@@ -183,6 +185,18 @@ public final class SliceCursor implements EventCursor {
         int event = inBlock;
         int visitedBefore = visited;
         try {
+          if (takesRuns && blockInside && event < count) {
+            int size = Math.min(count - event, maxEvents - visited);
+            if (size == 0) {
+              return true; // the block's next event is visited by the next call
+            }
+            EventRun run = new EventRun(open, event, size);
+            event += size;
+            visited += size;
+            if (!visitor.visit(run)) {
+              return false;
+            }
+          }
           while (event < count) {
             if (visited == maxEvents) {
               return true; // the block's next event is visited by the next call

@@ -2,7 +2,9 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
+import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
@@ -11,8 +13,6 @@ import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
-import io.quarry.server.sourcetype.KeyPlaces;
-import io.quarry.server.sourcetype.KeyValueBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,18 +27,13 @@ import java.util.Map;
  * multivalue a position with several values), typed as {@code PageBuilder} types values where
  * {@link EventReading#typed} asks.
  */
-final class EventColumn implements KeyValueBytes.Values {
+final class EventColumn {
   private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
 
   private final EventReading reading;
   private final int pageSize;
   private int position; // of the event being appended
   final String name;
-  private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
-  private int found;
-  private int firstStart;
-  private int firstEnd;
-  private final byte[] key;
   private final int kind; // which default field it is, else OTHER: decided once, not per event
   private static final int OTHER = 0, TIME = 1, RAW = 2, HOST = 3, SOURCE = 4, SOURCETYPE = 5;
   private static final int INDEX = 6;
@@ -56,8 +51,7 @@ final class EventColumn implements KeyValueBytes.Values {
     this.reading = reading;
     this.pageSize = pageSize;
     this.name = name;
-    this.key = name.getBytes(StandardCharsets.US_ASCII);
-    this.places = new RegionPlaces(key);
+    this.keyValues = new KeyValueCells(name.getBytes(StandardCharsets.US_ASCII));
     this.kind =
         switch (name) {
           case EventFields.TIME -> TIME;
@@ -205,6 +199,90 @@ final class EventColumn implements KeyValueBytes.Values {
   }
 
   /**
+   * Whether the column can fill a block run's positions in one loop ({@link #appendRun}): {@code
+   * _time}, a field only one fused {@code rex} may set, or a search-time field found by key=value
+   * extraction (no access-log field). Anything else is appended event by event.
+   */
+  boolean fillsRuns() {
+    return kind == TIME
+        || producers.length == 1
+        || (kind == OTHER
+            && producers.length == 0
+            && accessLogField < 0
+            && reading.extracts()
+            && !DateFields.is(name));
+  }
+
+  /**
+   * Appends events {@code [from, from + count)} of {@code run} at positions {@code [position,
+   * position + count)} of the page, one loop over the run ({@link #fillsRuns}; an ASCII run): an
+   * event the loop cannot answer (the rex does not match it, its text may be JSON, its sourcetype
+   * extracts the field) is appended as {@link #append} would.
+   */
+  void appendRun(EventRun run, int from, int count, int position) {
+    if (kind == TIME) {
+      for (int i = 0; i < count; i++) {
+        times.append(run.time(from + i));
+      }
+      return;
+    }
+    long started = System.nanoTime();
+    if (producers.length == 1) {
+      rexRun(run, from, count, position);
+    } else {
+      keyValueRun(run, from, count, position);
+    }
+    reading.extraction().add(System.nanoTime() - started);
+  }
+
+  private final AsciiText runText = new AsciiText(); // the run's event the rex reads
+
+  private void rexRun(EventRun run, int from, int count, int position) {
+    RexExtraction rex = reading.rexes()[producers[0]];
+    byte[] bytes = run.bytes();
+    AsciiText raw = runText;
+    for (int i = 0; i < count; i++) {
+      int offset = run.textOffset(from + i);
+      long span = rex.span(run.text(from + i, raw));
+      if (span >= 0) {
+        int start = (int) (span >>> 32);
+        texts.append(bytes, offset + start, (int) span - start);
+      } else {
+        appendEvent(run, from + i, position + i);
+      }
+    }
+  }
+
+  private void keyValueRun(EventRun run, int from, int count, int position) {
+    if (run.mayHaveField(name)) { // an index-time field of the block: its own values first
+      for (int i = 0; i < count; i++) {
+        appendEvent(run, from + i, position + i);
+      }
+      return;
+    }
+    if (ordinals != null && !plain) { // no ordinal in a block without the index-time field
+      plain = true;
+      texts = BytesBlock.builder(pageSize);
+      ordinals.copyInto(texts);
+    }
+    byte[] bytes = run.bytes();
+    TextRegion region = run.textRegion();
+    for (int i = 0; i < count; i++) {
+      int e = from + i;
+      if (sourcetypeExtracts(run.sourcetype(e))
+          || !keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region)) {
+        appendEvent(run, e, position + i);
+      }
+    }
+  }
+
+  /** Appends a run's event as an event, after the shared reading of the previous one is dropped. */
+  private void appendEvent(EventRun run, int event, int position) {
+    reading.nextEvent();
+    append(run.event(event), null, position);
+  }
+
+  /**
    * The field from the one {@code rex} that may set it, by the one-pass matcher over the event's
    * bytes, copied into the block without a {@code String}: the span it appended, {@link
    * RexExtraction#NO_SPAN} when the rex did not match (the event's own value applies), {@link
@@ -230,42 +308,36 @@ final class EventColumn implements KeyValueBytes.Values {
    * false when it is not.
    */
   private boolean keyValuesFromBytes(StoredEvent event) {
-    String sourcetypeName = event.sourcetype();
+    if (sourcetypeExtracts(event.sourcetype())
+        || !(reading.rawText(event) instanceof AsciiText raw)) {
+      return false;
+    }
+    long started = reading.extraction().start();
+    boolean appended =
+        keyValuesFromBytes(raw.array(), raw.offset(), raw.length(), event.textRegion());
+    reading.extraction().stop(started);
+    return appended;
+  }
+
+  /** Whether the sourcetype's own extraction may give this field (then key=value does not). */
+  private boolean sourcetypeExtracts(String sourcetypeName) {
     if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
       checkedSourcetype = sourcetypeName;
       sourcetypeExtracts =
           reading.sourcetypes().forName(sourcetypeName).mayExtract(name) || DateFields.is(name);
     }
-    if (sourcetypeExtracts || !(reading.rawText(event) instanceof AsciiText raw)) {
-      return false;
-    }
-    byte[] bytes = raw.array();
-    int offset = raw.offset();
-    int length = raw.length();
-    if (mayBeJson(bytes, offset, length)) {
-      return false;
-    }
-    long started = reading.extraction().start();
-    scanned = bytes;
-    found = 0;
-    KeyPlaces keyPlaces = places.places(event.textRegion(), bytes, offset, length);
-    if (keyPlaces != null) {
-      keyPlaces.values(bytes, offset, length, this);
-    } else {
-      KeyValueBytes.values(bytes, offset, length, key, this);
-    }
-    if (found == 0) {
-      texts.appendNull();
-    } else if (found == 1) {
-      texts.append(bytes, firstStart, firstEnd - firstStart);
-    } else {
-      texts.endPositionEntry();
-    }
-    reading.extraction().stop(started);
-    return true;
+    return sourcetypeExtracts;
   }
 
-  private final RegionPlaces places; // the blocks answered from one pass each over their texts
+  /**
+   * The field by automatic key=value extraction over an ASCII text's bytes, its block's texts lying
+   * in {@code region}; false (nothing appended) when the text may be JSON.
+   */
+  private boolean keyValuesFromBytes(byte[] bytes, int offset, int length, TextRegion region) {
+    return keyValues.append(texts, bytes, offset, length, region);
+  }
+
+  private final KeyValueCells keyValues; // the field's key=value cells
 
   private String checkedSourcetype; // the sourcetype name last asked about, and its answer
   private boolean sourcetypeExtracts;
@@ -284,21 +356,6 @@ final class EventColumn implements KeyValueBytes.Values {
     AsciiText raw = (AsciiText) reading.rawText(event);
     texts.append(raw.array(), raw.offset() + start, accessLog.end(accessLogField) - start);
     return true;
-  }
-
-  /** A value the key=value scan found: one is kept, a second starts a multivalue. */
-  @Override
-  public void value(int start, int end) {
-    if (found++ == 0) {
-      firstStart = start;
-      firstEnd = end;
-      return;
-    }
-    if (found == 2) {
-      texts.beginPositionEntry();
-      texts.append(scanned, firstStart, firstEnd - firstStart);
-    }
-    texts.append(scanned, start, end - start);
   }
 
   private void appendObject(Object value) {
@@ -341,22 +398,5 @@ final class EventColumn implements KeyValueBytes.Values {
         texts.endPositionEntry();
       }
     }
-  }
-
-  /**
-   * Whether the text, without surrounding whitespace (as {@code String.strip} sees it), starts with
-   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the full
-   * extraction ({@link FieldExtractor}) decides.
-   */
-  private static boolean mayBeJson(byte[] bytes, int offset, int length) {
-    int start = offset;
-    int end = offset + length;
-    while (start < end && Character.isWhitespace(bytes[start])) {
-      start++;
-    }
-    while (end > start && Character.isWhitespace(bytes[end - 1])) {
-      end--;
-    }
-    return end - start >= 2 && bytes[start] == '{' && bytes[end - 1] == '}';
   }
 }

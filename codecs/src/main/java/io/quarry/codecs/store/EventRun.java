@@ -1,0 +1,90 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.block.EventBlock;
+import java.io.IOException;
+
+/**
+ * A run of consecutive events of one decoded block that all lie in the scan's range, handed to an
+ * {@link EventVisitor} that {@link EventVisitor#takesRuns takes runs} instead of one {@link
+ * StoredEvent} per event: a visitor filling columns reads the block's texts (their offsets into the
+ * decoded bytes, the block's one ASCII answer) and, only if asked, its times for the run in one
+ * loop per column. Valid during the {@link EventVisitor#visit(EventRun)} call only; positions are
+ * {@code [0, size())}, newest first as the block holds them.
+ */
+public final class EventRun {
+  private final BlockEvents events;
+  private final EventBlock block;
+  private final int from;
+  private final int size;
+
+  EventRun(BlockEvents events, int from, int size) {
+    this.events = events;
+    this.block = events.decodedBlock();
+    this.from = from;
+    this.size = size;
+  }
+
+  /** The number of events in the run. */
+  public int size() {
+    return size;
+  }
+
+  /** Event {@code i} of the run as a stored event, for what the run's loops do not answer. */
+  public StoredEvent event(int i) {
+    return events.eventOfUnknownTime(from + i);
+  }
+
+  /** Event {@code i}'s time, epoch microseconds (the block's times decoded on first use). */
+  public long time(int i) {
+    return block.time(from + i);
+  }
+
+  /** The decoded block's bytes, which {@link #textOffset} points into; not to be changed. */
+  public byte[] bytes() {
+    return block.bytes();
+  }
+
+  /** Where event {@code i}'s UTF-8 text starts in {@link #bytes()}. */
+  public int textOffset(int i) {
+    return block.rawOffset(from + i);
+  }
+
+  /** The length of event {@code i}'s UTF-8 text. */
+  public int textLength(int i) {
+    return block.rawLength(from + i);
+  }
+
+  /**
+   * Event {@code i}'s text as characters in {@code view} (reused from event to event), for an
+   * {@link #ascii} run; valid until the view is pointed elsewhere.
+   */
+  public AsciiText text(int i, AsciiText view) {
+    return view.reset(block.bytes(), block.rawOffset(from + i), block.rawLength(from + i));
+  }
+
+  /** Whether every text of the block is ASCII (then a text's bytes are its characters). */
+  public boolean ascii() {
+    return events.allAscii();
+  }
+
+  /**
+   * Where the block's texts lie, the same object its events' {@link StoredEvent#textRegion} give.
+   */
+  public TextRegion textRegion() {
+    try {
+      return events.textRegion();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Event {@code i}'s sourcetype. */
+  public String sourcetype(int i) {
+    return events.defaultField(from + i, EventFields.SOURCETYPE);
+  }
+
+  /** Whether some event of the block may have index-time field {@code name}. */
+  public boolean mayHaveField(String name) {
+    return events.hasField(name);
+  }
+}

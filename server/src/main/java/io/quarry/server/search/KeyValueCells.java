@@ -1,0 +1,88 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.TextRegion;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.server.sourcetype.KeyPlaces;
+import io.quarry.server.sourcetype.KeyValueBytes;
+
+/**
+ * One {@link EventColumn}'s cells found by automatic key=value extraction over an ASCII text's
+ * bytes: the values of its key copied into the column's builder without a {@code String} (none: a
+ * null; two or more: a multivalue), a block's texts answered from one pass over them where that
+ * pays ({@link RegionPlaces}).
+ */
+final class KeyValueCells implements KeyValueBytes.Values {
+  private final byte[] key;
+  private final RegionPlaces places; // the blocks answered from one pass each over their texts
+  private BytesBlock.Builder texts; // the builder of the cell being appended
+  private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
+  private int found;
+  private int firstStart;
+  private int firstEnd;
+
+  KeyValueCells(byte[] key) {
+    this.key = key;
+    this.places = new RegionPlaces(key);
+  }
+
+  /**
+   * Appends to {@code texts} the key's values in {@code bytes[offset, offset + length)}, a text of
+   * the block whose texts lie in {@code region} (null: none known); false (nothing appended) when
+   * the text may be JSON (the full extraction decides then).
+   */
+  boolean append(
+      BytesBlock.Builder texts, byte[] bytes, int offset, int length, TextRegion region) {
+    if (mayBeJson(bytes, offset, length)) {
+      return false;
+    }
+    this.texts = texts;
+    scanned = bytes;
+    found = 0;
+    KeyPlaces keyPlaces = places.places(region, bytes, offset, length);
+    if (keyPlaces != null) {
+      keyPlaces.values(bytes, offset, length, this);
+    } else {
+      KeyValueBytes.values(bytes, offset, length, key, this);
+    }
+    if (found == 0) {
+      texts.appendNull();
+    } else if (found == 1) {
+      texts.append(bytes, firstStart, firstEnd - firstStart);
+    } else {
+      texts.endPositionEntry();
+    }
+    return true;
+  }
+
+  /** A value the key=value scan found: one is kept, a second starts a multivalue. */
+  @Override
+  public void value(int start, int end) {
+    if (found++ == 0) {
+      firstStart = start;
+      firstEnd = end;
+      return;
+    }
+    if (found == 2) {
+      texts.beginPositionEntry();
+      texts.append(scanned, firstStart, firstEnd - firstStart);
+    }
+    texts.append(scanned, start, end - start);
+  }
+
+  /**
+   * Whether the text, without surrounding whitespace (as {@code String.strip} sees it), starts with
+   * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the full
+   * extraction ({@link FieldExtractor}) decides.
+   */
+  private static boolean mayBeJson(byte[] bytes, int offset, int length) {
+    int start = offset;
+    int end = offset + length;
+    while (start < end && Character.isWhitespace(bytes[start])) {
+      start++;
+    }
+    while (end > start && Character.isWhitespace(bytes[end - 1])) {
+      end--;
+    }
+    return end - start >= 2 && bytes[start] == '{' && bytes[end - 1] == '}';
+  }
+}
