@@ -208,6 +208,23 @@ final class Cells {
     return column.build(factory, name);
   }
 
+  /**
+   * The columns' blocks, named {@code names}, built all or none: over the memory limit, the blocks
+   * built before the failing one are released again (nothing holds them yet).
+   */
+  static List<Block> build(BlockFactory factory, List<String> names, List<Column> columns) {
+    List<Block> blocks = new ArrayList<>(columns.size());
+    try {
+      for (int i = 0; i < columns.size(); i++) {
+        blocks.add(columns.get(i).build(factory, names.get(i)));
+      }
+    } catch (RuntimeException e) {
+      blocks.forEach(factory::release);
+      throw e;
+    }
+    return blocks;
+  }
+
   /** A page of named blocks (equal lengths), in the given order. */
   static Page page(List<String> names, List<Block> blocks, int positions) {
     List<Schema.Column> columns = new ArrayList<>(names.size());
