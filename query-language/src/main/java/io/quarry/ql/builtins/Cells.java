@@ -225,6 +225,20 @@ final class Cells {
     return blocks;
   }
 
+  /**
+   * {@code page} with the columns added or replacing those of their names, built all before any
+   * replaces: over the memory limit, {@code page} stays whole (none of its blocks released).
+   */
+  static Page withColumns(
+      BlockFactory factory, Page page, List<String> names, List<Column> columns) {
+    List<Block> blocks = build(factory, names, columns);
+    Page out = page;
+    for (int i = 0; i < blocks.size(); i++) {
+      out = factory.withColumn(out, names.get(i), blocks.get(i));
+    }
+    return out;
+  }
+
   /** A page of named blocks (equal lengths), in the given order. */
   static Page page(List<String> names, List<Block> blocks, int positions) {
     List<Schema.Column> columns = new ArrayList<>(names.size());
