@@ -208,6 +208,37 @@ final class Cells {
     return column.build(factory, name);
   }
 
+  /**
+   * The columns' blocks, named {@code names}, built all or none: over the memory limit, the blocks
+   * built before the failing one are released again (nothing holds them yet).
+   */
+  static List<Block> build(BlockFactory factory, List<String> names, List<Column> columns) {
+    List<Block> blocks = new ArrayList<>(columns.size());
+    try {
+      for (int i = 0; i < columns.size(); i++) {
+        blocks.add(columns.get(i).build(factory, names.get(i)));
+      }
+    } catch (RuntimeException e) {
+      blocks.forEach(factory::release);
+      throw e;
+    }
+    return blocks;
+  }
+
+  /**
+   * {@code page} with the columns added or replacing those of their names, built all before any
+   * replaces: over the memory limit, {@code page} stays whole (none of its blocks released).
+   */
+  static Page withColumns(
+      BlockFactory factory, Page page, List<String> names, List<Column> columns) {
+    List<Block> blocks = build(factory, names, columns);
+    Page out = page;
+    for (int i = 0; i < blocks.size(); i++) {
+      out = factory.withColumn(out, names.get(i), blocks.get(i));
+    }
+    return out;
+  }
+
   /** A page of named blocks (equal lengths), in the given order. */
   static Page page(List<String> names, List<Block> blocks, int positions) {
     List<Schema.Column> columns = new ArrayList<>(names.size());

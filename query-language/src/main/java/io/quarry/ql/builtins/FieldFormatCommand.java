@@ -21,6 +21,7 @@ import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.parser.Token;
 import io.quarry.ql.parser.TokenReader;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -116,14 +117,16 @@ final class FieldFormatCommand implements CommandDefinition, CustomSyntax {
       return new PageTransformOperator() {
         @Override
         protected Page process(Page input) {
-          Page out = input;
+          List<String> names = new ArrayList<>();
+          List<Cells.Column> columns = new ArrayList<>();
           for (Map.Entry<String, List<List<Object>>> column :
               eval.assign(input, List.of(format)).entrySet()) {
             Cells.Column cells = new Cells.Column();
             column.getValue().forEach(cells::add);
-            out = factory.withColumn(out, column.getKey(), cells.build(factory, column.getKey()));
+            names.add(column.getKey());
+            columns.add(cells);
           }
-          return out;
+          return Cells.withColumns(factory, input, names, columns);
         }
       };
     }

@@ -189,17 +189,10 @@ final class GentimesCommand implements CommandDefinition {
               ends.add(next + seconds - 1);
               endHuman.add(human(next + seconds - 1, zone));
             }
+            List<String> names = List.of("starttime", "starthuman", "endtime", "endhuman");
             List<Block> blocks =
-                List.of(
-                    starts.build(factory, "starttime"),
-                    startHuman.build(factory, "starthuman"),
-                    ends.build(factory, "endtime"),
-                    endHuman.build(factory, "endhuman"));
-            emit(
-                Cells.page(
-                    List.of("starttime", "starthuman", "endtime", "endhuman"),
-                    blocks,
-                    starts.positions()));
+                Cells.build(factory, names, List.of(starts, startHuman, ends, endHuman));
+            emit(Cells.page(names, blocks, starts.positions()));
           }
         }
       };

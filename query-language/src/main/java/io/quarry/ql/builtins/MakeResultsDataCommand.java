@@ -11,7 +11,6 @@ import io.quarry.plugin.api.command.CommandDefinition;
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
-import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import java.util.ArrayList;
@@ -204,15 +203,15 @@ final class MakeResultsDataCommand implements CommandDefinition {
             List<Map<String, List<Object>>> slice =
                 rows.subList(from, Math.min(rows.size(), from + 1024));
             List<String> names = new ArrayList<>(producedFields());
-            List<Block> blocks = new ArrayList<>();
+            List<Cells.Column> columns = new ArrayList<>();
             for (String name : names) {
               Cells.Column column = new Cells.Column();
               for (Map<String, List<Object>> row : slice) {
                 column.add(row.getOrDefault(name, List.of()));
               }
-              blocks.add(column.build(factory, name));
+              columns.add(column);
             }
-            emit(Cells.page(names, blocks, slice.size()));
+            emit(Cells.page(names, Cells.build(factory, names, columns), slice.size()));
           }
         }
       };

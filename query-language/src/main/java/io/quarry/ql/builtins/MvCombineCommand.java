@@ -171,7 +171,7 @@ final class MvCombineCommand implements CommandDefinition {
       }
       for (int from = 0; from < order.size(); from += PAGE_ROWS) {
         List<Group> chunk = order.subList(from, Math.min(order.size(), from + PAGE_ROWS));
-        List<Block> blocks = new ArrayList<>(columns.size());
+        List<Cells.Column> built = new ArrayList<>(columns.size());
         for (String name : columns) {
           Cells.Column column = new Cells.Column();
           for (Group group : chunk) {
@@ -180,9 +180,9 @@ final class MvCombineCommand implements CommandDefinition {
                     ? List.copyOf(group.values.values())
                     : group.fields.getOrDefault(name, List.of()));
           }
-          blocks.add(column.build(factory, name));
+          built.add(column);
         }
-        emit(Cells.page(columns, blocks, chunk.size()));
+        emit(Cells.page(columns, Cells.build(factory, columns, built), chunk.size()));
       }
       groups.clear();
       order.clear();

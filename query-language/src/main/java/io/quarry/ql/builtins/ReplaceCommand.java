@@ -238,12 +238,13 @@ final class ReplaceCommand implements CommandDefinition, CustomSyntax {
           targets.addAll(Fields.matching(field, names));
         }
       }
-      Page out = page;
+      List<String> changedFields = new ArrayList<>();
+      List<Cells.Column> changedColumns = new ArrayList<>();
       for (String field : targets) {
-        Block block = out.block(field);
+        Block block = page.block(field);
         Cells.Column column = new Cells.Column();
         boolean changed = false;
-        for (int p = 0; p < out.positionCount(); p++) {
+        for (int p = 0; p < page.positionCount(); p++) {
           List<Object> values = Cells.values(block, p);
           List<Object> replaced = new ArrayList<>(values.size());
           for (Object value : values) {
@@ -261,10 +262,11 @@ final class ReplaceCommand implements CommandDefinition, CustomSyntax {
           column.add(replaced);
         }
         if (changed) {
-          out = factory.withColumn(out, field, column.build(factory, field));
+          changedFields.add(field);
+          changedColumns.add(column);
         }
       }
-      return out;
+      return Cells.withColumns(factory, page, changedFields, changedColumns);
     }
   }
 }

@@ -130,7 +130,7 @@ final class SpathCommand implements CommandDefinition {
         names.addAll(fields.keySet());
         rows.add(fields);
       }
-      Page out = page;
+      List<Cells.Column> columns = new ArrayList<>(names.size());
       for (String name : names) {
         Block existing = page.block(name);
         Cells.Column column = new Cells.Column();
@@ -139,9 +139,9 @@ final class SpathCommand implements CommandDefinition {
           column.add(
               values != null ? values : existing != null ? existing.getValues(p) : List.of());
         }
-        out = factory.withColumn(out, name, column.build(factory, name));
+        columns.add(column);
       }
-      return out;
+      return Cells.withColumns(factory, page, List.copyOf(names), columns);
     }
   }
 }

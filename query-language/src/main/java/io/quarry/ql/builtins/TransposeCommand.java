@@ -146,11 +146,11 @@ final class TransposeCommand implements CommandDefinition {
         }
       }
       List<String> names = new ArrayList<>();
-      List<Block> blocks = new ArrayList<>();
+      List<Cells.Column> columns = new ArrayList<>();
       Cells.Column first = new Cells.Column();
       kept.forEach(first::add);
       names.add(columnName);
-      blocks.add(first.build(factory, columnName));
+      columns.add(first);
       for (int r = 0; r < rows.size(); r++) {
         Map<String, List<Object>> row = rows.get(r);
         String name = "row " + (r + 1);
@@ -165,9 +165,9 @@ final class TransposeCommand implements CommandDefinition {
           column.add(row.getOrDefault(field, List.of()));
         }
         names.add(name);
-        blocks.add(column.build(factory, name));
+        columns.add(column);
       }
-      return Cells.page(names, blocks, kept.size());
+      return Cells.page(names, Cells.build(factory, names, columns), kept.size());
     }
   }
 }

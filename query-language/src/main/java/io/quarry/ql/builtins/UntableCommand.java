@@ -94,18 +94,17 @@ final class UntableCommand implements CommandDefinition {
               values.add(block.getValues(p));
             }
           }
-          factory.release(page);
           int rows = names.positions();
           if (rows == 0) {
+            factory.release(page);
             return null;
           }
-          return Cells.page(
-              List.of(x, name, data),
-              List.of(
-                  xColumn.build(factory, x),
-                  names.build(factory, name),
-                  values.build(factory, data)),
-              rows);
+          List<String> columns = List.of(x, name, data);
+          Page out =
+              Cells.page(
+                  columns, Cells.build(factory, columns, List.of(xColumn, names, values)), rows);
+          factory.release(page); // after the answer is built: a failure leaves the page whole
+          return out;
         }
       };
     }

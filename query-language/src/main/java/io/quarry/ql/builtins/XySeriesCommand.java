@@ -171,7 +171,7 @@ final class XySeriesCommand implements CommandDefinition {
       for (int from = 0; from < keys.size(); from += MvCombineCommand.PAGE_ROWS) {
         List<String> chunk =
             keys.subList(from, Math.min(keys.size(), from + MvCombineCommand.PAGE_ROWS));
-        List<Block> blocks = new ArrayList<>();
+        List<Cells.Column> built = new ArrayList<>();
         for (String column : names) {
           Cells.Column values = new Cells.Column();
           for (String key : chunk) {
@@ -180,9 +180,9 @@ final class XySeriesCommand implements CommandDefinition {
                     ? xValues.get(key)
                     : cells.get(key).getOrDefault(column, List.of()));
           }
-          blocks.add(values.build(factory, column));
+          built.add(values);
         }
-        emit(Cells.page(names, blocks, chunk.size()));
+        emit(Cells.page(names, Cells.build(factory, names, built), chunk.size()));
       }
       cells.clear();
       xValues.clear();

@@ -89,15 +89,39 @@ final class PluginOperator implements Operator, RunsPlugin {
   @Override
   public void addInput(Page page) {
     if (reservesInput) {
+      reserve(page);
+    }
+    try {
+      invoke(
+          () -> {
+            operator.addInput(page);
+            return null;
+          });
+    } catch (RuntimeException e) {
+      if (operator instanceof PageTransformOperator) {
+        factory.release(page); // its process threw: the page was neither kept nor passed on
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Reserves all of {@code page}'s blocks or none: over the limit, the blocks reserved before the
+   * failing one are released again (the page was not taken, so no close would release them).
+   */
+  private void reserve(Page page) {
+    int reserved = 0;
+    try {
       for (Block block : page.blocks()) {
         factory.reserve(block);
+        reserved++;
       }
+    } catch (RuntimeException e) {
+      for (int i = 0; i < reserved; i++) {
+        factory.release(page.blocks().get(i));
+      }
+      throw e;
     }
-    invoke(
-        () -> {
-          operator.addInput(page);
-          return null;
-        });
   }
 
   @Override

@@ -174,16 +174,32 @@ abstract class OperatorTestCase {
   }
 
   /**
+   * Limits that fail a search at its first reservation, at a {@link MemoryTracker}'s growth steps
+   * between {@link MemoryTracker#FIRST} and {@link MemoryTracker#CHUNK} (mid-run, a page or a state
+   * half reserved), and past the first chunk.
+   */
+  private static final long[] LIMITS = {
+    1,
+    MemoryTracker.FIRST + 1,
+    2 * MemoryTracker.FIRST + 1,
+    4 * MemoryTracker.FIRST + 1,
+    MemoryTracker.CHUNK / 8,
+    MemoryTracker.CHUNK / 2,
+    MemoryTracker.CHUNK + 1
+  };
+
+  /**
    * Over a memory limit each command fails with {@link MemoryLimitExceededException} (or a {@link
    * PluginFailureException} of it) — a command that holds its input surely so under a limit of one
    * byte — or succeeds with the right answer, and closing its operators after the failure releases
-   * everything counted.
+   * everything counted: driven by the protocol here, and by the production {@link Driver} (which
+   * closes the chain itself).
    */
   @Test
   void memoryLimitFailuresLeakNothing() {
     for (String command : commands()) {
       List<Map<String, Object>> expected = onePage(command);
-      for (long limit : new long[] {1, MemoryTracker.CHUNK / 2, MemoryTracker.CHUNK + 1}) {
+      for (long limit : LIMITS) {
         String what = command + " (limit " + limit + ")";
         MemoryAccount account = new MemoryAccount("test", limit);
         List<Operator> operators = List.of();
@@ -201,19 +217,34 @@ abstract class OperatorTestCase {
         }
         assertThat(account.used()).as(what + " released what it counted").isZero();
         if (failure != null) {
-          // a command written as a plugin operator fails naming itself, over the limit as cause
-          // (the server answers both alike: SearchFailures)
-          Throwable cause =
-              failure instanceof PluginFailureException ? failure.getCause() : failure;
-          assertThat(cause).as(what).isInstanceOf(MemoryLimitExceededException.class);
+          assertOverLimit(what, failure);
         } else {
           assertThat(holdingCommands().contains(command) && limit == 1)
               .as(what + " holds its input, so fails")
               .isFalse();
           assertThat(rows(out)).as(what).isEqualTo(expected);
         }
+
+        MemoryAccount driven = new MemoryAccount("test", limit);
+        List<Page> drivenOut = new ArrayList<>();
+        try {
+          drive(reduce(command, 16, driven, drivenOut), pages(input(), new Random(3)));
+          assertThat(rows(drivenOut)).as(what + " by the Driver").isEqualTo(expected);
+        } catch (RuntimeException e) {
+          assertOverLimit(what + " by the Driver", e);
+        }
+        assertThat(driven.used()).as(what + " by the Driver released what it counted").isZero();
       }
     }
+  }
+
+  /**
+   * A command written as a plugin operator fails naming itself, over the limit as cause (the server
+   * answers both alike: SearchFailures).
+   */
+  private static void assertOverLimit(String what, Throwable failure) {
+    Throwable cause = failure instanceof PluginFailureException ? failure.getCause() : failure;
+    assertThat(cause).as(what).isInstanceOf(MemoryLimitExceededException.class);
   }
 
   private static MemoryAccount unbounded() {

@@ -13,7 +13,8 @@ public abstract class PageTransformOperator implements Operator {
 
   /**
    * The output for one input page, or null for none. The input page is the implementation's to pass
-   * on (blocks moved into the output) or release.
+   * on (blocks moved into the output) or release. If it throws (over the search's memory limit),
+   * the input page stays the caller's, whole: it must not have released or kept any of it.
    */
   protected abstract Page process(Page input);
 
