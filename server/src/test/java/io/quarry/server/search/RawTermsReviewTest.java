@@ -36,7 +36,7 @@ class RawTermsReviewTest {
       byte[] bytes = (pad + raw + pad).getBytes(StandardCharsets.US_ASCII);
       for (boolean phrase : new boolean[] {false, true}) {
         io.quarry.ql.exec.SearchTerm term = new io.quarry.ql.exec.SearchTerm(word, phrase);
-        int held = RawTerms.matches(bytes, pad.length(), raw.length(), term);
+        int held = RawTerms.OnBytes.of(term).matches(bytes, pad.length(), raw.length());
         if (held != RawTerms.UNDECIDED) {
           assertThat(held == 1)
               .as("%s (phrase %s) in [%s]", word, phrase, raw)
