@@ -3,17 +3,19 @@ package io.quarry.ql.exec;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
 
 /**
  * The memory one built-in operator holds (groups, distinct values, rows kept for sorting), reserved
  * against the search's {@link MemoryAccount} ahead of use so the shared counter is touched rarely:
  * each reservation is what is already reserved again (at least {@value #FIRST} bytes, at most
- * {@value #CHUNK}), or what the addition needs if more — so what is reserved follows what is held
- * (a tracker holding five rows reserves a few KiB, not a chunk: a search of several holding stages
- * under a small limit), and a large one touches the account once per {@value #CHUNK} bytes. Over
- * the search's limit, {@link #add} throws {@code MemoryLimitExceededException} naming the stage.
- * Sizes are estimates of heap use (see the constants), not measurements. One tracker belongs to one
- * operator and one thread at a time.
+ * {@value #CHUNK}), or what the addition needs if more; when that step ahead is refused, exactly
+ * what the addition needs — so what is reserved follows what is held (a tracker holding five rows
+ * reserves a few KiB, not a chunk: a search of several holding stages under a small limit), and a
+ * large one touches the account once per {@value #CHUNK} bytes. Over the search's limit, {@link
+ * #add} throws {@code MemoryLimitExceededException} naming the stage. Sizes are estimates of heap
+ * use (see the constants), not measurements. One tracker belongs to one operator and one thread at
+ * a time.
  */
 public final class MemoryTracker {
   /** The largest reservation ahead of use. */
@@ -52,15 +54,33 @@ public final class MemoryTracker {
   public void add(long bytes) {
     used += bytes;
     if (used > reserved) {
-      long chunk = Math.max(Math.min(CHUNK, Math.max(FIRST, reserved)), used - reserved);
+      long needed = used - reserved;
+      long chunk = Math.max(Math.min(CHUNK, Math.max(FIRST, reserved)), needed);
       try {
-        account.reserve(chunk, stage);
+        reserved += reserveAhead(chunk, needed);
       } catch (RuntimeException e) {
         used -= bytes;
         throw e;
       }
-      reserved += chunk;
     }
+  }
+
+  /**
+   * Reserves {@code chunk} bytes, or only the {@code needed} ones when the step ahead is refused (a
+   * tracker close to the limit holds what it uses, no more); returns what it reserved. Over the
+   * limit even so, the exception names {@code needed}, not the step.
+   */
+  private long reserveAhead(long chunk, long needed) {
+    if (chunk > needed) {
+      try {
+        account.reserve(chunk, stage);
+        return chunk;
+      } catch (MemoryLimitExceededException refused) {
+        // the step ahead does not fit; what the addition needs may
+      }
+    }
+    account.reserve(needed, stage);
+    return needed;
   }
 
   /** Everything held was dropped. */

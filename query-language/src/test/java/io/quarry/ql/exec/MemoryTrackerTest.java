@@ -75,4 +75,21 @@ class MemoryTrackerTest {
     tracker.release();
     assertThat(account.used()).isZero();
   }
+
+  @Test
+  void nearTheLimitAStepAheadRefusedReservesWhatIsNeededAndARefusalNamesThat() {
+    MemoryAccount account = new MemoryAccount("search", 400L << 10);
+    MemoryTracker tracker = new MemoryTracker(account, "rows");
+    tracker.add(300L << 10);
+    assertThat(account.used()).isEqualTo(300L << 10);
+    tracker.add(50L << 10); // the 256 KiB step ahead does not fit; the 50 KiB needed do
+    assertThat(account.used()).isEqualTo(350L << 10);
+    assertThatThrownBy(() -> tracker.add(60L << 10))
+        .isInstanceOf(MemoryLimitExceededException.class)
+        .hasMessageContaining("needs " + (60L << 10) + " more bytes");
+    assertThat(tracker.used()).isEqualTo(350L << 10);
+    assertThat(account.used()).isEqualTo(350L << 10);
+    tracker.release();
+    assertThat(account.used()).isZero();
+  }
 }

@@ -21,20 +21,8 @@ final class RawTerms {
 
   private RawTerms() {}
 
-  /** {@link #matches(byte[], int, int, SearchTerm)}: the bytes cannot tell. */
+  /** {@link OnBytes#matches}: the bytes cannot tell. */
   static final int UNDECIDED = -1;
-
-  /**
-   * Whether the ASCII text {@code bytes[offset, offset + length)} holds {@code term}, as {@link
-   * Text#matches} answers for the same characters, decided on the bytes a scan decoded ({@code
-   * AsciiText}) without a {@code String} or its lower case: 1 or 0 for a plain word or phrase (no
-   * directive, no wildcard) of ASCII characters — a word of one term where its letters occur in
-   * either case between breakers (or the text's ends), anything else where they occur at all — else
-   * {@link #UNDECIDED}.
-   */
-  static int matches(byte[] bytes, int offset, int length, SearchTerm term) {
-    return OnBytes.of(term).matches(bytes, offset, length);
-  }
 
   /**
    * A search term as the bytes decide it, worked out once per search (its lower case, whether it is
@@ -60,7 +48,14 @@ final class RawTerms {
       return new OnBytes(term);
     }
 
-    /** {@link RawTerms#matches(byte[], int, int, SearchTerm)} of this term. */
+    /**
+     * Whether the ASCII text {@code bytes[offset, offset + length)} holds this term, as {@link
+     * Text#matches} answers for the same characters, decided on the bytes a scan decoded ({@code
+     * AsciiText}) without a {@code String} or its lower case: 1 or 0 for a plain word or phrase (no
+     * directive, no wildcard) of ASCII characters — a word of one term where its letters occur in
+     * either case between breakers (or the text's ends), anything else where they occur at all —
+     * else {@link #UNDECIDED}.
+     */
     int matches(byte[] bytes, int offset, int length) {
       if (!decides) {
         return UNDECIDED;
@@ -68,7 +63,13 @@ final class RawTerms {
       return find(bytes, offset, offset + length, lower, wholeTerm) ? 1 : 0;
     }
 
-    /** {@link RawTerms#surelyAbsent} of this term's lower case. */
+    /**
+     * Whether the ASCII text {@code bytes[offset, offset + length)} surely does not hold this
+     * term's lower case in any case — {@link Text#surelyAbsent} over the bytes a scan decoded
+     * ({@code AsciiText}), no {@code String} made: each character one byte below 0x80, an ASCII
+     * word is held exactly where its letters occur in either case. False (the text decides) for a
+     * word past ASCII or an empty one.
+     */
     boolean surelyAbsent(byte[] bytes, int offset, int length) {
       return ascii && !find(bytes, offset, offset + length, lower, false);
     }
@@ -77,17 +78,6 @@ final class RawTerms {
   private static boolean breaks(byte b) {
     char c = (char) b; // ASCII: the byte is the character, and the lower case breaks as it does
     return Segmenter.isMajorBreaker(c) || Segmenter.isMinorBreaker(c);
-  }
-
-  /**
-   * Whether the ASCII text {@code bytes[offset, offset + length)} surely does not hold {@code
-   * lower} (a lower-case word or phrase) in any case — {@link Text#surelyAbsent} over the bytes a
-   * scan decoded ({@code AsciiText}), no {@code String} made: each character one byte below 0x80,
-   * an ASCII word is held exactly where its letters occur in either case. False (the text decides)
-   * for a word past ASCII or an empty one.
-   */
-  static boolean surelyAbsent(byte[] bytes, int offset, int length, String lower) {
-    return asciiWord(lower) && !find(bytes, offset, offset + length, lower, false);
   }
 
   /** Whether {@code lower} is a non-empty word of ASCII characters (one byte each). */

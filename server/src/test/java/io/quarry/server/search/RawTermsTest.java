@@ -65,13 +65,13 @@ class RawTermsTest {
       String raw = text(random, alphabet, random.nextInt(12));
       String word = text(random, "abkz -=.@[`{", 1 + random.nextInt(3));
       byte[] padded = ("<<" + raw + ">>").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-      assertThat(RawTerms.surelyAbsent(padded, 2, raw.length(), word))
+      assertThat(onBytes(word).surelyAbsent(padded, 2, raw.length()))
           .as("%s in %s", word, raw)
           .isEqualTo(RawTerms.Text.surelyAbsent(raw, word))
           .isEqualTo(!raw.toLowerCase(Locale.ROOT).contains(word));
     }
-    assertThat(RawTerms.surelyAbsent(new byte[] {'a'}, 0, 1, "")).isFalse();
-    assertThat(RawTerms.surelyAbsent(new byte[] {'c'}, 0, 1, "caf\u00e9")).isFalse();
+    assertThat(onBytes("").surelyAbsent(new byte[] {'a'}, 0, 1)).isFalse();
+    assertThat(onBytes("caf\u00e9").surelyAbsent(new byte[] {'c'}, 0, 1)).isFalse();
   }
 
   @Test
@@ -86,21 +86,22 @@ class RawTermsTest {
     }
     byte[] text = "GET /a".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     assertThat(
-            RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("g*", false)))
+            RawTerms.OnBytes.of(new io.quarry.ql.exec.SearchTerm("g*", false))
+                .matches(text, 0, text.length))
         .isEqualTo(RawTerms.UNDECIDED);
     assertThat(
-            RawTerms.matches(
-                text,
-                0,
-                text.length,
-                new io.quarry.ql.exec.SearchTerm(
-                    "get", false, io.quarry.ql.ast.SearchExpression.Directive.TERM)))
+            RawTerms.OnBytes.of(
+                    new io.quarry.ql.exec.SearchTerm(
+                        "get", false, io.quarry.ql.ast.SearchExpression.Directive.TERM))
+                .matches(text, 0, text.length))
         .isEqualTo(RawTerms.UNDECIDED);
     assertThat(
-            RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("get", false)))
+            RawTerms.OnBytes.of(new io.quarry.ql.exec.SearchTerm("get", false))
+                .matches(text, 0, text.length))
         .isEqualTo(1);
     assertThat(
-            RawTerms.matches(text, 0, text.length, new io.quarry.ql.exec.SearchTerm("ge", false)))
+            RawTerms.OnBytes.of(new io.quarry.ql.exec.SearchTerm("ge", false))
+                .matches(text, 0, text.length))
         .isEqualTo(0);
   }
 
@@ -121,7 +122,7 @@ class RawTermsTest {
       String after = random.nextBoolean() ? "" : text(random, alphabet, random.nextInt(9)) + word;
       byte[] bytes = (before + raw + after).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
       assertDecidedAsTheText(bytes, before.length(), raw, word);
-      assertThat(RawTerms.surelyAbsent(bytes, before.length(), raw.length(), word.toLowerCase()))
+      assertThat(onBytes(word).surelyAbsent(bytes, before.length(), raw.length()))
           .as("%s in %s", word, raw)
           .isEqualTo(!raw.toLowerCase(Locale.ROOT).contains(word.toLowerCase(Locale.ROOT)));
     }
@@ -136,12 +137,17 @@ class RawTermsTest {
         List.of(
             new io.quarry.ql.exec.SearchTerm(word, false),
             new io.quarry.ql.exec.SearchTerm(word, true))) {
-      int held = RawTerms.matches(bytes, offset, raw.length(), term);
+      int held = RawTerms.OnBytes.of(term).matches(bytes, offset, raw.length());
       assertThat(held).as("%s in %s", word, raw).isNotEqualTo(RawTerms.UNDECIDED);
       assertThat(held == 1)
           .as("%s (phrase %s) in %s", word, term.phrase(), raw)
           .isEqualTo(new RawTerms.Text(raw).matches(term));
     }
+  }
+
+  /** A bare word on the bytes (its lower case is what {@code surelyAbsent} looks for). */
+  private static RawTerms.OnBytes onBytes(String word) {
+    return RawTerms.OnBytes.of(new io.quarry.ql.exec.SearchTerm(word, false));
   }
 
   private static String text(Random random, String alphabet, int length) {
