@@ -214,6 +214,23 @@ final class EventColumn {
   }
 
   /**
+   * How a column fills a run ({@link #runFill}): event by event, from its times, from its texts.
+   */
+  static final int BY_EVENT = 0, BY_TIME = 1, BY_TEXT = 2;
+
+  /**
+   * How this column fills {@code run} ({@link #fillsRuns}): {@link #BY_EVENT} where the block may
+   * hold the field at index time (its own values, from doc values, no decode), else {@link
+   * #BY_TIME} for {@code _time} or {@link #BY_TEXT} for a loop over the run's texts.
+   */
+  int runFill(EventRun run) {
+    if (kind == TIME) {
+      return BY_TIME;
+    }
+    return producers.length == 1 || !run.mayHaveField(name) ? BY_TEXT : BY_EVENT;
+  }
+
+  /**
    * Appends events {@code [from, from + count)} of {@code run} at positions {@code [position,
    * position + count)} of the page, one loop over the run ({@link #fillsRuns}; an ASCII run): an
    * event the loop cannot answer (the rex does not match it, its text may be JSON, its sourcetype

@@ -198,11 +198,13 @@ final class EventPages implements EventVisitor {
 
   /**
    * Fills the columns for the run a page's worth at a time, one loop per column, no event object
-   * per event; a run whose block has a non-ASCII text is visited event by event.
+   * per event; a run no column fills in a loop, or whose texts a column reads while its block has a
+   * non-ASCII text, is visited event by event.
    */
   @Override
   public boolean visit(EventRun run) {
-    if (!run.ascii()) {
+    int fill = fill(run);
+    if (fill == EventColumn.BY_EVENT || (fill == EventColumn.BY_TEXT && !run.ascii())) {
       return EventVisitor.super.visit(run);
     }
     int size = run.size();
@@ -227,6 +229,20 @@ final class EventPages implements EventVisitor {
       }
     }
     return true;
+  }
+
+  /**
+   * The most a column reads of {@code run} ({@link EventColumn#runFill}): when every column reads
+   * its events' own index-time values the run goes event by event, its block decoded only if an
+   * event's value needs it; the block's ASCII answer (which decodes it) is asked only when a column
+   * reads the texts.
+   */
+  private int fill(EventRun run) {
+    int fill = EventColumn.BY_EVENT;
+    for (EventColumn column : columns) {
+      fill = Math.max(fill, column.runFill(run));
+    }
+    return fill;
   }
 
   /**
