@@ -17,11 +17,13 @@ public final class EventRun {
   private EventBlock block; // decoded when a column first reads the run's texts or times
   private final int from;
   private final int size;
+  private int visited; // of the run's events, by the visitor
 
   EventRun(BlockEvents events, int from, int size) {
     this.events = events;
     this.from = from;
     this.size = size;
+    this.visited = size;
   }
 
   /** The decoded block, decoded on first use: a run whose columns read neither stays undecoded. */
@@ -30,6 +32,24 @@ public final class EventRun {
       block = events.decodedBlock();
     }
     return block;
+  }
+
+  /**
+   * Records that the visitor stopped the scan after visiting the run's first {@code events} events
+   * (the scan counts only those as read); a run visited whole needs no call.
+   */
+  public void stoppedAfter(int events) {
+    if (events < 0 || events > size) {
+      throw new IllegalArgumentException(events + " events of a run of " + size);
+    }
+    visited = events;
+  }
+
+  /**
+   * How many of the run's events the visitor visited: all, unless it {@link #stoppedAfter} some.
+   */
+  int visited() {
+    return visited;
   }
 
   /** The number of events in the run. */

@@ -42,6 +42,13 @@ import java.util.function.Consumer;
  * page goes on with only the positions they keep.
  */
 final class EventPages implements EventVisitor {
+  /**
+   * The events every {@code EventPages} of this server put on pages by block runs ({@link
+   * #visit(EventRun)}'s loops, not event by event): for tests that a plan takes runs or does not.
+   */
+  static final java.util.concurrent.atomic.LongAdder EVENTS_BY_RUN =
+      new java.util.concurrent.atomic.LongAdder();
+
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
   private final EventFilter.Check check; // null: every event matches
@@ -209,23 +216,24 @@ final class EventPages implements EventVisitor {
     }
     int size = run.size();
     for (int done = 0; done < size; ) {
-      int count = Math.min(size - done, pageSize - rows);
-      int before = visited;
-      visited += count;
-      for (int checks = visited / SearchControl.EVERY - before / SearchControl.EVERY;
-          checks > 0;
-          checks--) {
-        if (control.readAndCheck(SearchControl.EVERY)) {
-          return false;
-        }
-      }
+      // a chunk ends at the next stop check, which comes after its events are on the page
+      int count =
+          Math.min(
+              Math.min(size - done, pageSize - rows),
+              SearchControl.EVERY - visited % SearchControl.EVERY);
       for (EventColumn column : columns) {
         column.appendRun(run, done, count, rows);
       }
+      EVENTS_BY_RUN.add(count);
       done += count;
       rows += count;
+      visited += count;
       if (rows == pageSize) {
         flush();
+      }
+      if (visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+        run.stoppedAfter(done);
+        return false;
       }
     }
     return true;
