@@ -154,11 +154,20 @@ final class EventColumn {
    * if this column needed it.
    */
   FieldExtractor append(StoredEvent event, FieldExtractor extracted, int position) {
-    this.position = position;
     long span =
         producers.length == 1
             ? spanFromBytes(event, reading.rexes()[producers[0]])
             : UNDECIDED_SPAN;
+    return append(event, extracted, position, span);
+  }
+
+  /**
+   * As {@link #append(StoredEvent, FieldExtractor, int)} with the one fused {@code rex}'s {@code
+   * span} over the event already known (a run's loop matched it: not matched again).
+   */
+  private FieldExtractor append(
+      StoredEvent event, FieldExtractor extracted, int position, long span) {
+    this.position = position;
     if (span >= 0) {
       return extracted; // appended
     }
@@ -243,14 +252,18 @@ final class EventColumn {
       }
       return;
     }
-    long started = System.nanoTime();
+    runClock = System.nanoTime();
     if (producers.length == 1) {
       rexRun(run, from, count, position);
     } else {
       keyValueRun(run, from, count, position);
     }
-    reading.extraction().add(System.nanoTime() - started);
+    reading.extraction().add(System.nanoTime() - runClock);
   }
+
+  // when the run's loop last started being timed: an event appended as an event is timed by the
+  // sampled clock of its own path, so the loop's clock stops around it
+  private long runClock;
 
   private final AsciiText runText = new AsciiText(); // the run's event the rex reads
 
@@ -265,7 +278,7 @@ final class EventColumn {
         int start = (int) (span >>> 32);
         texts.append(bytes, offset + start, (int) span - start);
       } else {
-        appendEvent(run, from + i, position + i);
+        appendEvent(run, from + i, position + i, span); // its own value: the rex is not run again
       }
     }
   }
@@ -273,7 +286,7 @@ final class EventColumn {
   private void keyValueRun(EventRun run, int from, int count, int position) {
     if (run.mayHaveField(name)) { // an index-time field of the block: its own values first
       for (int i = 0; i < count; i++) {
-        appendEvent(run, from + i, position + i);
+        appendEvent(run, from + i, position + i, UNDECIDED_SPAN);
       }
       return;
     }
@@ -288,15 +301,21 @@ final class EventColumn {
       int e = from + i;
       if (sourcetypeExtracts(run.sourcetype(e))
           || !keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region)) {
-        appendEvent(run, e, position + i);
+        appendEvent(run, e, position + i, UNDECIDED_SPAN);
       }
     }
   }
 
-  /** Appends a run's event as an event, after the shared reading of the previous one is dropped. */
-  private void appendEvent(EventRun run, int event, int position) {
+  /**
+   * Appends a run's event as an event, after the shared reading of the previous one is dropped, its
+   * rex's {@code span} known ({@link RexExtraction#UNDECIDED_SPAN} for a column no rex sets); the
+   * run's clock stops meanwhile.
+   */
+  private void appendEvent(EventRun run, int event, int position, long span) {
+    reading.extraction().add(System.nanoTime() - runClock);
     reading.nextEvent();
-    append(run.event(event), null, position);
+    append(run.event(event), null, position, span);
+    runClock = System.nanoTime();
   }
 
   /**
