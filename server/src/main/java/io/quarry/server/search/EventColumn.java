@@ -70,6 +70,7 @@ final class EventColumn {
                 .filter(i -> reading.rexes()[i].fields().contains(name))
                 .toArray();
     this.defaults = defaultField() ? new DictionaryBlockBuilder(pageSize) : null;
+    this.spans = producers.length == 1 ? new long[pageSize] : null;
     this.ordinals =
         kind == OTHER && producers.length == 0 ? new OrdinalColumn(name, pageSize) : null;
     reset(pageSize);
@@ -240,56 +241,58 @@ final class EventColumn {
   }
 
   /**
+   * Whether the run's loop ({@link #appendRun}) answers event {@code e} of {@code run} (an ASCII
+   * run), to be put at {@code position} of the page: {@code _time} always; a rex column when the
+   * rex matches (its span kept for the fill, or for the event's own value: not matched again); a
+   * key=value column when the block holds no such index-time field, the sourcetype does not extract
+   * it and the text is not JSON-like. An event some column does not answer goes as an event ({@link
+   * #appendProbed}).
+   */
+  boolean answers(EventRun run, int e, int position) {
+    if (kind == TIME) {
+      return true;
+    }
+    if (producers.length == 1) {
+      long span = reading.rexes()[producers[0]].span(run.text(e, runText));
+      spans[position] = span;
+      return span >= 0;
+    }
+    return !run.mayHaveField(name)
+        && !sourcetypeExtracts(run.sourcetype(e))
+        && !KeyValueCells.mayBeJson(run.bytes(), run.textOffset(e), run.textLength(e));
+  }
+
+  /**
    * Appends events {@code [from, from + count)} of {@code run} at positions {@code [position,
-   * position + count)} of the page, one loop over the run ({@link #fillsRuns}; an ASCII run): an
-   * event the loop cannot answer (the rex does not match it, its text may be JSON, its sourcetype
-   * extracts the field) is appended as {@link #append} would.
+   * position + count)} of the page in one loop, each an event this column {@link #answers}.
    */
   void appendRun(EventRun run, int from, int count, int position) {
     if (kind == TIME) {
       for (int i = 0; i < count; i++) {
         times.append(run.time(from + i));
       }
-      return;
-    }
-    runClock = System.nanoTime();
-    if (producers.length == 1) {
-      rexRun(run, from, count, position);
+    } else if (producers.length == 1) {
+      byte[] bytes = run.bytes();
+      for (int i = 0; i < count; i++) {
+        long span = spans[position + i];
+        int start = run.textOffset(from + i) + (int) (span >>> 32);
+        texts.append(bytes, start, (int) span - (int) (span >>> 32));
+      }
     } else {
-      keyValueRun(run, from, count, position);
+      keyValueRun(run, from, count);
     }
-    reading.extraction().add(System.nanoTime() - runClock);
   }
 
-  // when the run's loop last started being timed: an event appended as an event is timed by the
-  // sampled clock of its own path, so the loop's clock stops around it
-  private long runClock;
+  /** As {@link #append}, for an event of a run this column was asked about ({@link #answers}). */
+  FieldExtractor appendProbed(StoredEvent event, FieldExtractor extracted, int position) {
+    return append(
+        event, extracted, position, producers.length == 1 ? spans[position] : UNDECIDED_SPAN);
+  }
 
   private final AsciiText runText = new AsciiText(); // the run's event the rex reads
+  private final long[] spans; // by page position: the rex's span over a run's event
 
-  private void rexRun(EventRun run, int from, int count, int position) {
-    RexExtraction rex = reading.rexes()[producers[0]];
-    byte[] bytes = run.bytes();
-    AsciiText raw = runText;
-    for (int i = 0; i < count; i++) {
-      int offset = run.textOffset(from + i);
-      long span = rex.span(run.text(from + i, raw));
-      if (span >= 0) {
-        int start = (int) (span >>> 32);
-        texts.append(bytes, offset + start, (int) span - start);
-      } else {
-        appendEvent(run, from + i, position + i, span); // its own value: the rex is not run again
-      }
-    }
-  }
-
-  private void keyValueRun(EventRun run, int from, int count, int position) {
-    if (run.mayHaveField(name)) { // an index-time field of the block: its own values first
-      for (int i = 0; i < count; i++) {
-        appendEvent(run, from + i, position + i, UNDECIDED_SPAN);
-      }
-      return;
-    }
+  private void keyValueRun(EventRun run, int from, int count) {
     if (ordinals != null && !plain) { // no ordinal in a block without the index-time field
       plain = true;
       texts = BytesBlock.builder(pageSize);
@@ -299,23 +302,8 @@ final class EventColumn {
     TextRegion region = run.textRegion();
     for (int i = 0; i < count; i++) {
       int e = from + i;
-      if (sourcetypeExtracts(run.sourcetype(e))
-          || !keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region)) {
-        appendEvent(run, e, position + i, UNDECIDED_SPAN);
-      }
+      keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region);
     }
-  }
-
-  /**
-   * Appends a run's event as an event, after the shared reading of the previous one is dropped, its
-   * rex's {@code span} known ({@link RexExtraction#UNDECIDED_SPAN} for a column no rex sets); the
-   * run's clock stops meanwhile.
-   */
-  private void appendEvent(EventRun run, int event, int position, long span) {
-    reading.extraction().add(System.nanoTime() - runClock);
-    reading.nextEvent();
-    append(run.event(event), null, position, span);
-    runClock = System.nanoTime();
   }
 
   /**

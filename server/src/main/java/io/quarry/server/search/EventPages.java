@@ -55,6 +55,7 @@ final class EventPages implements EventVisitor {
   private final List<String> filterFields; // the fields the filter's comparisons read
   private final int[] filterColumns; // their columns (past fields.size(): the filter's own)
   private final int[] kept; // the positions of a page the filter keeps
+  private final boolean[] answered; // of a run's chunk: whether every column answers the event
   private final AtomicLong matched;
   private final int pageSize;
   private final Consumer<Page> consumer;
@@ -136,6 +137,7 @@ final class EventPages implements EventVisitor {
     }
     this.columns = columns.toArray(EventColumn[]::new);
     this.kept = new int[check != null ? pageSize : 0];
+    this.answered = new boolean[Math.min(pageSize, SearchControl.EVERY)];
   }
 
   /**
@@ -172,7 +174,7 @@ final class EventPages implements EventVisitor {
       return true;
     }
     reading.nextEvent();
-    FieldExtractor extracted = null;
+    FieldExtractor extracted = null; // one extraction for every column
     for (EventColumn column : columns) {
       extracted = column.append(event, extracted, rows);
     }
@@ -221,10 +223,7 @@ final class EventPages implements EventVisitor {
           Math.min(
               Math.min(size - done, pageSize - rows),
               SearchControl.EVERY - visited % SearchControl.EVERY);
-      for (EventColumn column : columns) {
-        column.appendRun(run, done, count, rows);
-      }
-      EVENTS_BY_RUN.add(count);
+      appendChunk(run, done, count);
       done += count;
       rows += count;
       visited += count;
@@ -237,6 +236,47 @@ final class EventPages implements EventVisitor {
       }
     }
     return true;
+  }
+
+  /**
+   * Appends events {@code [from, from + count)} of {@code run} at positions from {@code rows} on:
+   * each stretch of events every column answers ({@link EventColumn#answers}) by one loop per
+   * column, each other event as an event, its columns sharing one extraction.
+   */
+  private void appendChunk(EventRun run, int from, int count) {
+    long started = System.nanoTime();
+    boolean[] answered = this.answered;
+    for (int i = 0; i < count; i++) {
+      boolean all = true;
+      for (EventColumn column : columns) {
+        all &= column.answers(run, from + i, rows + i); // every column: a rex keeps its span
+      }
+      answered[i] = all;
+    }
+    long runNanos = 0;
+    for (int i = 0; i < count; ) {
+      int end = i;
+      while (end < count && answered[end]) {
+        end++;
+      }
+      for (EventColumn column : columns) {
+        column.appendRun(run, from + i, end - i, rows + i);
+      }
+      EVENTS_BY_RUN.add(end - i);
+      if (end < count) { // timed by its own path's sampled clock
+        runNanos += System.nanoTime() - started;
+        reading.nextEvent();
+        StoredEvent event = run.event(from + end);
+        FieldExtractor extracted = null;
+        for (EventColumn column : columns) {
+          extracted = column.appendProbed(event, extracted, rows + end);
+        }
+        started = System.nanoTime();
+        end++;
+      }
+      i = end;
+    }
+    reading.extraction().add(runNanos + System.nanoTime() - started);
   }
 
   /**
