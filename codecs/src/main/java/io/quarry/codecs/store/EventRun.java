@@ -4,24 +4,52 @@ import io.quarry.codecs.block.EventBlock;
 import java.io.IOException;
 
 /**
- * A run of consecutive events of one decoded block that all lie in the scan's range, handed to an
- * {@link EventVisitor} that {@link EventVisitor#takesRuns takes runs} instead of one {@link
- * StoredEvent} per event: a visitor filling columns reads the block's texts (their offsets into the
- * decoded bytes, the block's one ASCII answer) and, only if asked, its times for the run in one
- * loop per column. Valid during the {@link EventVisitor#visit(EventRun)} call only; positions are
- * {@code [0, size())}, newest first as the block holds them.
+ * A run of consecutive events of one block that all lie in the scan's range (the block decoded only
+ * when its texts or times are first read), handed to an {@link EventVisitor} that {@link
+ * EventVisitor#takesRuns takes runs} instead of one {@link StoredEvent} per event: a visitor
+ * filling columns reads the block's texts (their offsets into the decoded bytes, the block's one
+ * ASCII answer) and, only if asked, its times for the run in one loop per column. Valid during the
+ * {@link EventVisitor#visit(EventRun)} call only; positions are {@code [0, size())}, newest first
+ * as the block holds them.
  */
 public final class EventRun {
   private final BlockEvents events;
-  private final EventBlock block;
+  private EventBlock block; // decoded when a column first reads the run's texts or times
   private final int from;
   private final int size;
+  private int visited; // of the run's events, by the visitor
 
   EventRun(BlockEvents events, int from, int size) {
     this.events = events;
-    this.block = events.decodedBlock();
     this.from = from;
     this.size = size;
+    this.visited = size;
+  }
+
+  /** The decoded block, decoded on first use: a run whose columns read neither stays undecoded. */
+  private EventBlock block() {
+    if (block == null) {
+      block = events.decodedBlock();
+    }
+    return block;
+  }
+
+  /**
+   * Records that the visitor stopped the scan after visiting the run's first {@code events} events
+   * (the scan counts only those as read); a run visited whole needs no call.
+   */
+  public void stoppedAfter(int events) {
+    if (events < 0 || events > size) {
+      throw new IllegalArgumentException(events + " events of a run of " + size);
+    }
+    visited = events;
+  }
+
+  /**
+   * How many of the run's events the visitor visited: all, unless it {@link #stoppedAfter} some.
+   */
+  int visited() {
+    return visited;
   }
 
   /** The number of events in the run. */
@@ -36,22 +64,22 @@ public final class EventRun {
 
   /** Event {@code i}'s time, epoch microseconds (the block's times decoded on first use). */
   public long time(int i) {
-    return block.time(from + i);
+    return block().time(from + i);
   }
 
   /** The decoded block's bytes, which {@link #textOffset} points into; not to be changed. */
   public byte[] bytes() {
-    return block.bytes();
+    return block().bytes();
   }
 
   /** Where event {@code i}'s UTF-8 text starts in {@link #bytes()}. */
   public int textOffset(int i) {
-    return block.rawOffset(from + i);
+    return block().rawOffset(from + i);
   }
 
   /** The length of event {@code i}'s UTF-8 text. */
   public int textLength(int i) {
-    return block.rawLength(from + i);
+    return block().rawLength(from + i);
   }
 
   /**
@@ -59,10 +87,14 @@ public final class EventRun {
    * {@link #ascii} run; valid until the view is pointed elsewhere.
    */
   public AsciiText text(int i, AsciiText view) {
+    EventBlock block = block();
     return view.reset(block.bytes(), block.rawOffset(from + i), block.rawLength(from + i));
   }
 
-  /** Whether every text of the block is ASCII (then a text's bytes are its characters). */
+  /**
+   * Whether every text of the block is ASCII (then a text's bytes are its characters); decodes the
+   * block, so asked only once a column needs the texts.
+   */
   public boolean ascii() {
     return events.allAscii();
   }
@@ -83,7 +115,10 @@ public final class EventRun {
     return events.defaultField(from + i, EventFields.SOURCETYPE);
   }
 
-  /** Whether some event of the block may have index-time field {@code name}. */
+  /**
+   * Whether some event of the block may have index-time field {@code name}; a counted field is
+   * answered from doc values without decoding the block.
+   */
   public boolean mayHaveField(String name) {
     return events.hasField(name);
   }

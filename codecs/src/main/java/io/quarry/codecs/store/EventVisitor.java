@@ -20,13 +20,16 @@ public interface EventVisitor {
   }
 
   /**
-   * Visits the events of {@code run}, in order, as {@link #visit(StoredEvent)} would one by one.
+   * Visits the events of {@code run}, in order, as {@link #visit(StoredEvent)} would one by one; a
+   * visitor stopping inside the run says how many of its events it visited ({@link
+   * EventRun#stoppedAfter}).
    *
    * @return false to stop the scan
    */
   default boolean visit(EventRun run) {
     for (int i = 0; i < run.size(); i++) {
       if (!visit(run.event(i))) {
+        run.stoppedAfter(i + 1);
         return false;
       }
     }

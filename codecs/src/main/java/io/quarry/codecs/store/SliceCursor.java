@@ -191,9 +191,10 @@ public final class SliceCursor implements EventCursor {
               return true; // the block's next event is visited by the next call
             }
             EventRun run = new EventRun(open, event, size);
-            event += size;
-            visited += size;
-            if (!visitor.visit(run)) {
+            boolean going = visitor.visit(run);
+            event += run.visited();
+            visited += run.visited(); // a visitor stopping inside the run read only what it visited
+            if (!going) {
               return false;
             }
           }

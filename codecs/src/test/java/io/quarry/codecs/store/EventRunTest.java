@@ -126,4 +126,55 @@ class EventRunTest {
           .isEqualTo(6_000);
     }
   }
+
+  /** A visitor stopping inside a run has read only the events it visited, not the whole run. */
+  @Test
+  void aStopInsideARunCountsOnlyWhatWasVisited() throws Exception {
+    Map<String, IndexOptions> options =
+        Map.of("main", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS));
+    try (EventStore store = EventStore.open(data, options)) {
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 3_000; i++) {
+        events.add(new Event(START + i * 1_000L, "line " + i, "h", "/a", "st", Map.of()));
+      }
+      store.write("main", events);
+    }
+    try (EventStore store = EventStore.open(data, options)) {
+      AtomicLong stopped = new AtomicLong(); // runs stopped in, one per slice
+      ScanStats stats =
+          Scans.visitEach(
+              store,
+              "main",
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              () ->
+                  new EventVisitor() {
+                    @Override
+                    public boolean visit(StoredEvent event) {
+                      throw new AssertionError("a block wholly in range comes as runs");
+                    }
+
+                    @Override
+                    public boolean takesRuns() {
+                      return true;
+                    }
+
+                    @Override
+                    public boolean visit(EventRun run) {
+                      assertThat(run.size()).isGreaterThan(7);
+                      stopped.incrementAndGet();
+                      run.stoppedAfter(7);
+                      return false;
+                    }
+
+                    @Override
+                    public boolean keepsEvents() {
+                      return false;
+                    }
+                  },
+              pool);
+      assertThat(stopped.get()).isPositive();
+      assertThat(stats.eventsRead()).isEqualTo(7 * stopped.get());
+    }
+  }
 }

@@ -70,6 +70,7 @@ final class EventColumn {
                 .filter(i -> reading.rexes()[i].fields().contains(name))
                 .toArray();
     this.defaults = defaultField() ? new DictionaryBlockBuilder(pageSize) : null;
+    this.spans = producers.length == 1 ? new long[pageSize] : null;
     this.ordinals =
         kind == OTHER && producers.length == 0 ? new OrdinalColumn(name, pageSize) : null;
     reset(pageSize);
@@ -154,11 +155,20 @@ final class EventColumn {
    * if this column needed it.
    */
   FieldExtractor append(StoredEvent event, FieldExtractor extracted, int position) {
-    this.position = position;
     long span =
         producers.length == 1
             ? spanFromBytes(event, reading.rexes()[producers[0]])
             : UNDECIDED_SPAN;
+    return append(event, extracted, position, span);
+  }
+
+  /**
+   * As {@link #append(StoredEvent, FieldExtractor, int)} with the one fused {@code rex}'s {@code
+   * span} over the event already known (a run's loop matched it: not matched again).
+   */
+  private FieldExtractor append(
+      StoredEvent event, FieldExtractor extracted, int position, long span) {
+    this.position = position;
     if (span >= 0) {
       return extracted; // appended
     }
@@ -214,52 +224,75 @@ final class EventColumn {
   }
 
   /**
+   * How a column fills a run ({@link #runFill}): event by event, from its times, from its texts.
+   */
+  static final int BY_EVENT = 0, BY_TIME = 1, BY_TEXT = 2;
+
+  /**
+   * How this column fills {@code run} ({@link #fillsRuns}): {@link #BY_EVENT} where the block may
+   * hold the field at index time (its own values, from doc values, no decode), else {@link
+   * #BY_TIME} for {@code _time} or {@link #BY_TEXT} for a loop over the run's texts.
+   */
+  int runFill(EventRun run) {
+    if (kind == TIME) {
+      return BY_TIME;
+    }
+    return producers.length == 1 || !run.mayHaveField(name) ? BY_TEXT : BY_EVENT;
+  }
+
+  /**
+   * Whether the run's loop ({@link #appendRun}) answers event {@code e} of {@code run} (an ASCII
+   * run), to be put at {@code position} of the page: {@code _time} always; a rex column when the
+   * rex matches (its span kept for the fill, or for the event's own value: not matched again); a
+   * key=value column when the block holds no such index-time field, the sourcetype does not extract
+   * it and the text is not JSON-like. An event some column does not answer goes as an event ({@link
+   * #appendProbed}).
+   */
+  boolean answers(EventRun run, int e, int position) {
+    if (kind == TIME) {
+      return true;
+    }
+    if (producers.length == 1) {
+      long span = reading.rexes()[producers[0]].span(run.text(e, runText));
+      spans[position] = span;
+      return span >= 0;
+    }
+    return !run.mayHaveField(name)
+        && !sourcetypeExtracts(run.sourcetype(e))
+        && !KeyValueCells.mayBeJson(run.bytes(), run.textOffset(e), run.textLength(e));
+  }
+
+  /**
    * Appends events {@code [from, from + count)} of {@code run} at positions {@code [position,
-   * position + count)} of the page, one loop over the run ({@link #fillsRuns}; an ASCII run): an
-   * event the loop cannot answer (the rex does not match it, its text may be JSON, its sourcetype
-   * extracts the field) is appended as {@link #append} would.
+   * position + count)} of the page in one loop, each an event this column {@link #answers}.
    */
   void appendRun(EventRun run, int from, int count, int position) {
     if (kind == TIME) {
       for (int i = 0; i < count; i++) {
         times.append(run.time(from + i));
       }
-      return;
-    }
-    long started = System.nanoTime();
-    if (producers.length == 1) {
-      rexRun(run, from, count, position);
+    } else if (producers.length == 1) {
+      byte[] bytes = run.bytes();
+      for (int i = 0; i < count; i++) {
+        long span = spans[position + i];
+        int start = run.textOffset(from + i) + (int) (span >>> 32);
+        texts.append(bytes, start, (int) span - (int) (span >>> 32));
+      }
     } else {
-      keyValueRun(run, from, count, position);
+      keyValueRun(run, from, count);
     }
-    reading.extraction().add(System.nanoTime() - started);
+  }
+
+  /** As {@link #append}, for an event of a run this column was asked about ({@link #answers}). */
+  FieldExtractor appendProbed(StoredEvent event, FieldExtractor extracted, int position) {
+    return append(
+        event, extracted, position, producers.length == 1 ? spans[position] : UNDECIDED_SPAN);
   }
 
   private final AsciiText runText = new AsciiText(); // the run's event the rex reads
+  private final long[] spans; // by page position: the rex's span over a run's event
 
-  private void rexRun(EventRun run, int from, int count, int position) {
-    RexExtraction rex = reading.rexes()[producers[0]];
-    byte[] bytes = run.bytes();
-    AsciiText raw = runText;
-    for (int i = 0; i < count; i++) {
-      int offset = run.textOffset(from + i);
-      long span = rex.span(run.text(from + i, raw));
-      if (span >= 0) {
-        int start = (int) (span >>> 32);
-        texts.append(bytes, offset + start, (int) span - start);
-      } else {
-        appendEvent(run, from + i, position + i);
-      }
-    }
-  }
-
-  private void keyValueRun(EventRun run, int from, int count, int position) {
-    if (run.mayHaveField(name)) { // an index-time field of the block: its own values first
-      for (int i = 0; i < count; i++) {
-        appendEvent(run, from + i, position + i);
-      }
-      return;
-    }
+  private void keyValueRun(EventRun run, int from, int count) {
     if (ordinals != null && !plain) { // no ordinal in a block without the index-time field
       plain = true;
       texts = BytesBlock.builder(pageSize);
@@ -269,17 +302,8 @@ final class EventColumn {
     TextRegion region = run.textRegion();
     for (int i = 0; i < count; i++) {
       int e = from + i;
-      if (sourcetypeExtracts(run.sourcetype(e))
-          || !keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region)) {
-        appendEvent(run, e, position + i);
-      }
+      keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region);
     }
-  }
-
-  /** Appends a run's event as an event, after the shared reading of the previous one is dropped. */
-  private void appendEvent(EventRun run, int event, int position) {
-    reading.nextEvent();
-    append(run.event(event), null, position);
   }
 
   /**

@@ -42,12 +42,20 @@ import java.util.function.Consumer;
  * page goes on with only the positions they keep.
  */
 final class EventPages implements EventVisitor {
+  /**
+   * The events every {@code EventPages} of this server put on pages by block runs ({@link
+   * #visit(EventRun)}'s loops, not event by event): for tests that a plan takes runs or does not.
+   */
+  static final java.util.concurrent.atomic.LongAdder EVENTS_BY_RUN =
+      new java.util.concurrent.atomic.LongAdder();
+
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
   private final EventFilter.Check check; // null: every event matches
   private final List<String> filterFields; // the fields the filter's comparisons read
   private final int[] filterColumns; // their columns (past fields.size(): the filter's own)
   private final int[] kept; // the positions of a page the filter keeps
+  private final boolean[] answered; // of a run's chunk: whether every column answers the event
   private final AtomicLong matched;
   private final int pageSize;
   private final Consumer<Page> consumer;
@@ -129,6 +137,7 @@ final class EventPages implements EventVisitor {
     }
     this.columns = columns.toArray(EventColumn[]::new);
     this.kept = new int[check != null ? pageSize : 0];
+    this.answered = new boolean[Math.min(pageSize, SearchControl.EVERY)];
   }
 
   /**
@@ -165,7 +174,7 @@ final class EventPages implements EventVisitor {
       return true;
     }
     reading.nextEvent();
-    FieldExtractor extracted = null;
+    FieldExtractor extracted = null; // one extraction for every column
     for (EventColumn column : columns) {
       extracted = column.append(event, extracted, rows);
     }
@@ -198,35 +207,90 @@ final class EventPages implements EventVisitor {
 
   /**
    * Fills the columns for the run a page's worth at a time, one loop per column, no event object
-   * per event; a run whose block has a non-ASCII text is visited event by event.
+   * per event; a run no column fills in a loop, or whose texts a column reads while its block has a
+   * non-ASCII text, is visited event by event.
    */
   @Override
   public boolean visit(EventRun run) {
-    if (!run.ascii()) {
+    int fill = fill(run);
+    if (fill == EventColumn.BY_EVENT || (fill == EventColumn.BY_TEXT && !run.ascii())) {
       return EventVisitor.super.visit(run);
     }
     int size = run.size();
     for (int done = 0; done < size; ) {
-      int count = Math.min(size - done, pageSize - rows);
-      int before = visited;
-      visited += count;
-      for (int checks = visited / SearchControl.EVERY - before / SearchControl.EVERY;
-          checks > 0;
-          checks--) {
-        if (control.readAndCheck(SearchControl.EVERY)) {
-          return false;
-        }
-      }
-      for (EventColumn column : columns) {
-        column.appendRun(run, done, count, rows);
-      }
+      // a chunk ends at the next stop check, which comes after its events are on the page
+      int count =
+          Math.min(
+              Math.min(size - done, pageSize - rows),
+              SearchControl.EVERY - visited % SearchControl.EVERY);
+      appendChunk(run, done, count);
       done += count;
       rows += count;
+      visited += count;
       if (rows == pageSize) {
         flush();
       }
+      if (visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+        run.stoppedAfter(done);
+        return false;
+      }
     }
     return true;
+  }
+
+  /**
+   * Appends events {@code [from, from + count)} of {@code run} at positions from {@code rows} on:
+   * each stretch of events every column answers ({@link EventColumn#answers}) by one loop per
+   * column, each other event as an event, its columns sharing one extraction.
+   */
+  private void appendChunk(EventRun run, int from, int count) {
+    long started = System.nanoTime();
+    boolean[] answered = this.answered;
+    for (int i = 0; i < count; i++) {
+      boolean all = true;
+      for (EventColumn column : columns) {
+        all &= column.answers(run, from + i, rows + i); // every column: a rex keeps its span
+      }
+      answered[i] = all;
+    }
+    long runNanos = 0;
+    for (int i = 0; i < count; ) {
+      int end = i;
+      while (end < count && answered[end]) {
+        end++;
+      }
+      for (EventColumn column : columns) {
+        column.appendRun(run, from + i, end - i, rows + i);
+      }
+      EVENTS_BY_RUN.add(end - i);
+      if (end < count) { // timed by its own path's sampled clock
+        runNanos += System.nanoTime() - started;
+        reading.nextEvent();
+        StoredEvent event = run.event(from + end);
+        FieldExtractor extracted = null;
+        for (EventColumn column : columns) {
+          extracted = column.appendProbed(event, extracted, rows + end);
+        }
+        started = System.nanoTime();
+        end++;
+      }
+      i = end;
+    }
+    reading.extraction().add(runNanos + System.nanoTime() - started);
+  }
+
+  /**
+   * The most a column reads of {@code run} ({@link EventColumn#runFill}): when every column reads
+   * its events' own index-time values the run goes event by event, its block decoded only if an
+   * event's value needs it; the block's ASCII answer (which decodes it) is asked only when a column
+   * reads the texts.
+   */
+  private int fill(EventRun run) {
+    int fill = EventColumn.BY_EVENT;
+    for (EventColumn column : columns) {
+      fill = Math.max(fill, column.runFill(run));
+    }
+    return fill;
   }
 
   /**

@@ -74,7 +74,7 @@ final class KeyValueCells implements KeyValueBytes.Values {
    * <code>{</code> and ends with <code>}</code>: then JSON extraction comes first and the full
    * extraction ({@link FieldExtractor}) decides.
    */
-  private static boolean mayBeJson(byte[] bytes, int offset, int length) {
+  static boolean mayBeJson(byte[] bytes, int offset, int length) {
     int start = offset;
     int end = offset + length;
     while (start < end && Character.isWhitespace(bytes[start])) {

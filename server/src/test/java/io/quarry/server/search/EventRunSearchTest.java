@@ -129,6 +129,13 @@ class EventRunSearchTest {
     return results;
   }
 
+  /** The events the search's pages got by block runs ({@link EventPages#EVENTS_BY_RUN}). */
+  private static long byRun(String search) throws Exception {
+    long before = EventPages.EVENTS_BY_RUN.sum();
+    results(search);
+    return EventPages.EVENTS_BY_RUN.sum() - before;
+  }
+
   private static Map<String, String> ipRows(String search) throws Exception {
     Map<String, String> rows = new TreeMap<>();
     for (JsonNode result : results(search)) {
@@ -178,6 +185,17 @@ class EventRunSearchTest {
   void keyValueFieldByRunsAsTheLinesWereMade() throws Exception {
     assertThat(counts("search * | stats count by sid", "sid")).isEqualTo(bySid);
     assertThat(counts("search * | head 100000 | stats count by sid", "sid")).isEqualTo(bySid);
+  }
+
+  @Test
+  void runsAreTakenExactlyWhereThePlanAllows() throws Exception {
+    assertThat(byRun("search * | " + REX + BY_IP)).isPositive();
+    assertThat(byRun("search * | stats count by sid")).isPositive();
+    assertThat(byRun("search * | " + REX + " | head 100000" + BY_IP)).isZero();
+    assertThat(byRun("search * | head 100000 | stats count by sid")).isZero();
+    // a later search is a page operator over the run-filled columns; the index query's is a filter
+    assertThat(byRun("search * | " + REX + " | search sid=* | stats count by ip")).isPositive();
+    assertThat(byRun("search sid=* | " + REX + " | stats count by ip")).isZero();
   }
 
   @Test
