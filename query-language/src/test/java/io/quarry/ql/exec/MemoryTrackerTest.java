@@ -92,4 +92,18 @@ class MemoryTrackerTest {
     tracker.release();
     assertThat(account.used()).isZero();
   }
+
+  @Test
+  void rowsAddedOneByOneUnderTheLimitAreNeverRefused() {
+    MemoryAccount account = new MemoryAccount("search", 400L << 10);
+    MemoryTracker tracker = new MemoryTracker(account, "rows");
+    // 600 rows of 512 bytes: 300 KiB held, under the 400 KiB limit, though the doubling step past
+    // 256 KiB reserved would ask for 512 KiB (review-c, session 32)
+    for (int i = 0; i < 600; i++) {
+      tracker.add(MemoryTracker.ROW_BYTES);
+    }
+    assertThat(tracker.used()).isEqualTo(600L * MemoryTracker.ROW_BYTES);
+    tracker.release();
+    assertThat(account.used()).isZero();
+  }
 }

@@ -237,4 +237,23 @@ class BlockValueCountTest {
           .contains("counted_by_fields=[level, code]");
     }
   }
+
+  /**
+   * A page search that reads only counted index-time fields (held elsewhere: the block's value
+   * counts and codes) decodes no journal block, though it is no count the blocks answer alone — the
+   * scan's block runs decode a block only when a column reads its bytes (review-c, session 32: a
+   * run decoded its block whatever the columns).
+   */
+  @Test
+  void pagesReadingOnlyCountedFieldsDecodeNoBlock() throws Exception {
+    for (String search :
+        List.of(
+            "| stats dc(level)",
+            "| eval l=level | stats count by l",
+            "| stats values(code) AS c by level",
+            "| stats count by code")) {
+      SearchStats read = stats("search index=bl " + search);
+      assertThat(read.scanCosts().journalBlocks()).as(search).isZero();
+    }
+  }
 }

@@ -6,8 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** review-c: long words and texts built of the word's own pieces, the bytes against the text. */
-class RawTermsReviewTest {
+/**
+ * Long words and texts built of the word's own pieces (matches at the very ends, breakers, case
+ * pairs): the byte matcher against the text matcher (review-c, session 32).
+ */
+class RawTermsPiecesTest {
   @Test
   void longWordsOnTheBytesAsOnTheText() {
     Random random = new Random(5);

@@ -17,16 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The block layout's counts from per-block value counts (issue 23): {@code stats count}, {@code
- * stats count by f}, {@code top f} and {@code timechart count by f}, with and without a filter the
- * blocks decide, over time ranges that cut blocks, multivalued and missing fields, values that
- * differ in case and hosts that change within a block — the same answer as the event layout over
- * the same events (one real server, an index of each format), and as the block layout's own row
- * path; and the blocks it counts are not decoded.
+ * The scan's block runs (issue 21, session 32) answer as the event layout and as the per-event path
+ * (a {@code head} makes the scan time-ordered, event by event) over blocks that mix what a run
+ * cannot answer alone: an index-time field in some blocks and not others, JSON texts, a key given
+ * twice, a {@code rex} that does not match (the event's own value applies). One real server, an
+ * index of each layout (written by review-c).
  */
-class RunMixReviewTest {
-  private static final String PASSWORD = "block-count-password";
-  private static final String TOKEN = "block-count-token";
+class BlockRunMixTest {
+  private static final String PASSWORD = "block-run-password";
+  private static final String TOKEN = "block-run-token";
   private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
 
   @TempDir static Path root;
@@ -106,11 +105,7 @@ class RunMixReviewTest {
     return response.body();
   }
 
-  private static SearchStats stats(String query) throws Exception {
-    return server.search().run(query, server.search().plan(query, null, null), page -> {});
-  }
-
-  /** review-c: runs (bl, no head) answer as events (ev) and the per-event path (head) do. */
+  /** Runs (bl, no head) answer as events (ev) and as the per-event path (head) do. */
   @Test
   void runsAnswerAsEvents() throws Exception {
     for (String q :
@@ -121,7 +116,6 @@ class RunMixReviewTest {
       String ev = search("search index=ev " + q);
       String runs = search("search index=bl " + q);
       String head = search("search index=bl | head 100000 " + q);
-      System.out.println("REVIEW-C " + q + "\n" + runs);
       assertThat(runs).as(q).isEqualTo(head);
       assertThat(runs).as(q).isEqualTo(ev);
     }

@@ -10,13 +10,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * review-c: without -ea (production), a caller's asciiRaws entry that is not ASCII is trusted: the
- * header records ALL_ASCII for bytes that are not, which every search then views one byte per
- * character (before the flag, the reader checked the bytes itself).
+ * Bytes a caller hands the writer as a text's ASCII form are checked in production too (assertions
+ * off, as a server runs): a caller's mistake records the block as not all ASCII, so no search views
+ * such bytes one byte per character (review-c, session 32: the check was an {@code assert}).
  */
-class AsciiFlagReviewTest {
+class EventBlockGivenBytesTest {
   static {
-    AsciiFlagReviewTest.class
+    EventBlockGivenBytesTest.class
         .getClassLoader()
         .setClassAssertionStatus("io.quarry.codecs.block.EventBlockWriter", false);
   }
