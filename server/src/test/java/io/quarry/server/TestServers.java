@@ -174,6 +174,22 @@ public final class TestServers {
             HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * Posts {@code body} (HEC envelopes, one after another) to {@code /services/collector/event} with
+   * HEC token {@code token} and expects it accepted.
+   */
+  public static void postEvents(QuarryServer server, String token, String body) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
+                    .header("Authorization", "Splunk " + token)
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  }
+
   /** Runs a search through Splunk's export endpoint (JSON lines) as admin. */
   public static HttpResponse<String> export(QuarryServer server, String password, String query)
       throws Exception {

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -79,15 +76,7 @@ class BlockValueCountTest {
               code,
               tags == null ? "" : ",\"tag\":" + tags));
     }
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    TestServers.postEvents(server, TOKEN, body.toString());
   }
 
   @AfterAll
