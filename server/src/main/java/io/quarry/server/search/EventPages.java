@@ -44,10 +44,13 @@ import java.util.function.Consumer;
 final class EventPages implements EventVisitor {
   /**
    * The events every {@code EventPages} of this server put on pages by block runs ({@link
-   * #visit(EventRun)}'s loops, not event by event): for tests that a plan takes runs or does not.
+   * #visit(EventRun)}'s loops, not event by event), added once per slice as it is accounted (not on
+   * the scan's hot path): for tests that a plan takes runs or does not.
    */
   static final java.util.concurrent.atomic.LongAdder EVENTS_BY_RUN =
       new java.util.concurrent.atomic.LongAdder();
+
+  private long eventsByRun; // this slice's, added to EVENTS_BY_RUN once it is accounted
 
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
@@ -262,7 +265,7 @@ final class EventPages implements EventVisitor {
       for (EventColumn column : columns) {
         column.appendRun(run, from + i, end - i, rows + i);
       }
-      EVENTS_BY_RUN.add(end - i);
+      eventsByRun += end - i;
       if (end < count) { // timed by its own path's sampled clock
         runNanos += System.nanoTime() - started;
         reading.nextEvent();
@@ -324,6 +327,8 @@ final class EventPages implements EventVisitor {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);
     control.extracted(reading.extraction().take());
+    EVENTS_BY_RUN.add(eventsByRun);
+    eventsByRun = 0;
   }
 
   private void flush() {
