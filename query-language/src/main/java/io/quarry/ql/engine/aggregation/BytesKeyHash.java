@@ -2,6 +2,7 @@ package io.quarry.ql.engine.aggregation;
 
 import io.quarry.ql.engine.BytePool;
 import io.quarry.ql.engine.IntPages;
+import io.quarry.ql.engine.LongPages;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -20,59 +21,36 @@ import java.util.Arrays;
  * strings scattered over the heap. Keys are decoded to strings only when asked for ({@link #key},
  * at the end). Keys are removed only all at once.
  *
- * <p>Once it holds {@link #SPLIT} keys the table is split into {@link #PARTS} tables by the top
- * bits of the keys' hashes ({@link KeyTable}, one per partition; ids stay dense over all of them):
- * two hashes of the same query then merge partition by partition, each partition on its own thread
- * ({@link KeyMerge}, the final merge of a search's partials), and a small {@code stats count by
- * status} never splits.
- *
- * <p>The tables, the pool and the keys' starts are paged ({@link io.quarry.ql.engine.LongPages},
- * {@link BytePool}, {@link IntPages}): none is ever an object G1 allocates as humongous, and the
- * pool and the starts grow by a page, not by a copy (a hash of 200,000 keys was ~20 MiB of such
- * arrays, copied at each doubling, in every partial of a search); a table doubles in place. A key's
- * bytes never cross a pool page. Not thread-safe, but for {@link KeyMerge}'s partitions.
+ * <p>The table, the pool and the keys' starts are paged ({@link LongPages}, {@link BytePool},
+ * {@link IntPages}): none is ever an object G1 allocates as humongous, and the pool and the starts
+ * grow by a page, not by a copy (a hash of 200,000 keys was ~20 MiB of such arrays, copied at each
+ * doubling, in every partial of a search); the table doubles in place ({@link #rehash}). A key's
+ * table slot never crosses a table page, and its bytes never cross a pool page. Not thread-safe.
  */
 public final class BytesKeyHash {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  static final VarHandle INTS =
+  private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  static final int HEADER = 2 * Integer.BYTES; // a key's length, then its id
-  static final int INLINE = 2 * Long.BYTES; // key bytes a slot holds
-
-  /** Keys from which the table is split into {@link #PARTS} partitions. */
-  static final int SPLIT = AggregationOutput.PARALLEL_GROUPS;
-
-  /** Bits of the partition number: partitions ≈ 2 × the processors, a power of two, 2 to 16. */
-  static final int PART_BITS =
-      Integer.numberOfTrailingZeros(
-          Integer.highestOneBit(
-              Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 2, 16)));
-
-  /** The partitions of a split hash. */
-  static final int PARTS = 1 << PART_BITS;
+  private static final int HEADER = 2 * Integer.BYTES; // a key's length, then its id
+  private static final int SLOT = 4; // longs per table slot
+  private static final int INLINE = 2 * Long.BYTES; // key bytes a slot holds
 
   /** Bytes a key costs beyond its own: table slots at half load, its start, its string later. */
-  static final long KEY_OVERHEAD_BYTES =
-      2 * KeyTable.SLOT * Long.BYTES + Integer.BYTES + HEADER + 8;
-
-  KeyTable[] parts = {new KeyTable(64)}; // one, or PARTS once split
-  int bits; // 0, or PART_BITS once split
-  final BytePool pool = new BytePool(); // per key: length, id, bytes
-  final IntPages starts = new IntPages(32); // key id's pool address (its length's)
-  private String[] decoded = new String[0]; // made by the first {@link #key} call
-  int size;
+  static final long KEY_OVERHEAD_BYTES = 2 * SLOT * Long.BYTES + Integer.BYTES + HEADER + 8;
 
   /**
-   * While {@link KeyMerge} runs: the hash merged from, whose key {@code j} a table entry whose id
-   * field is {@code 0x80000000 | j} stands for until the key is copied here.
+   * Per slot {@link #SLOT} longs: {@code (hash << 32) | (id + 1)} (0: an empty slot), the key's
+   * first 16 bytes as two little-endian words (zero past its end), and its length. A key of up to
+   * 16 bytes — a session id, an IP address — is found and compared in its slot alone, without a
+   * second cache miss in the pool; a longer one compares the rest of its bytes there.
    */
-  BytesKeyHash merging;
+  private final LongPages table = new LongPages(SLOT * 64);
 
-  /** The partition of a hash among {@code 1 << bits}: its top bits. */
-  static int part(int hash, int bits) {
-    return bits == 0 ? 0 : hash >>> (Integer.SIZE - bits);
-  }
+  private final BytePool pool = new BytePool(); // per key: length, id, bytes
+  private final IntPages starts = new IntPages(32); // key id's pool address (its length's)
+  private String[] decoded = new String[0]; // made by the first {@link #key} call
+  private int size;
 
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
   public int id(byte[] bytes, int offset, int length) {
@@ -81,10 +59,8 @@ public final class BytesKeyHash {
 
   /** The id of a key, or -1 when it is not there (nothing added: a join's probe side). */
   public int find(byte[] bytes, int offset, int length) {
-    int hash = hash(bytes, offset, length);
-    KeyTable table = parts[part(hash, bits)];
-    int slot = slot(table, bytes, offset, length, hash);
-    return slot < 0 ? -1 : (int) table.entry(slot) - 1;
+    int slot = slot(bytes, offset, length, hash(bytes, offset, length));
+    return slot < 0 ? -1 : (int) table.get(slot) - 1;
   }
 
   private int[] hashes = new int[0];
@@ -135,11 +111,11 @@ public final class BytesKeyHash {
    * slots. What it reads is kept only so the loads are not dropped.
    */
   private void touchSlots(int count) {
-    KeyTable[] tables = parts;
-    int bits = this.bits;
+    LongPages slots = table;
+    int mask = slots.capacity() / SLOT - 1;
     long sum = 0;
     for (int p = 0; p < count; p++) {
-      sum += tables[part(hashes[p], bits)].touch(hashes[p]);
+      sum += slots.get((hashes[p] & mask) * SLOT);
     }
     touched = sum;
   }
@@ -148,39 +124,43 @@ public final class BytesKeyHash {
   private long touched;
 
   private int id(byte[] bytes, int offset, int length, int hash) {
-    KeyTable table = parts[part(hash, bits)];
-    int slot = slot(table, bytes, offset, length, hash);
+    int slot = slot(bytes, offset, length, hash);
     return slot >= 0
-        ? (int) table.entry(slot) - 1
-        : -insert(table, -slot - 1, hash, bytes, offset, length) - 1;
-  }
-
-  /** Where the key is in {@code table} ({@code >= 0}), or {@code -slot - 1} where it would go. */
-  private int slot(KeyTable table, byte[] bytes, int offset, int length, int hash) {
-    return table.slot(
-        hash,
-        word(bytes, offset, length, 0),
-        word(bytes, offset, length, Long.BYTES),
-        length,
-        this,
-        bytes,
-        offset);
+        ? (int) table.get(slot) - 1
+        : -insert(-slot - 1, hash, bytes, offset, length) - 1;
   }
 
   /**
-   * Whether the key of a table entry has {@code bytes[offset + 16, + length)} after its first 16
-   * bytes: a key here, or one {@link KeyMerge} is adding from {@link #merging}.
+   * Where the key is in the table ({@code >= 0}), or {@code -slot - 1} for the empty slot where it
+   * would go.
    */
-  boolean sameTail(long entry, byte[] bytes, int offset, int length) {
-    int id = (int) entry - 1;
-    BytesKeyHash keys = this;
-    if ((int) entry < 0) {
-      keys = merging;
-      id = (int) entry & Integer.MAX_VALUE;
+  private int slot(byte[] bytes, int offset, int length, int hash) {
+    long first = word(bytes, offset, length, 0);
+    long second = word(bytes, offset, length, Long.BYTES);
+    int mask = table.capacity() / SLOT - 1;
+    for (int i = hash & mask; ; i = (i + 1) & mask) {
+      int slot = i * SLOT;
+      long[] page = table.page(slot);
+      int at = LongPages.offset(slot);
+      long entry = page[at];
+      if (entry == 0) {
+        return -slot - 1;
+      }
+      if ((int) (entry >>> 32) == hash
+          && page[at + 1] == first
+          && page[at + 2] == second
+          && page[at + 3] == length
+          && (length <= INLINE || sameTail((int) entry - 1, bytes, offset, length))) {
+        return slot;
+      }
     }
-    int start = keys.starts.get(id);
+  }
+
+  /** Whether key {@code id}'s bytes after its first 16 are {@code bytes[offset + 16, + length)}. */
+  private boolean sameTail(int id, byte[] bytes, int offset, int length) {
+    int start = starts.get(id);
     return same(
-        keys.pool.page(start),
+        pool.page(start),
         BytePool.offset(start) + HEADER + INLINE,
         bytes,
         offset + INLINE,
@@ -188,7 +168,7 @@ public final class BytesKeyHash {
   }
 
   /** The key's bytes {@code [at, at + 8)} as a little-endian word, zero past its end. */
-  static long word(byte[] bytes, int offset, int length, int at) {
+  private static long word(byte[] bytes, int offset, int length, int at) {
     if (at + Long.BYTES <= length) {
       return (long) LONGS.get(bytes, offset + at);
     }
@@ -324,14 +304,13 @@ public final class BytesKeyHash {
 
   /** Forgets every key. */
   void clear() {
-    parts = new KeyTable[] {new KeyTable(64)};
-    bits = 0;
+    table.fill(0, table.capacity(), 0);
     Arrays.fill(decoded, 0, Math.min(size, decoded.length), null);
     size = 0;
     pool.clear();
   }
 
-  private int insert(KeyTable table, int slot, int hash, byte[] bytes, int offset, int length) {
+  private int insert(int slot, int hash, byte[] bytes, int offset, int length) {
     int id = size++;
     starts.grow(size);
     int address = pool.reserve(HEADER + length);
@@ -341,31 +320,71 @@ public final class BytesKeyHash {
     INTS.set(page, header + Integer.BYTES, id);
     System.arraycopy(bytes, offset, page, header + HEADER, length);
     starts.set(id, address);
-    table.put(
-        slot,
-        ((long) hash << 32) | (id + 1),
-        word(bytes, offset, length, 0),
-        word(bytes, offset, length, Long.BYTES),
-        length);
-    if (bits == 0 && size >= SPLIT) {
-      split();
+    long[] slots = table.page(slot);
+    int at = LongPages.offset(slot);
+    slots[at] = ((long) hash << 32) | (id + 1);
+    slots[at + 1] = word(bytes, offset, length, 0);
+    slots[at + 2] = word(bytes, offset, length, Long.BYTES);
+    slots[at + 3] = length;
+    if ((long) size * 2 * SLOT > table.capacity()) {
+      rehash();
     }
     return id;
   }
 
-  /** Splits the table into {@link #PARTS} by the hashes' top bits (nothing when already split). */
-  void split() {
-    if (bits != 0) {
-      return;
+  /**
+   * Doubles the table in place: its pages stay and the new upper half is appended ({@link
+   * LongPages#grow}), so growing allocates and zeroes only the half it adds and copies nothing to a
+   * second table (with 200,000 groups a fifth of the lookups' time was making and zeroing whole new
+   * tables). Each entry of the old half, in slot order, is taken out and placed again from its home
+   * under the new mask — where it was, nearer its home, or in the upper half. Placed this way, an
+   * entry's probe path crosses only entries already placed (which never move again) up to its own
+   * old slot, now free; except a path that wraps past the table's end into the run of entries at
+   * its start, which may have wrapped there from the old end: that run is taken out first and
+   * placed last.
+   */
+  private void rehash() {
+    int oldSlots = table.capacity() / SLOT;
+    table.grow(2 * table.capacity());
+    int mask = table.capacity() / SLOT - 1;
+    int run = 0; // the occupied slots at the start (there is an empty one: the load is 1/2)
+    while (table.get(run * SLOT) != 0) {
+      run++;
     }
-    KeyTable whole = parts[0];
-    KeyTable[] split = new KeyTable[PARTS];
-    for (int p = 0; p < PARTS; p++) {
-      split[p] = new KeyTable(2 * (whole.size() >> PART_BITS));
-      split[p].placeAll(whole, p, PART_BITS);
+    long[] held = new long[run * SLOT];
+    for (int i = 0; i < run; i++) {
+      int slot = i * SLOT;
+      System.arraycopy(table.page(slot), LongPages.offset(slot), held, slot, SLOT);
+      table.set(slot, 0);
     }
-    parts = split;
-    bits = PART_BITS;
+    for (int i = run; i < oldSlots; i++) {
+      int slot = i * SLOT;
+      long[] page = table.page(slot);
+      int at = LongPages.offset(slot);
+      long entry = page[at];
+      if (entry != 0) {
+        page[at] = 0;
+        place(entry, page[at + 1], page[at + 2], page[at + 3], mask);
+      }
+    }
+    for (int slot = 0; slot < held.length; slot += SLOT) {
+      place(held[slot], held[slot + 1], held[slot + 2], held[slot + 3], mask);
+    }
+  }
+
+  /** Writes a slot's four longs into the first free slot from the entry's home. */
+  private void place(long entry, long first, long second, long length, int mask) {
+    int i = (int) (entry >>> 32) & mask;
+    while (table.get(i * SLOT) != 0) {
+      i = (i + 1) & mask;
+    }
+    int slot = i * SLOT;
+    long[] page = table.page(slot);
+    int at = LongPages.offset(slot);
+    page[at] = entry;
+    page[at + 1] = first;
+    page[at + 2] = second;
+    page[at + 3] = length;
   }
 
   /** A hash of the bytes, eight at a time, finished with a 64-bit mix. */

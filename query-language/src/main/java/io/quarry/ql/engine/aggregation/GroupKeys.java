@@ -137,24 +137,6 @@ final class GroupKeys {
   }
 
   /**
-   * Every group of another instance with some group ({@code ids[j]}: the id here of its group
-   * {@code j}), made here when new, partition by partition on up to {@code helpers} threads of
-   * {@code parallel} besides the caller ({@link KeyMerge}).
-   */
-  void idsOfAll(
-      GroupKeys other,
-      int[] ids,
-      java.util.concurrent.Executor parallel,
-      int helpers,
-      java.util.function.BooleanSupplier stop) {
-    if (width == 0) {
-      Arrays.fill(ids, 0, other.size(), 0);
-    } else {
-      KeyMerge.run(hash, other.hash, ids, parallel, helpers, stop);
-    }
-  }
-
-  /**
    * The groups of position {@code position}, given the by-fields' blocks (null for a field the page
    * lacks): their ids are {@link #ids()}{@code [0, n)}.
    *

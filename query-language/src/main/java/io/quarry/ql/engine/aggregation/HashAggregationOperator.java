@@ -234,7 +234,7 @@ public final class HashAggregationOperator implements PageAggregator {
 
   /**
    * Merges as {@link #merge} does; a partial of {@link AggregationOutput#PARALLEL_GROUPS} groups or
-   * more is merged with up to {@code helpers} threads of {@code parallel} ({@link #mergeShared}).
+   * more is merged with up to {@code helpers} threads of {@code parallel} ({@link SharedMerge}).
    */
   @Override
   public void mergeOn(
@@ -247,7 +247,17 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     if (!keys.isEmpty() || partial.keys.isEmpty()) {
       if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
-        mergeShared(partial, parallel, helpers, stop);
+        memory.add(
+            SharedMerge.run(
+                keys,
+                functions,
+                partial.keys,
+                partial.functions,
+                this::grow,
+                parallel,
+                helpers,
+                stop));
+        partial.clear();
       } else {
         mergeGroups(partial);
       }
@@ -264,34 +274,6 @@ public final class HashAggregationOperator implements PageAggregator {
     grownTo = partial.grownTo;
     partial.clear(); // new keys and states for it, its memory released
     memory.add(bytes);
-  }
-
-  /**
-   * Adds a partial's groups with the pool's help: its keys partition by partition ({@link
-   * KeyMerge}), then its states, one task per function (each writes only its own states; the
-   * partial's groups have distinct keys, so no state is merged into twice).
-   */
-  private void mergeShared(
-      HashAggregationOperator partial,
-      java.util.concurrent.Executor parallel,
-      int helpers,
-      java.util.function.BooleanSupplier stop) {
-    int groups = partial.keys.size();
-    int[] ids = new int[groups];
-    keys.idsOfAll(partial.keys, ids, parallel, helpers, stop);
-    long grown = grow();
-    long[] stateBytes = new long[functions.length];
-    SharedTasks.run(
-        functions.length,
-        f -> stateBytes[f] = functions[f].mergePage(ids, groups, partial.functions[f], 0),
-        parallel,
-        helpers,
-        stop);
-    for (long bytes : stateBytes) {
-      grown += bytes;
-    }
-    memory.add(grown);
-    partial.clear();
   }
 
   /** Groups a merge looks up together, as {@link #addInput} does a page's rows. */

@@ -4,8 +4,7 @@
  * io.quarry.ql.engine.aggregation.GroupingFunction}), the group keys ({@link
  * io.quarry.ql.engine.aggregation.GroupKeys}), and the operator that feeds pages through them and
  * emits the answer as typed pages ({@link io.quarry.ql.engine.aggregation.HashAggregationOperator},
- * its partials' merge (the keys partition by partition, {@link
- * io.quarry.ql.engine.aggregation.KeyMerge}) and its answer ({@link
+ * its partials' merge ({@link io.quarry.ql.engine.aggregation.SharedMerge}) and its answer ({@link
  * io.quarry.ql.engine.aggregation.AggregationOutput}: sort and pages) shared with a pool's threads
  * by {@link io.quarry.ql.engine.aggregation.SharedTasks}, which stops starting tasks once a
  * cancelled search's stop check says so); the same keys and states fed position by position and

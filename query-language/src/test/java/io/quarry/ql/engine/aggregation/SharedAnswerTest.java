@@ -61,15 +61,10 @@ class SharedAnswerTest {
 
   /** Rows {@code g, h, t}: 40,000 sessions seen 1 to 4 times, {@code h} one of three hosts. */
   private static List<Object[]> rows() {
-    return rows("");
-  }
-
-  /** {@link #rows()} with every session id behind {@code prefix}. */
-  private static List<Object[]> rows(String prefix) {
     Random random = new Random(21);
     List<Object[]> rows = new ArrayList<>();
     for (int s = 0; s < 40_000; s++) {
-      String g = prefix + session(random);
+      String g = session(random);
       for (int seen = 1 + random.nextInt(4); seen > 0; seen--) {
         rows.add(new Object[] {g, "h" + random.nextInt(3), (long) random.nextInt(1_000_000)});
       }
@@ -209,7 +204,7 @@ class SharedAnswerTest {
     long[] sharedBytes = new long[1];
     long[] aloneBytes = new long[1];
     HashAggregationOperator shared = merged(command, rows, true, sharedBytes);
-    assertThat(shared.groupCount()).isGreaterThan(3 * BytesKeyHash.SPLIT);
+    assertThat(shared.groupCount()).isGreaterThan(3 * SharedMerge.ROUND / 2);
     HashAggregationOperator alone = merged(command, rows, false, aloneBytes);
     assertThat(sharedBytes[0]).isEqualTo(aloneBytes[0]).isPositive();
     assertThat(answer(shared, true)).isEqualTo(answer(alone, false));
@@ -219,22 +214,6 @@ class SharedAnswerTest {
     assertThat(
             answer(merged("stats range(t) AS duration, count by g", rows, true, sharedBytes), true))
         .isEqualTo(wanted);
-  }
-
-  @Test
-  void keysLongerThanASlotSharingTheirFirstSixteenBytesMergeByPartition() {
-    // 16 equal bytes first: every key is told from the others by its bytes in the pool, the keys
-    // of a partition being added compared with the partial's
-    List<Object[]> rows = rows("JSESSIONID=SD5SL7");
-    long[] sharedBytes = new long[1];
-    long[] aloneBytes = new long[1];
-    String command = "stats range(t) AS duration, count by g";
-    HashAggregationOperator shared = merged(command, rows, true, sharedBytes);
-    HashAggregationOperator alone = merged(command, rows, false, aloneBytes);
-    assertThat(sharedBytes[0]).isEqualTo(aloneBytes[0]).isPositive();
-    assertThat(answer(shared, true))
-        .isEqualTo(answer(alone, false))
-        .isEqualTo(rangeAndCountBySession(rows));
   }
 
   @Test
