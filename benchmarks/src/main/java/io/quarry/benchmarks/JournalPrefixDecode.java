@@ -105,7 +105,8 @@ public final class JournalPrefixDecode {
             while (target.hasRemaining()) {
               decompress.decompressByteBufferStream(target, source);
             }
-            if (round == 0 && !Arrays.equals(into, 0, target.limit(), blocks.get(i), 0, target.limit())) {
+            if (round == 0
+                && !Arrays.equals(into, 0, target.limit(), blocks.get(i), 0, target.limit())) {
               throw new IllegalStateException("prefix of block " + i + " differs");
             }
           }
