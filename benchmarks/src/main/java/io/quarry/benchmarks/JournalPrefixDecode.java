@@ -4,21 +4,15 @@ import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
-import io.quarry.codecs.journal.JournalBlock;
-import io.quarry.codecs.journal.JournalStoredFieldsReader;
+import io.quarry.codecs.block.EventBlockTimes;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.lucene.index.CodecReader;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.store.ByteArrayDataInput;
-import org.apache.lucene.store.FSDirectory;
 
 /**
  * What reading only a journal block's first bytes costs against decoding it whole (session 33, lane
@@ -31,8 +25,12 @@ import org.apache.lucene.store.FSDirectory;
  * compare the lines of one run.
  *
  * <pre>
- * java -cp benchmarks.jar io.quarry.benchmarks.JournalPrefixDecode &lt;bucket dir&gt; [rounds]
+ * java [-Dupto=&lt;bytes&gt;] -cp benchmarks.jar io.quarry.benchmarks.JournalPrefixDecode &lt;bucket dir&gt; [rounds]
  * </pre>
+ *
+ * <p>Two more lines write each block with a zstd block ended where its times end (a streaming
+ * compress flushed there), as a journal writer told the prefix's length could; {@code -Dupto} has
+ * every prefix read stop after that many bytes instead of at the times' end.
  */
 public final class JournalPrefixDecode {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -43,7 +41,7 @@ public final class JournalPrefixDecode {
     Path bucket = Path.of(args[0]);
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     List<Integer> documents = new ArrayList<>();
-    List<byte[]> blocks = storedBlocks(bucket, documents);
+    List<byte[]> blocks = JournalCodecChoices.storedBlocks(bucket, new long[1], documents);
     long raw = 0;
     long prefixes = 0;
     int[] prefix = new int[blocks.size()];
@@ -139,43 +137,8 @@ public final class JournalPrefixDecode {
     }
     in.readVInt(); // fields
     in.readVInt(); // field header
-    in.readVInt(); // the binary field's length
-    in.readByte(); // event block header
-    in.readVInt(); // count
-    in.readZLong(); // newest
-    int columns = in.readVInt();
-    int timesEnd = in.readVInt();
-    for (int s = 1; s < 2 + columns; s++) {
-      in.readVInt();
-    }
-    return in.getPosition() + timesEnd;
-  }
-
-  private static List<byte[]> storedBlocks(Path bucket, List<Integer> documents) throws Exception {
-    Field bytes = JournalBlock.class.getDeclaredField("bytes");
-    bytes.setAccessible(true);
-    List<byte[]> blocks = new ArrayList<>();
-    try (FSDirectory directory = FSDirectory.open(bucket);
-        DirectoryReader reader = DirectoryReader.open(directory)) {
-      for (LeafReaderContext leaf : reader.leaves()) {
-        JournalStoredFieldsReader journal =
-            (JournalStoredFieldsReader) ((CodecReader) leaf.reader()).getFieldsReader();
-        JournalBlock block = new JournalBlock();
-        for (int b = 0; b < journal.blockCount(); b++) {
-          journal.decodeBlock(b, block);
-          byte[] decoded = (byte[]) bytes.get(block);
-          int length = rawLength(journal, b);
-          blocks.add(Arrays.copyOf(decoded, length));
-          documents.add(block.docCount());
-        }
-      }
-    }
-    return blocks;
-  }
-
-  private static int rawLength(JournalStoredFieldsReader journal, int block) throws Exception {
-    Field lengths = JournalStoredFieldsReader.class.getDeclaredField("rawLengths");
-    lengths.setAccessible(true);
-    return ((int[]) lengths.get(journal))[block];
+    int length = in.readVInt(); // the binary field's: the event block
+    int start = in.getPosition();
+    return start + EventBlockTimes.end(block, start, block.length - start, length);
   }
 }
