@@ -583,6 +583,18 @@ def web():
               [[iso(b * 21600)] + [sum(1 for e in events if math.floor(e["epoch"] / 21600) == b and e["method"] == m)
                                     for m in sorted({e['method'] for e in events})]
                for b in sorted({math.floor(e["epoch"] / 21600) for e in events})])
+    # _time alone (a run's times read from each block's first bytes, session 33), and by an
+    # index-time field (access_combined's status)
+    epochs = [e["epoch"] for e in events]
+    spec.case("time-range", "index=web | stats min(_time) AS first, max(_time) AS last, range(_time) AS span",
+              ["first:long", "last:long", "span:long"],
+              [[int(min(epochs)), int(max(epochs)), int(max(epochs) - min(epochs))]])
+    by_status = {}
+    for e in events:
+        by_status.setdefault(e["status"], []).append(e["epoch"])
+    spec.case("range-count-by-status", "index=web | stats range(_time) AS duration, count BY status",
+              ["status:string", "duration:long", "count:long"],
+              [[k, int(max(v) - min(v)), len(v)] for k, v in sorted(by_status.items(), key=lambda kv: int(kv[0]))])
     spec.case("dc-clients", "index=web | stats dc(clientip) AS clients", ["clients:long"],
               [[len({e["clientip"] for e in events})]])
     spec.case("where-path-like", 'index=web | where like(uri_path, "%.screen") | stats count',

@@ -351,7 +351,16 @@ public final class JournalCodecChoices {
    * Every journal block of the bucket's segments, decoded as stored. The decoded bytes and their
    * lengths are private to the journal's package: read by reflection (a measuring tool only).
    */
-  private static List<byte[]> storedBlocks(Path bucket, long[] storedBytes)
+  static List<byte[]> storedBlocks(Path bucket, long[] storedBytes)
+      throws IOException, ReflectiveOperationException {
+    return storedBlocks(bucket, storedBytes, new ArrayList<>());
+  }
+
+  /**
+   * Every journal block of a bucket, decoded as stored; {@code documents} gets each block's number
+   * of documents, and {@code storedBytes[0]} the compressed bytes.
+   */
+  static List<byte[]> storedBlocks(Path bucket, long[] storedBytes, List<Integer> documents)
       throws IOException, ReflectiveOperationException {
     Field bytes = JournalBlock.class.getDeclaredField("bytes");
     bytes.setAccessible(true);
@@ -369,6 +378,7 @@ public final class JournalCodecChoices {
         for (int b = 0; b < journal.blockCount(); b++) {
           journal.decodeBlock(b, block);
           blocks.add(Arrays.copyOf((byte[]) bytes.get(block), lengths[b]));
+          documents.add(block.docCount());
         }
       }
     }

@@ -169,6 +169,14 @@ public final class EndToEnd implements Callable<Integer> {
               + " (a 1M index then holds compact blocks as a 10M one does).")
   String journalCompression;
 
+  @Option(
+      names = "--indexed-sessions",
+      description =
+          "Quarry's access_combined also extracts JSESSIONID at index time (as DuckDB's load does):"
+              + " sessions_range_indexed runs instead of sessions_range. Its own run, since the"
+              + " extra field changes the ingest and the index every other query reads.")
+  boolean indexedSessions;
+
   private final PrintStream out = System.out;
 
   public static void main(String[] args) {
@@ -191,13 +199,14 @@ public final class EndToEnd implements Callable<Integer> {
     report.put("format", format);
     report.put("blockEvents", blockEvents);
     report.put("journalCompression", journalCompression);
+    report.put("indexedSessions", indexedSessions);
 
     Path dataset = dataset();
     long rawBytes = Files.size(dataset);
     report.put("datasetBytes", rawBytes);
 
     List<Query> queries =
-        QuerySuite.QUERIES.stream()
+        QuerySuite.queries(indexedSessions).stream()
             .filter(
                 q ->
                     onlyQuery == null
@@ -218,7 +227,8 @@ public final class EndToEnd implements Callable<Integer> {
             + " "
             + format
             + (blockEvents == null ? "" : " " + blockEvents)
-            + (journalCompression == null ? "" : " " + journalCompression);
+            + (journalCompression == null ? "" : " " + journalCompression)
+            + (indexedSessions ? " indexed-sessions" : "");
     boolean reuse =
         reuseIndex && Files.exists(ingested) && Files.readString(ingested).equals(ingestedWhat);
     if (!reuse) {
@@ -226,7 +236,14 @@ public final class EndToEnd implements Callable<Integer> {
     }
     try (QuarryProcess quarry =
         QuarryProcess.start(
-            workDir, heap, profile, reuse, format, blockEvents, journalCompression)) {
+            workDir,
+            heap,
+            profile,
+            reuse,
+            format,
+            blockEvents,
+            journalCompression,
+            indexedSessions)) {
       out.printf("Quarry at %s (heap %s), data in %s%n", quarry.uri(), heap, quarry.dataDir());
       if (reuse) {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);

@@ -44,6 +44,21 @@ final class QuarryProcess implements Closeable {
           hec: {format: %s}
       """;
 
+  /**
+   * What {@code --indexed-sessions} adds: {@code access_combined}'s built-in index extraction (the
+   * same regex, so its four fields still come from the hand-written parser) and JSESSIONID.
+   */
+  static final String INDEXED_SESSIONS =
+      """
+      sourcetypes:
+        access_combined:
+          indexExtractions:
+            - type: regex
+              regex: '^(?<clientip>\\S+) \\S+ \\S+ \\[[^\\]]+\\] "(?<method>[A-Z]+) (?<uri_path>[^\\s?"]*)[^"]*" (?<status>\\d{3}) '
+            - type: regex
+              regex: '%s'
+      """;
+
   private final Process process;
   private final URI uri;
   private final Path dataDir;
@@ -62,7 +77,8 @@ final class QuarryProcess implements Closeable {
    * workDir/profile-collapsed.txt} when the server exits; {@code format} its indexes' {@code
    * storage.indexes.<name>.format} ({@code events} or {@code blocks}), {@code blockEvents} its
    * {@code storage.blockEvents} and {@code journalCompression} its {@code
-   * storage.journalCompression} (each null: the server's default).
+   * storage.journalCompression} (each null: the server's default); {@code indexedSessions} gives
+   * {@code access_combined} JSESSIONID at index time ({@link #INDEXED_SESSIONS}).
    */
   static QuarryProcess start(
       Path workDir,
@@ -71,7 +87,8 @@ final class QuarryProcess implements Closeable {
       boolean keepData,
       String format,
       Integer blockEvents,
-      String journalCompression)
+      String journalCompression,
+      boolean indexedSessions)
       throws IOException, InterruptedException {
     Path dataDir = workDir.resolve("data");
     if (Files.exists(dataDir) && !keepData) {
@@ -86,15 +103,16 @@ final class QuarryProcess implements Closeable {
     Files.writeString(
         config,
         CONFIG.formatted(
-            port,
-            dataDir.toAbsolutePath().toString().replace("'", "''"),
-            PASSWORD,
-            (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
-                + (journalCompression == null
-                    ? ""
-                    : "\n  journalCompression: " + journalCompression),
-            format,
-            format));
+                port,
+                dataDir.toAbsolutePath().toString().replace("'", "''"),
+                PASSWORD,
+                (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
+                    + (journalCompression == null
+                        ? ""
+                        : "\n  journalCompression: " + journalCompression),
+                format,
+                format)
+            + (indexedSessions ? INDEXED_SESSIONS.formatted(QuerySuite.SESSIONS_EXTRACTION) : ""));
     Process process =
         new ProcessBuilder(
                 command(

@@ -41,6 +41,12 @@ package io.quarry.codecs.block;
  * records a wrong answer is caught by {@code EventBlock.verify} ({@code quarry fsck}). A reader
  * older than the record (session 32) takes a recorded header for an unknown version and refuses the
  * block: no downgrade past it.
+ *
+ * <p>{@code Times} comes before {@code Raw} so that a reader may stop after it (session 33): {@link
+ * EventBlockTimes} reads the times from a block's first bytes alone (the journal block decoded no
+ * further, {@code journal.JournalPrefix}). Such a read cannot check the checksum, which comes last:
+ * its caller checks the times against what it holds elsewhere (the block document's event count and
+ * time range), and the texts are verified by the reads that decode them and by {@code verify}.
  */
 public final class EventBlockFormat {
   /** The version of a block whose every column holds its values. */

@@ -4,6 +4,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
@@ -147,6 +148,26 @@ public enum JournalCodec {
             "zstd block decoded to " + written + " bytes, expected " + targetLength);
       }
     }
+
+    @Override
+    boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first)
+        throws IOException {
+      ZstdDecompressCtx context = DECOMPRESSORS.get();
+      try {
+        if (first) {
+          context.reset(); // the thread's context may have stopped inside another frame
+        }
+        while (target.hasRemaining()) {
+          boolean ended = context.decompressByteBufferStream(target, source);
+          if (ended && target.hasRemaining()) {
+            throw new IOException("zstd block ended after " + target.position() + " bytes");
+          }
+        }
+      } catch (RuntimeException e) {
+        throw new IOException("corrupt zstd block: " + e.getMessage(), e);
+      }
+      return true;
+    }
   };
 
   private final int id;
@@ -180,6 +201,17 @@ public enum JournalCodec {
   /** Decompresses exactly {@code targetLength} bytes, or throws. */
   abstract void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
       throws IOException;
+
+  /**
+   * Decodes a block's next bytes, up to {@code target}'s limit, by a streaming decoder that stops
+   * there: {@code first} for a block's first call, then again with a higher limit over the same
+   * buffers, never past the block's length. Returns false when this codec cannot stop inside a
+   * block (then nothing was decoded: decode it whole). A streaming decode still decodes whole
+   * internal blocks (zstd's are up to 128 KiB), and nothing checks the block's checksum.
+   */
+  boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first) throws IOException {
+    return false;
+  }
 
   static JournalCodec byId(int id) throws IOException {
     for (JournalCodec codec : values()) {

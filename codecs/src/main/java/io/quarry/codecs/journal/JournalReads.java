@@ -7,7 +7,7 @@ package io.quarry.codecs.journal;
  * search (the job inspector's "journal decode"); one {@link ThreadLocal} lookup per block.
  */
 public final class JournalReads {
-  private static final ThreadLocal<long[]> COUNTERS = ThreadLocal.withInitial(() -> new long[3]);
+  private static final ThreadLocal<long[]> COUNTERS = ThreadLocal.withInitial(() -> new long[4]);
 
   private JournalReads() {}
 
@@ -19,8 +19,21 @@ public final class JournalReads {
   }
 
   /**
-   * The current thread's counters so far: {@code [blocks, bytes, nanos]} (a copy; subtract two
-   * readings to get what happened between them).
+   * Counts a block of which only a prefix was decoded ({@link JournalPrefix}): a block, its bytes
+   * and time as {@link #add} counts them, and one more prefix read.
+   */
+  static void addPrefix(long nanos, long bytes) {
+    long[] counters = COUNTERS.get();
+    counters[0]++;
+    counters[1] += bytes;
+    counters[2] += nanos;
+    counters[3]++;
+  }
+
+  /**
+   * The current thread's counters so far: {@code [blocks, bytes, nanos, prefix blocks]} (the blocks
+   * of which only a prefix was decoded, among all the blocks) (a copy; subtract two readings to get
+   * what happened between them).
    */
   public static long[] read() {
     return COUNTERS.get().clone();

@@ -286,6 +286,27 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     JournalReads.add(System.nanoTime() - started, rawLength);
   }
 
+  /**
+   * Starts decoding document {@code docId}'s block only as far as its first field's value is asked
+   * for ({@link JournalPrefix#ensure}): no checksum is checked (see {@link JournalPrefix}).
+   */
+  public void readPrefix(int docId, JournalPrefix into) throws IOException {
+    int block = blockOf(docId);
+    int compressedLength = compressedLengths[block];
+    if (into.compressed.length < compressedLength) {
+      into.compressed = new byte[ArrayUtil.oversize(compressedLength, 1)];
+    }
+    data.seek(starts[block]);
+    data.readBytes(into.compressed, 0, compressedLength);
+    into.start(
+        codec,
+        compressedLength,
+        rawLengths[block],
+        docId - docBases[block],
+        docBases[block + 1] - docBases[block],
+        "journal block " + block);
+  }
+
   @Override
   public void document(int docId, StoredFieldVisitor visitor) throws IOException {
     int inCached = docId - cached.docBase();

@@ -7,7 +7,9 @@
  * written fast and of those written compact. {@link io.quarry.codecs.journal.QuarryCodec} is the
  * Lucene codec that puts it in place of Lucene's stored fields; {@link
  * io.quarry.codecs.journal.JournalStoredFieldsReader} adds block-at-a-time decoding for dense
- * scans; {@link io.quarry.codecs.journal.JournalReads} counts per thread what decoding cost, for
- * the job inspector.
+ * scans, and {@link io.quarry.codecs.journal.JournalPrefix} a document's first bytes decoded no
+ * further than asked (unverified: the block's checksum covers all of it); {@link
+ * io.quarry.codecs.journal.JournalReads} counts per thread what decoding cost, for the job
+ * inspector.
  */
 package io.quarry.codecs.journal;

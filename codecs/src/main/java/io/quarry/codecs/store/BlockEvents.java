@@ -146,13 +146,43 @@ final class BlockEvents implements StoredEvent.Loader {
     return block != null ? block.count() : count;
   }
 
+  /**
+   * Has an undecoded block read its times, when first asked, from its payload's first bytes alone
+   * ({@link PrefixTimes}, session 33) rather than by decoding the payload: for a scan handing the
+   * block to a visitor as a run, whose columns decoded the payload before asking a time if any of
+   * them reads the texts or a field held there ({@code EventPages}). {@code oldest} and {@code
+   * newest} are the block's times by its doc values, which the times read are checked against.
+   */
+  void timesByPrefix(PrefixTimes reader, long oldest, long newest) {
+    this.prefixReader = reader;
+    this.oldest = oldest;
+    this.newest = newest;
+  }
+
+  private PrefixTimes prefixReader; // null: times come from the decoded payload
+  private long oldest;
+  private long newest;
+  private long[] prefixTimes; // read by prefixReader, null until first asked
+
   /** Event {@code i}'s time. */
   long time(int i) {
-    return decodedBlock().time(i);
+    try {
+      return timeOf(i);
+    } catch (CorruptIndexException e) {
+      throw new TimeOrderedScan.UncheckedCorruption(e);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Override
   public long timeOf(int doc) throws IOException {
+    if (block == null && prefixReader != null) {
+      if (prefixTimes == null) {
+        prefixTimes = prefixReader.read(blockDoc, count, oldest, newest);
+      }
+      return prefixTimes[doc];
+    }
     return block().time(doc);
   }
 

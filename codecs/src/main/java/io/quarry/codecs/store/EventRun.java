@@ -62,9 +62,13 @@ public final class EventRun {
     return events.eventOfUnknownTime(from + i);
   }
 
-  /** Event {@code i}'s time, epoch microseconds (the block's times decoded on first use). */
+  /**
+   * Event {@code i}'s time, epoch microseconds (the block's times decoded on first use: from its
+   * payload's first bytes alone while nothing decoded the payload, {@link
+   * BlockEvents#timesByPrefix}).
+   */
   public long time(int i) {
-    return block().time(from + i);
+    return block != null ? block.time(from + i) : events.time(from + i);
   }
 
   /** The decoded block's bytes, which {@link #textOffset} points into; not to be changed. */

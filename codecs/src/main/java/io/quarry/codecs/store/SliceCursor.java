@@ -39,6 +39,7 @@ public final class SliceCursor implements EventCursor {
 
   // blocks
   private StoredFields journal;
+  private PrefixTimes prefixTimes; // a run's times without its texts, null: not a journal
   private BlockColumns elsewhere;
   private EventVisitor.BlockShortcut blockShortcut;
   private BlockBounds bounds;
@@ -104,6 +105,7 @@ public final class SliceCursor implements EventCursor {
 
   private void openBlocks(int from) throws IOException {
     journal = reader.storedFields();
+    prefixTimes = takesRuns ? PrefixTimes.of(reader) : null;
     elsewhere = new BlockColumns(reader);
     blockShortcut = visitor.blockShortcut(reader);
     bounds = BlockBounds.open(reader);
@@ -248,6 +250,9 @@ public final class SliceCursor implements EventCursor {
           inside
               ? BlockEvents.unread(source.index(), journal, elsewhere, doc, bounds.events)
               : BlockEvents.read(source.index(), journal, elsewhere, doc);
+      if (inside && takesRuns && prefixTimes != null) {
+        block.timesByPrefix(prefixTimes, bounds.oldestTime, bounds.newestTime);
+      }
       blockInside = inside;
       inBlock = 0;
     }

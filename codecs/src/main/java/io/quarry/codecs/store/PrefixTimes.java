@@ -1,0 +1,89 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.block.EventBlockTimes;
+import io.quarry.codecs.journal.JournalPrefix;
+import io.quarry.codecs.journal.JournalStoredFieldsReader;
+import java.io.IOException;
+import org.apache.lucene.index.CodecReader;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.LeafReader;
+
+/**
+ * A block document's times without its texts (session 33): its journal block decoded only as far as
+ * the event block's {@code Times} section ({@link JournalPrefix}, {@link EventBlockTimes}), for a
+ * scan whose visitor asks a block's events for their times and for fields read from doc values
+ * alone ({@link BlockEvents}). One per slice of a scan; not thread-safe.
+ *
+ * <p>A prefix read checks no checksum (the journal's covers the whole decoded block, the event
+ * block's sits after its last section): what it reads is checked against what the doc values hold —
+ * the event count and the block's oldest and newest times ({@link BlockBounds}) — and the decoder's
+ * own checks. A damaged byte in the texts or columns is left for the reads that decode them and for
+ * {@code quarry fsck}.
+ */
+final class PrefixTimes {
+  private static final int FIRST_BYTES = 256; // a block's header and section table, most often
+
+  private final JournalStoredFieldsReader journal;
+  private final JournalPrefix prefix = new JournalPrefix();
+
+  private PrefixTimes(JournalStoredFieldsReader journal) {
+    this.journal = journal;
+  }
+
+  /** The prefix reader of a segment's journal, or null when its stored fields are not a journal. */
+  static PrefixTimes of(LeafReader reader) {
+    return reader instanceof CodecReader codec
+            && codec.getFieldsReader() instanceof JournalStoredFieldsReader journal
+        ? new PrefixTimes(journal.clone())
+        : null;
+  }
+
+  /**
+   * Block document {@code doc}'s times, newest first, checked against its doc values: {@code
+   * events} events, the oldest and newest {@code oldest} and {@code newest}.
+   *
+   * @throws CorruptIndexException when they do not match, or the prefix is not an event block's
+   */
+  long[] read(int doc, int events, long oldest, long newest) throws IOException {
+    journal.readPrefix(doc, prefix);
+    byte[] bytes = prefix.bytes();
+    int start = prefix.valueStart();
+    int length = prefix.valueLength();
+    int want = Math.min(length, FIRST_BYTES);
+    int end;
+    while (true) {
+      prefix.ensure(start + want);
+      end = EventBlockTimes.end(bytes, start, want, length);
+      if (end >= 0) {
+        break;
+      }
+      want = Math.min(length, want * 4);
+    }
+    prefix.ensure(start + end);
+    long[] times = EventBlockTimes.read(bytes, start, end);
+    prefix.account();
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (long time : times) {
+      min = Math.min(min, time);
+      max = Math.max(max, time);
+    }
+    if (times.length != events || (events > 0 && (min != oldest || max != newest))) {
+      throw new CorruptIndexException(
+          "block of "
+              + times.length
+              + " events from "
+              + min
+              + " to "
+              + max
+              + ", its doc values say "
+              + events
+              + " from "
+              + oldest
+              + " to "
+              + newest,
+          "doc " + doc);
+    }
+    return times;
+  }
+}
