@@ -8,7 +8,6 @@ import io.quarry.plugin.api.command.CommandDefinition;
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
-import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Span;
@@ -172,19 +171,8 @@ final class MakeContinuousCommand implements CommandDefinition, CustomSyntax {
           List<String> names = Cells.fieldNames(page);
           fields.addAll(names);
           for (int p = 0; p < page.positionCount(); p++) {
-            Map<String, List<Object>> row = new HashMap<>();
-            long bytes = 64;
-            for (String name : names) {
-              Block block = page.block(name);
-              List<Object> values = block.getValues(p); // _time as microseconds
-              if (!values.isEmpty()) {
-                row.put(name, values);
-                for (Object value : values) {
-                  bytes += Cells.bytes(value);
-                }
-              }
-            }
-            reserve(bytes);
+            Map<String, List<Object>> row = Cells.row(page, names, p, true); // _time: micros
+            reserve(Cells.bytes(row));
             rows.add(row);
           }
           factory.release(page);
