@@ -1,22 +1,20 @@
 package io.quarry.ql.builtins;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Key/value pairs of a text cut by given delimiters ({@code extract pairdelim=… kvdelim=…}): the
  * text splits into pairs at any of the pair delimiters outside double quotes; a pair splits into
  * key and value at its first key delimiter; both are trimmed and lose surrounding double quotes. A
  * pair without a key delimiter, with an empty key, or whose value holds another key delimiter
- * (Splunk: "that value is not extracted") gives nothing. A key seen twice gets both values.
+ * (Splunk: "that value is not extracted") gives nothing.
  */
 final class DelimitedPairs {
   private DelimitedPairs() {}
 
-  static Map<String, List<String>> extract(String text, String pairDelims, String kvDelims) {
-    Map<String, List<String>> pairs = new LinkedHashMap<>();
+  /** Every pair of {@code text} handed to {@code pairs} in the order of the text. */
+  static void forEachPair(
+      String text, String pairDelims, String kvDelims, BiConsumer<String, String> pairs) {
     int start = 0;
     boolean quoted = false;
     for (int i = 0; i <= text.length(); i++) {
@@ -28,10 +26,9 @@ final class DelimitedPairs {
         start = i + 1;
       }
     }
-    return pairs;
   }
 
-  private static void pair(String pair, String kvDelims, Map<String, List<String>> pairs) {
+  private static void pair(String pair, String kvDelims, BiConsumer<String, String> pairs) {
     int at = -1;
     for (int i = 0; i < pair.length() && at < 0; i++) {
       if (kvDelims.indexOf(pair.charAt(i)) >= 0) {
@@ -49,7 +46,7 @@ final class DelimitedPairs {
       }
     }
     if (!key.isEmpty()) {
-      pairs.computeIfAbsent(key, k -> new ArrayList<>()).add(value);
+      pairs.accept(key, value);
     }
   }
 

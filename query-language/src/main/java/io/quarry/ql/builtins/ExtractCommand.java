@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * {@code extract} (also {@code kv}) {@code [pairdelim="…" kvdelim="…"] [limit=N] [maxchars=N]
@@ -213,27 +214,24 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
     /** The fields of one {@code _raw}: the first {@code limit} pairs of its first characters. */
     Map<String, List<String>> fields(String raw) {
       String text = raw.length() > maxChars ? raw.substring(0, maxChars) : raw;
-      Map<String, List<String>> pairs =
-          pairDelims == null
-              ? KeyValues.extract(text)
-              : DelimitedPairs.extract(text, pairDelims, kvDelims);
       Map<String, List<String>> fields = new LinkedHashMap<>();
-      int taken = 0;
-      for (Map.Entry<String, List<String>> pair : pairs.entrySet()) {
-        String key = cleanKeys ? DelimitedPairs.clean(pair.getKey()) : pair.getKey();
-        if (key.isEmpty()) {
-          continue;
-        }
-        for (String value : pair.getValue()) {
-          if (taken == limit) {
-            return fields;
-          }
-          List<String> values = fields.computeIfAbsent(key, k -> new ArrayList<>());
-          if (values.isEmpty() || mvAdd) {
-            values.add(value);
-            taken++;
-          }
-        }
+      int[] taken = {0};
+      BiConsumer<String, String> pair =
+          (found, value) -> {
+            String key = cleanKeys ? DelimitedPairs.clean(found) : found;
+            if (key.isEmpty() || taken[0] == limit) {
+              return;
+            }
+            List<String> values = fields.computeIfAbsent(key, k -> new ArrayList<>());
+            if (values.isEmpty() || mvAdd) {
+              values.add(value);
+              taken[0]++;
+            }
+          };
+      if (pairDelims == null) {
+        KeyValues.forEachPair(text, pair);
+      } else {
+        DelimitedPairs.forEachPair(text, pairDelims, kvDelims, pair);
       }
       return fields;
     }

@@ -30,6 +30,11 @@ public final class KeyValues {
     return fields;
   }
 
+  /** Every pair of {@code raw} handed to {@code pairs} in the order of the text. */
+  public static void forEachPair(String raw, BiConsumer<String, String> pairs) {
+    scan(raw, null, pairs);
+  }
+
   /**
    * The values of one key, as {@code extract(raw).get(key)} would give them (empty when absent),
    * without cutting out the other pairs: what a search asking for one field needs.

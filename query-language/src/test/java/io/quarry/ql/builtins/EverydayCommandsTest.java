@@ -51,6 +51,12 @@ class EverydayCommandsTest {
   }
 
   @Test
+  void extractCountsTheLimitInTheTextsOrder() {
+    var out = run("extract mv_add=t limit=2", List.of(row("_raw", "a=1 b=2 a=3")));
+    assertThat(out.get(0)).containsEntry("a", "1").containsEntry("b", "2");
+  }
+
+  @Test
   void xmlkvTakesInnermostElementsFirstValue() {
     assertThat(XmlKvCommand.elements("<a x='1'><b>1</b><b>2</b><c></c></a><d>z</d >"))
         .containsExactly(
