@@ -44,6 +44,13 @@ public final class BuiltinCommands {
         new TransposeCommand(),
         new GentimesCommand(),
         new AppendPipeCommand(),
-        new MapCommand());
+        new MapCommand(),
+        // session 33's everyday commands
+        new AddInfoCommand(),
+        new ExtractCommand("extract"),
+        new ExtractCommand("kv"),
+        new XmlKvCommand(),
+        new UniqCommand(),
+        new MakeContinuousCommand());
   }
 }

@@ -14,7 +14,9 @@ import io.quarry.ql.exec.TimeField;
 import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -51,6 +53,34 @@ final class Cells {
   /** Rough heap bytes of a value held in operator state, for the memory account. */
   static long bytes(Object value) {
     return value instanceof String s ? 40L + 2L * s.length() : 24L;
+  }
+
+  /**
+   * A position's fields that hold values, each with its values ({@link #values}; with {@code
+   * stored}, as the block stores them: a {@link DataType#TIMESTAMP}'s microseconds).
+   */
+  static Map<String, List<Object>> row(
+      Page page, List<String> names, int position, boolean stored) {
+    Map<String, List<Object>> row = new HashMap<>();
+    for (String name : names) {
+      Block block = page.block(name);
+      List<Object> values = stored ? block.getValues(position) : values(block, position);
+      if (!values.isEmpty()) {
+        row.put(name, values);
+      }
+    }
+    return row;
+  }
+
+  /** Rough heap bytes of a row held in operator state ({@link #bytes(Object)} of each value). */
+  static long bytes(Map<String, List<Object>> row) {
+    long bytes = 64;
+    for (List<Object> values : row.values()) {
+      for (Object value : values) {
+        bytes += bytes(value);
+      }
+    }
+    return bytes;
   }
 
   /** The column names of a page other than the hidden row column, in order. */

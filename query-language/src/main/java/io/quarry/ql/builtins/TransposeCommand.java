@@ -8,11 +8,9 @@ import io.quarry.plugin.api.command.CommandDefinition;
 import io.quarry.plugin.api.command.CommandKind;
 import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
-import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -104,19 +102,8 @@ final class TransposeCommand implements CommandDefinition {
           List<String> names = Cells.fieldNames(page);
           fields.addAll(names); // every page's, those after the transposed results' too
           for (int p = 0; p < page.positionCount() && rows.size() < count; p++) {
-            Map<String, List<Object>> row = new HashMap<>();
-            long bytes = 64;
-            for (String name : names) {
-              Block block = page.block(name);
-              List<Object> values = Cells.values(block, p);
-              if (!values.isEmpty()) {
-                row.put(name, values);
-                for (Object value : values) {
-                  bytes += Cells.bytes(value);
-                }
-              }
-            }
-            reserve(bytes);
+            Map<String, List<Object>> row = Cells.row(page, names, p, false);
+            reserve(Cells.bytes(row));
             rows.add(row);
           }
           factory.release(page);

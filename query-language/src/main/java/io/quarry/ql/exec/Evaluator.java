@@ -92,9 +92,17 @@ public final class Evaluator {
     return resources.tracker(stage);
   }
 
+  private SearchInfo searchInfo = SearchInfo.NONE;
+
+  /** This evaluator, its search's time range and id being {@code info} ({@code addinfo}). */
+  public Evaluator withSearchInfo(SearchInfo info) {
+    this.searchInfo = java.util.Objects.requireNonNull(info, "info is null");
+    return this;
+  }
+
   /** The context of a new plugin operator of this search. */
   public io.quarry.plugin.api.command.OperatorContext pluginContext() {
-    return resources.context(now, zone, rawTerms);
+    return resources.context(now, zone, rawTerms, searchInfo);
   }
 
   /** Where {@code outputlookup} writes. */

@@ -60,7 +60,12 @@ public record SearchResources(
    * appendpipe}).
    */
   OperatorContext context(Instant now, ZoneId zone, RawTermMatcher rawTerms) {
-    return new Context(new BlockFactory(memory), this, now, zone, rawTerms);
+    return context(now, zone, rawTerms, SearchInfo.NONE);
+  }
+
+  /** As above, the search's time range and id ({@code addinfo}) being {@code info}. */
+  OperatorContext context(Instant now, ZoneId zone, RawTermMatcher rawTerms, SearchInfo info) {
+    return new Context(new BlockFactory(memory), this, now, zone, rawTerms, info);
   }
 
   /**
@@ -73,18 +78,26 @@ public record SearchResources(
     private final Instant now;
     private final ZoneId zone;
     private final RawTermMatcher rawTerms; // null: none
+    private final SearchInfo info;
 
     private Context(
         BlockFactory factory,
         SearchResources resources,
         Instant now,
         ZoneId zone,
-        RawTermMatcher rawTerms) {
+        RawTermMatcher rawTerms,
+        SearchInfo info) {
       this.factory = factory;
       this.resources = resources;
       this.now = now;
       this.zone = zone;
       this.rawTerms = rawTerms;
+      this.info = info;
+    }
+
+    /** The search's time range and id ({@code addinfo}). */
+    public SearchInfo searchInfo() {
+      return info;
     }
 
     /** How the search's bare words match a raw text, or null when it has no tokenizer. */

@@ -25,7 +25,7 @@ public final class SubPipeline {
   public static List<Page> run(List<Command> commands, List<Page> input, OperatorContext context) {
     Evaluator evaluator = new Evaluator(context.now(), context.zone());
     if (context instanceof SearchResources.Context search) {
-      evaluator.withResources(search.resources());
+      evaluator.withResources(search.resources()).withSearchInfo(search.searchInfo());
       if (search.rawTermMatcher() != null) {
         evaluator.withRawTermMatcher(search.rawTermMatcher());
       }

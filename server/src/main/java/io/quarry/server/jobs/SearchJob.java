@@ -64,6 +64,7 @@ public final class SearchJob {
       Duration timeLimit,
       Duration ttl) {
     this.id = id;
+    control.sid(id);
     this.query = query;
     this.expandedQuery = expandedQuery;
     this.plan = plan;

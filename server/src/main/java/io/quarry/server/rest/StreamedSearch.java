@@ -48,7 +48,7 @@ final class StreamedSearch {
       PageWriter writer,
       Ending ending)
       throws IOException {
-    SearchControl control = new SearchControl().summaryLoggedLater();
+    SearchControl control = new SearchControl().summaryLoggedLater().sid(admitted.id());
     SearchStats stats;
     try {
       stats = run(search, query, plan, admitted.timeLimit(timeLimit), control, exchange, writer);

@@ -1,7 +1,7 @@
 package io.quarry.server.search;
 
+import io.quarry.ql.exec.KeyValues;
 import io.quarry.server.sourcetype.JsonFields;
-import io.quarry.server.sourcetype.KeyValues;
 import io.quarry.server.sourcetype.Sourcetype;
 import java.util.List;
 import java.util.Map;

@@ -49,6 +49,19 @@ public final class SearchControl {
     return everyEventField;
   }
 
+  private volatile String sid = "";
+
+  /** The search's id ({@code addinfo}'s {@code info_sid}): its admission's, its job's. */
+  public SearchControl sid(String id) {
+    this.sid = java.util.Objects.requireNonNull(id, "id is null");
+    return this;
+  }
+
+  /** The search's id, {@code ""} when none was given. */
+  public String sid() {
+    return sid;
+  }
+
   private volatile boolean summaryLater;
 
   /**

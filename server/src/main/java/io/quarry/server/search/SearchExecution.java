@@ -81,7 +81,10 @@ final class SearchExecution {
         evaluator(appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
-                    memory, control::cancelled, pluginWarnings::add, control::shouldStop));
+                    memory, control::cancelled, pluginWarnings::add, control::shouldStop))
+            .withSearchInfo(
+                new io.quarry.ql.exec.SearchInfo(
+                    plan.earliestMicros(), plan.latestMicros(), control.sid()));
     if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
       // mstats, mcatalog, mpreview: over metric indexes, with this search's evaluator
       return new MetricExecution(metricSearch, maxResultRows)

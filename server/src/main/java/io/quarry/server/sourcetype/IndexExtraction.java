@@ -1,5 +1,6 @@
 package io.quarry.server.sourcetype;
 
+import io.quarry.ql.exec.KeyValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.quarry.server.sourcetype;
 
 /**
- * {@link KeyValues#values} over ASCII bytes as they lie in a decoded journal block: the same pairs,
- * found the same way (the key is the longest run of {@code [A-Za-z0-9_.-]} before an {@code =},
- * starting with a letter or {@code _}; the value a quoted string or a run up to whitespace, {@code
- * , ; &} or a quote; scanning resumes after each value), but each value reported as a range of the
- * bytes instead of a {@code String}, so a {@code stats … by JSESSIONID} copies the value's bytes
- * into a block and makes no object per event.
+ * {@link io.quarry.ql.exec.KeyValues#values} over ASCII bytes as they lie in a decoded journal
+ * block: the same pairs, found the same way (the key is the longest run of {@code [A-Za-z0-9_.-]}
+ * before an {@code =}, starting with a letter or {@code _}; the value a quoted string or a run up
+ * to whitespace, {@code , ; &} or a quote; scanning resumes after each value), but each value
+ * reported as a range of the bytes instead of a {@code String}, so a {@code stats … by JSESSIONID}
+ * copies the value's bytes into a block and makes no object per event.
  */
 public final class KeyValueBytes {
   private static final int MAX_KEY_LENGTH = 100;

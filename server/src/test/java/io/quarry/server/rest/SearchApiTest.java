@@ -347,6 +347,20 @@ class SearchApiTest {
   }
 
   @Test
+  void addinfoAnswersTheJobsIdAndTimeRange() throws Exception {
+    JsonNode created =
+        createJob(
+            "{\"query\": \"index=main earliest=1767657600 latest=1767690000 | stats count"
+                + " | addinfo | table info_sid, info_min_time, info_max_time\"}");
+    String id = created.get("id").asText();
+    assertThat(awaitDone(id).get("state").asText()).isEqualTo("DONE");
+    JsonNode rows = ok(call("GET", "/api/v1/jobs/" + id + "/results", null, null), 200).get("rows");
+    assertThat(rows.get(0).get(0).asText()).isEqualTo(id);
+    assertThat(rows.get(0).get(1).asDouble()).isEqualTo(1767657600d);
+    assertThat(rows.get(0).get(2).asDouble()).isEqualTo(1767690000d);
+  }
+
+  @Test
   void resultsPageByOffsetAndCount() throws Exception {
     JsonNode job =
         createJob("{\"query\": \"index=main | head 250 | table id\", \"mode\": \"blocking\"}");

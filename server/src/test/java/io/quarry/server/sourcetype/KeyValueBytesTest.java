@@ -2,6 +2,7 @@ package io.quarry.server.sourcetype;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.ql.exec.KeyValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

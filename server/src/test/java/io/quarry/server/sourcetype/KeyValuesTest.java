@@ -2,6 +2,7 @@ package io.quarry.server.sourcetype;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.ql.exec.KeyValues;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

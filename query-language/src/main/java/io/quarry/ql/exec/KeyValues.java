@@ -1,4 +1,4 @@
-package io.quarry.server.sourcetype;
+package io.quarry.ql.exec;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,7 +9,8 @@ import java.util.function.BiConsumer;
 /**
  * Automatic {@code key=value} extraction: {@code key=value} and {@code key="quoted value"} pairs,
  * keys starting with a letter or {@code _}; a key seen twice gets both values. Used at search time
- * (always, after the sourcetype's and JSON extraction) and at index time ({@code type: kv}).
+ * (always, after the sourcetype's and JSON extraction), at index time ({@code type: kv}) and by
+ * {@code extract} without delimiters (here, below the server, for that built-in command).
  */
 public final class KeyValues {
   private static final int MAX_KEY_LENGTH = 100;
@@ -27,6 +28,11 @@ public final class KeyValues {
     Map<String, List<String>> fields = new LinkedHashMap<>();
     scan(raw, null, (key, value) -> fields.computeIfAbsent(key, k -> new ArrayList<>()).add(value));
     return fields;
+  }
+
+  /** Every pair of {@code raw} handed to {@code pairs} in the order of the text. */
+  public static void forEachPair(String raw, BiConsumer<String, String> pairs) {
+    scan(raw, null, pairs);
   }
 
   /**

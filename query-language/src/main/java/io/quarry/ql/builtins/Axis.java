@@ -1,0 +1,128 @@
+package io.quarry.ql.builtins;
+
+import io.quarry.ql.ast.Span;
+import io.quarry.ql.exec.TimeField;
+import io.quarry.ql.exec.Values;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * {@code makecontinuous}'s x-axis: a field's values put in buckets of a span — a time span over
+ * microseconds ({@code _time}'s own, another field's seconds), aligned by {@link Span#floor}; a
+ * numeric one over {@code [k·w, (k+1)·w)} — and the buckets between the first and the last filled.
+ */
+final class Axis {
+  private final String field;
+  private final Span span;
+  private final ZoneId zone;
+
+  Axis(String field, Span span, ZoneId zone) {
+    this.field = field;
+    this.span = span;
+    this.zone = zone;
+  }
+
+  /**
+   * {@code rows} (field to values; {@code _time} in microseconds) in bucket order, their field set
+   * to their bucket, a row of only the field for each empty bucket from the first (or {@code
+   * start}) to the last (or {@code end}); rows outside {@code [start, end]} (NaN: unbounded)
+   * dropped, rows whose field is not a number last.
+   */
+  List<Map<String, List<Object>>> fill(
+      List<Map<String, List<Object>>> rows, double start, double end, Consumer<String> warn) {
+    TreeMap<Long, List<Map<String, List<Object>>>> buckets = new TreeMap<>(); // by bucket index
+    List<Map<String, List<Object>>> other = new ArrayList<>();
+    for (Map<String, List<Object>> row : rows) {
+      List<Object> values = row.get(field);
+      double x = values == null ? Double.NaN : seconds(values.get(0));
+      if (Double.isNaN(x)) {
+        other.add(row);
+      } else if (!(x < start) && !(x > end)) {
+        buckets.computeIfAbsent(bucket(x), b -> new ArrayList<>()).add(row);
+      }
+    }
+    List<Map<String, List<Object>>> out = new ArrayList<>(rows.size());
+    if (!buckets.isEmpty() || (!Double.isNaN(start) && !Double.isNaN(end))) {
+      long first = Double.isNaN(start) ? buckets.firstKey() : bucket(start);
+      long last = Double.isNaN(end) ? buckets.lastKey() : bucket(end);
+      if (!buckets.isEmpty()) {
+        first = Math.min(first, buckets.firstKey());
+        last = Math.max(last, buckets.lastKey());
+      }
+      if (count(first, last) > Axis.limit()) {
+        warn.accept(
+            "makecontinuous: more than "
+                + Axis.limit()
+                + " buckets between the first and the last; the gaps were left unfilled");
+        buckets.forEach((b, inBucket) -> inBucket.forEach(r -> out.add(at(r, b))));
+      } else {
+        for (long b = first; b <= last; b = following(b)) {
+          List<Map<String, List<Object>>> inBucket = buckets.get(b);
+          if (inBucket == null) {
+            out.add(at(Map.of(), b));
+          } else {
+            for (Map<String, List<Object>> row : inBucket) {
+              out.add(at(row, b));
+            }
+          }
+        }
+      }
+    }
+    out.addAll(other);
+    return out;
+  }
+
+  private static int limit() {
+    return MakeContinuousCommand.MAX_BUCKETS;
+  }
+
+  /** A value as seconds (or the number itself, for a numeric span); NaN when not a number. */
+  private double seconds(Object value) {
+    if (TimeField.is(field) && value instanceof Long micros) {
+      return micros / 1e6;
+    }
+    return Values.toNumber(value);
+  }
+
+  /** The bucket of {@code x}: its start in microseconds (time), or its index (numeric). */
+  private long bucket(double x) {
+    return span.isTime()
+        ? span.floor(Math.round(x * 1e6), zone)
+        : (long) Math.floor(x / span.width());
+  }
+
+  private long following(long bucket) {
+    return span.isTime() ? span.next(bucket, zone) : bucket + 1;
+  }
+
+  private long count(long first, long last) {
+    if (!span.isTime()) {
+      return last - first + 1;
+    }
+    long n = 0;
+    for (long b = first; b <= last && n <= limit(); b = following(b)) {
+      n++;
+    }
+    return n;
+  }
+
+  /** {@code row} with the field set to bucket {@code b}'s value. */
+  private Map<String, List<Object>> at(Map<String, List<Object>> row, long b) {
+    Map<String, List<Object>> copy = new HashMap<>(row);
+    copy.put(field, List.of(value(b)));
+    return copy;
+  }
+
+  private Object value(long b) {
+    if (span.isTime()) {
+      return TimeField.is(field) ? (Object) b : TimeField.secondsOf(b);
+    }
+    double start = b * span.width();
+    return start == Math.rint(start) && Math.abs(start) < 1e15 ? (Object) (long) start : start;
+  }
+}
