@@ -132,9 +132,8 @@ class ConfigBuilderTest {
   }
 
   /**
-   * A record put then one setting of it replaced binds as that setting alone over the defaults: but
-   * the record's mapping carries its derived defaults (search.jobTtlSeconds = min(600,
-   * maxJobTtlSeconds)) frozen, so a smaller maxJobTtlSeconds put after it is refused.
+   * A record put then one setting of it replaced binds as that setting alone over the defaults (the
+   * record's default jobTtlSeconds not frozen: a smaller maxJobTtlSeconds put after it is taken).
    */
   @Test
   void aLaterPutOverARecordActsAsOverTheDefaults() {
@@ -143,6 +142,39 @@ class ConfigBuilderTest {
     QuarryConfig overRecord =
         QuarryConfig.builder().put("search", defaults).put("search.maxJobTtlSeconds", 300).build();
     assertThat(overRecord.search()).isEqualTo(alone.search());
+  }
+
+  /**
+   * A field derived from another (search.jobTtlSeconds = min(600, maxJobTtlSeconds)) that differs
+   * from its default is derived again, not written as if set: a record with maxJobTtlSeconds 300
+   * (so jobTtlSeconds 300) then a maxJobTtlSeconds of 1,000 put over it binds as 1,000 alone would
+   * (jobTtlSeconds 600); a jobTtlSeconds the record sets itself stays.
+   */
+  @Test
+  void aDerivedFieldOfARecordIsDerivedAgainWhenTheFieldItComesFromChanges() {
+    QuarryConfig.Search small =
+        QuarryConfig.builder().put("search.maxJobTtlSeconds", 300).build().search();
+    assertThat(small.jobTtlSeconds()).isEqualTo(300);
+    QuarryConfig alone = QuarryConfig.builder().put("search.maxJobTtlSeconds", 1000).build();
+    QuarryConfig overRecord =
+        QuarryConfig.builder().put("search", small).put("search.maxJobTtlSeconds", 1000).build();
+    assertThat(overRecord.search().jobTtlSeconds()).isEqualTo(600);
+    assertThat(overRecord.search()).isEqualTo(alone.search());
+
+    QuarryConfig.Search own =
+        QuarryConfig.builder()
+            .put("search.maxJobTtlSeconds", 300)
+            .put("search.jobTtlSeconds", 200)
+            .build()
+            .search();
+    QuarryConfig.Search ownOver =
+        QuarryConfig.builder()
+            .put("search", own)
+            .put("search.maxJobTtlSeconds", 1000)
+            .build()
+            .search();
+    assertThat(ownOver.jobTtlSeconds()).isEqualTo(200);
+    assertThat(QuarryConfig.builder().put("search", small).build().search()).isEqualTo(small);
   }
 
   /** Each other section's record, put whole, binds as itself (the defaults' records). */
