@@ -286,24 +286,8 @@ public final class QuarryServer implements Closeable {
           auditLog,
           ready);
     } catch (IOException | InterruptedException | RuntimeException e) {
-      closeAfterFailedStart(e, jobs, auditLog, internalLog, metrics, metricStore, store);
+      FailedStart.close(e, jobs, auditLog, internalLog, metrics, metricStore, store);
       throw e;
-    }
-  }
-
-  /**
-   * Closes what a failed start opened, in order, each even when one before it fails (its failure
-   * added to {@code failure}): the data directory is free for the next start.
-   */
-  private static void closeAfterFailedStart(Exception failure, AutoCloseable... opened) {
-    for (AutoCloseable resource : opened) {
-      if (resource != null) {
-        try {
-          resource.close();
-        } catch (Exception e) {
-          failure.addSuppressed(e);
-        }
-      }
     }
   }
 
