@@ -3,7 +3,13 @@ package io.quarry.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.config.ConfigBuilder;
+import io.quarry.server.config.HecToken;
+import io.quarry.server.config.IndexStorage;
+import io.quarry.server.config.Plugins;
 import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Search;
+import io.quarry.server.config.Storage;
+import io.quarry.server.config.Tls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,8 +33,8 @@ public final class TestServers {
   }
 
   /** A server on a free port of 127.0.0.1 with this TLS (its URL is {@code https://…}). */
-  public static QuarryServer startTls(
-      Path dataDirectory, String adminPassword, QuarryConfig.Tls tls) throws Exception {
+  public static QuarryServer startTls(Path dataDirectory, String adminPassword, Tls tls)
+      throws Exception {
     return start(dataDirectory, adminPassword, settings -> settings.put("server.tls", tls));
   }
 
@@ -57,8 +63,8 @@ public final class TestServers {
   }
 
   /** Search limits with every setting the default but the memory one search may hold. */
-  public static QuarryConfig.Search memoryLimit(long maxMemoryBytes) {
-    return new QuarryConfig.Search(
+  public static Search memoryLimit(long maxMemoryBytes) {
+    return new Search(
         null, null, null, null, null, null, maxMemoryBytes, null, null, null, null, null);
   }
 
@@ -66,9 +72,9 @@ public final class TestServers {
   public static QuarryServer start(
       Path dataDirectory,
       String adminPassword,
-      QuarryConfig.Search search,
+      Search search,
       java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
-      QuarryConfig.Plugins plugins)
+      Plugins plugins)
       throws Exception {
     return start(dataDirectory, adminPassword, search, sourcetypes, plugins, null);
   }
@@ -77,10 +83,10 @@ public final class TestServers {
   public static QuarryServer start(
       Path dataDirectory,
       String adminPassword,
-      QuarryConfig.Search search,
+      Search search,
       java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
-      QuarryConfig.Plugins plugins,
-      QuarryConfig.Storage storage)
+      Plugins plugins,
+      Storage storage)
       throws Exception {
     return start(
         dataDirectory,
@@ -97,8 +103,8 @@ public final class TestServers {
    * Storage whose new buckets keep one index document per event ({@code format: events}): for tests
    * of that layout's own shortcuts (term-index counts, doc-values ordinals).
    */
-  public static QuarryConfig.Storage eventLayout() {
-    return new QuarryConfig.Storage(null, null, null, null, "events", null, null);
+  public static Storage eventLayout() {
+    return new Storage(null, null, null, null, "events", null, null);
   }
 
   /**
@@ -119,8 +125,7 @@ public final class TestServers {
                 .put("indexes", List.of("ev", "bl"))
                 .put(
                     "hec.tokens",
-                    List.of(
-                        new QuarryConfig.HecToken(token, "test", "ev", List.of("ev", "bl"), null)))
+                    List.of(new HecToken(token, "test", "ev", List.of("ev", "bl"), null)))
                 .put("storage", eventsBesideBlocks())
                 .put("sourcetypes", sourcetypes));
   }
@@ -129,8 +134,8 @@ public final class TestServers {
    * Storage for tests comparing the two layouts: index {@code ev} keeps one document per event
    * ({@code format: events}), index {@code bl} one per block of events ({@code format: blocks}).
    */
-  public static QuarryConfig.Storage eventsBesideBlocks() {
-    return new QuarryConfig.Storage(
+  public static Storage eventsBesideBlocks() {
+    return new Storage(
         null,
         null,
         null,
@@ -138,10 +143,9 @@ public final class TestServers {
         null,
         Map.of(
             "ev",
-            new QuarryConfig.IndexStorage(null, null, null, null, null, null, null, null, "events"),
+            new IndexStorage(null, null, null, null, null, null, null, null, "events"),
             "bl",
-            new QuarryConfig.IndexStorage(
-                null, null, null, null, null, null, null, null, "blocks")),
+            new IndexStorage(null, null, null, null, null, null, null, null, "blocks")),
         null);
   }
 

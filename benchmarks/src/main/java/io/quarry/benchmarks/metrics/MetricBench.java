@@ -5,6 +5,7 @@ import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.metricstore.MetricIndexStore;
 import io.quarry.codecs.metricstore.SeriesKey;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
 import java.io.IOException;
 import java.net.URI;
@@ -169,9 +170,7 @@ public final class MetricBench {
             .put("dataDir", data.toString())
             .put("indexes", List.of("main", "m", "e"))
             .put("auth.adminPassword", "bench-pw")
-            .add(
-                "hec.tokens",
-                new QuarryConfig.HecToken("bench", "bench", "m", List.of("m", "e"), null))
+            .add("hec.tokens", new HecToken("bench", "bench", "m", List.of("m", "e"), null))
             .put("storage.commitIntervalSeconds", 10)
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 50_000_000L)

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.plugin.api.SpiVersion;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Plugins;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -277,7 +277,7 @@ class PluginLoadingTest {
             PASSWORD,
             io.quarry.server.TestServers.memoryLimit(64L << 20),
             null,
-            new QuarryConfig.Plugins(plugins.toString()));
+            new Plugins(plugins.toString()));
     HttpResponse<String> loaded =
         io.quarry.server.TestServers.postRaw(
             server, "tok", "app", "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n");

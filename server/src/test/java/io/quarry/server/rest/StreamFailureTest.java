@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Plugins;
 import io.quarry.server.plugins.PluginJars;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,11 +60,7 @@ class StreamFailureTest {
         "p.failafter.TestPlugin");
     server =
         TestServers.start(
-            root.resolve("data"),
-            PASSWORD,
-            null,
-            null,
-            new QuarryConfig.Plugins(plugins.toString()));
+            root.resolve("data"), PASSWORD, null, null, new Plugins(plugins.toString()));
   }
 
   @AfterAll

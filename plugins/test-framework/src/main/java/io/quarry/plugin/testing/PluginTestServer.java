@@ -4,6 +4,7 @@ import io.quarry.client.QuarryClient;
 import io.quarry.client.SearchResults;
 import io.quarry.plugin.api.QuarryPlugin;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -43,9 +44,7 @@ public final class PluginTestServer implements AutoCloseable {
             .put("dataDir", dataDirectory.toString())
             .put("indexes", List.of("main"))
             .put("auth.adminPassword", PASSWORD)
-            .add(
-                "hec.tokens",
-                new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main"), null))
+            .add("hec.tokens", new HecToken(TOKEN, "test", "main", List.of("main"), null))
             .put("plugins.dir", dataDirectory.resolve("no-plugins-dir").toString())
             .build();
     return new PluginTestServer(QuarryServer.start(config, Clock.systemUTC(), List.of(plugins)));
