@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.config.ConfigBuilder;
 import io.quarry.server.config.HecToken;
 import io.quarry.server.config.IndexStorage;
-import io.quarry.server.config.Plugins;
 import io.quarry.server.config.QuarryConfig;
-import io.quarry.server.config.Search;
 import io.quarry.server.config.Storage;
 import io.quarry.server.config.Tls;
 import java.net.URI;
@@ -29,7 +27,7 @@ public final class TestServers {
 
   /** A server on a free port with its data in {@code dataDirectory}. */
   public static QuarryServer start(Path dataDirectory, String adminPassword) throws Exception {
-    return start(dataDirectory, adminPassword, null, null, null);
+    return start(dataDirectory, adminPassword, settings -> settings);
   }
 
   /** A server on a free port of 127.0.0.1 with this TLS (its URL is {@code https://…}). */
@@ -39,19 +37,11 @@ public final class TestServers {
   }
 
   /**
-   * The settings of this class's servers: 127.0.0.1 on a free port, 4 worker threads, requests up
-   * to 64 MiB, the data in {@code dataDirectory}, index {@code main}, this admin password and HEC
-   * token {@link #TOKEN}.
+   * The settings of this class's servers: {@link QuarryConfig#embedded}'s with this admin password
+   * and HEC token {@link #TOKEN}.
    */
   public static ConfigBuilder settings(Path dataDirectory, String adminPassword) {
-    return QuarryConfig.builder()
-        .put("server.port", 0)
-        .put("server.maxRequestBytes", 64L << 20)
-        .put("server.workerThreads", 4)
-        .put("dataDir", dataDirectory.toString())
-        .put("indexes", List.of("main"))
-        .put("auth.adminPassword", adminPassword)
-        .add("hec.tokens", Map.of("token", TOKEN, "name", "test", "indexes", List.of("main")));
+    return QuarryConfig.embedded(dataDirectory, adminPassword, TOKEN);
   }
 
   /** A server with {@link #settings} and what {@code more} changes or adds (limits, timeouts). */
@@ -60,51 +50,6 @@ public final class TestServers {
       throws Exception {
     return QuarryServer.start(
         more.apply(settings(dataDirectory, adminPassword)).build(), Clock.systemUTC());
-  }
-
-  /** Search limits with every setting the default but the memory one search may hold. */
-  public static Search memoryLimit(long maxMemoryBytes) {
-    return new Search(
-        null, null, null, null, null, null, maxMemoryBytes, null, null, null, null, null);
-  }
-
-  /** As above, with these search limits, sourcetypes and plugins directory (null: the defaults). */
-  public static QuarryServer start(
-      Path dataDirectory,
-      String adminPassword,
-      Search search,
-      java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
-      Plugins plugins)
-      throws Exception {
-    return start(dataDirectory, adminPassword, search, sourcetypes, plugins, null);
-  }
-
-  /** As above, with these storage settings (null: the defaults, new buckets as blocks). */
-  public static QuarryServer start(
-      Path dataDirectory,
-      String adminPassword,
-      Search search,
-      java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
-      Plugins plugins,
-      Storage storage)
-      throws Exception {
-    return start(
-        dataDirectory,
-        adminPassword,
-        settings ->
-            settings
-                .put("search", search)
-                .put("storage", storage)
-                .put("sourcetypes", sourcetypes)
-                .put("plugins", plugins));
-  }
-
-  /**
-   * Storage whose new buckets keep one index document per event ({@code format: events}): for tests
-   * of that layout's own shortcuts (term-index counts, doc-values ordinals).
-   */
-  public static Storage eventLayout() {
-    return new Storage(null, null, null, null, "events", null, null);
   }
 
   /**

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The whole configuration: its sections, each a record of this package with its settings'
- * defaults ({@link Server}, {@link Auth}, {@link Hec}, {@link Search}, {@link Storage}, {@link
- * Ingest}, {@link Plugins}), the data directory, the indexes and the sourcetypes; {@code
- * conf/quarry.yml} documents each setting.
+ * The whole configuration: its sections, each a record of this package with its settings' defaults
+ * ({@link Server}, {@link Auth}, {@link Hec}, {@link Search}, {@link Storage}, {@link Ingest},
+ * {@link Plugins}), the data directory, the indexes and the sourcetypes; {@code conf/quarry.yml}
+ * documents each setting.
  */
 public record QuarryConfig(
     @JsonProperty("server") Server server,
@@ -74,6 +74,26 @@ public record QuarryConfig(
    * keeps events until {@code storage.indexes._audit} says otherwise.
    */
   public static final String AUDIT_INDEX = "_audit";
+
+  /**
+   * The settings of a server embedded in a test or a tool: 127.0.0.1 on a free port, 4 worker
+   * threads, requests up to 64 MiB, the data in {@code dataDirectory}, index {@code main}, this
+   * admin password and a HEC token {@code hecToken} (named {@code test}) writing {@code main}; a
+   * caller puts more.
+   */
+  public static ConfigBuilder embedded(
+      java.nio.file.Path dataDirectory, String adminPassword, String hecToken) {
+    return builder()
+        .put("server.port", 0)
+        .put("server.maxRequestBytes", 64L << 20)
+        .put("server.workerThreads", 4)
+        .put("dataDir", dataDirectory.toString())
+        .put("indexes", List.of(DEFAULT_INDEX))
+        .put("auth.adminPassword", adminPassword)
+        .add(
+            "hec.tokens",
+            Map.of("token", hecToken, "name", "test", "indexes", List.of(DEFAULT_INDEX)));
+  }
 
   /** A copy with another list of indexes (the demo adds its own). */
   public QuarryConfig withIndexes(List<String> newIndexes) {

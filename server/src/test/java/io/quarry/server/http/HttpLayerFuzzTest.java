@@ -35,10 +35,12 @@ class HttpLayerFuzzTest {
           TestServers.start(
               Files.createTempDirectory("http-fuzz"),
               PASSWORD,
-              new Search(
-                  null, 10_000L, 5, null, null, null, 64L << 20, null, null, null, null, null),
-              null,
-              null);
+              settings ->
+                  settings.put(
+                      "search",
+                      new Search(
+                          null, 10_000L, 5, null, null, null, 64L << 20, null, null, null, null,
+                          null)));
       TestServers.loadRaw(SERVER, "one status=200\ntwo status=500 user=bob\n");
     } catch (Exception e) {
       throw new IllegalStateException(e);

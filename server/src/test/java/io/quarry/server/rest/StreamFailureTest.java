@@ -60,7 +60,9 @@ class StreamFailureTest {
         "p.failafter.TestPlugin");
     server =
         TestServers.start(
-            root.resolve("data"), PASSWORD, null, null, new Plugins(plugins.toString()));
+            root.resolve("data"),
+            PASSWORD,
+            settings -> settings.put("plugins", new Plugins(plugins.toString())));
   }
 
   @AfterAll

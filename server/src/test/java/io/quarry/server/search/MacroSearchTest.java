@@ -44,7 +44,9 @@ class MacroSearchTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = TestServers.start(dataDirectory, PASSWORD, searchSettings(), null, null);
+    server =
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> settings.put("search", searchSettings()));
     TestServers.loadRaw(
         server,
         "2026-01-01 00:00:01 status=500 node=a\n"
@@ -114,7 +116,9 @@ class MacroSearchTest {
     assertThat(configured.body()).contains("defined in the configuration");
 
     server.close();
-    server = TestServers.start(dataDirectory, PASSWORD, searchSettings(), null, null);
+    server =
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> settings.put("search", searchSettings()));
     assertThat(TestServers.export(server, PASSWORD, "`node_is(a)` | stats count").body())
         .as("kept in macros.json")
         .contains("\"count\":\"2\"");

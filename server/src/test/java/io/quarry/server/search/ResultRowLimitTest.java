@@ -30,9 +30,11 @@ class ResultRowLimitTest {
         TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new Search(null, 1_500L, null, null, null, null, null, null, null, null, null, null),
-            null,
-            null);
+            settings ->
+                settings.put(
+                    "search",
+                    new Search(
+                        null, 1_500L, null, null, null, null, null, null, null, null, null, null)));
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 3_000; i++) {
       lines.append("2026-01-07T10:00:00Z x=value").append(i).append(" y=g").append(i % 3);

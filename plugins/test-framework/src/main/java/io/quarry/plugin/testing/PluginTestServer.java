@@ -4,7 +4,6 @@ import io.quarry.client.QuarryClient;
 import io.quarry.client.SearchResults;
 import io.quarry.plugin.api.QuarryPlugin;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -37,14 +36,7 @@ public final class PluginTestServer implements AutoCloseable {
   public static PluginTestServer start(Path dataDirectory, QuarryPlugin... plugins)
       throws Exception {
     QuarryConfig config =
-        QuarryConfig.builder()
-            .put("server.port", 0)
-            .put("server.maxRequestBytes", 64L << 20)
-            .put("server.workerThreads", 4)
-            .put("dataDir", dataDirectory.toString())
-            .put("indexes", List.of("main"))
-            .put("auth.adminPassword", PASSWORD)
-            .add("hec.tokens", new HecToken(TOKEN, "test", "main", List.of("main"), null))
+        QuarryConfig.embedded(dataDirectory, PASSWORD, TOKEN)
             .put("plugins.dir", dataDirectory.resolve("no-plugins-dir").toString())
             .build();
     return new PluginTestServer(QuarryServer.start(config, Clock.systemUTC(), List.of(plugins)));
