@@ -1,7 +1,7 @@
 package io.quarry.benchmarks;
 
 import io.quarry.codecs.store.EventStore;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.hec.HecEventParser;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
@@ -58,8 +58,7 @@ public final class HecEventCpu {
     if (body.length() > 0) {
       bodies.add(body.toString().getBytes(StandardCharsets.UTF_8));
     }
-    QuarryConfig.HecToken token =
-        new QuarryConfig.HecToken("t", "t", "main", List.of("main"), null);
+    HecToken token = new HecToken("t", "t", "main", List.of("main"), null);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] thread = new double[rounds];
     for (int round = 0; round < rounds; round++) {

@@ -25,7 +25,8 @@ import org.apache.lucene.store.LockObtainFailedException;
 record NodeStores(EventStore events, MetricStore metrics) {
 
   /**
-   * Opens both; when the metric store cannot open, the event store is closed again.
+   * Opens both; when the metric store cannot open, the event store is closed again (a failure of
+   * that close suppressed in the metric store's, which is thrown).
    *
    * @throws ConfigException when another Quarry process holds the data directory
    */
@@ -62,7 +63,7 @@ record NodeStores(EventStore events, MetricStore metrics) {
               Duration.ofSeconds(config.storage().commitIntervalSeconds()));
       return new NodeStores(events, metrics);
     } catch (IOException | RuntimeException e) {
-      events.close();
+      FailedStart.close(e, events); // a failing close is suppressed: the metric store's failure
       throw e;
     }
   }

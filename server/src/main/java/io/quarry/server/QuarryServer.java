@@ -8,8 +8,8 @@ import io.quarry.server.audit.AuditLog;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.auth.Secrets;
 import io.quarry.server.config.ConfigException;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
-import io.quarry.server.config.QuarryConfig.HecToken;
 import io.quarry.server.hec.HecRoutes;
 import io.quarry.server.http.HttpServer;
 import io.quarry.server.http.Router;
@@ -286,24 +286,8 @@ public final class QuarryServer implements Closeable {
           auditLog,
           ready);
     } catch (IOException | InterruptedException | RuntimeException e) {
-      closeAfterFailedStart(e, jobs, auditLog, internalLog, metrics, metricStore, store);
+      FailedStart.close(e, jobs, auditLog, internalLog, metrics, metricStore, store);
       throw e;
-    }
-  }
-
-  /**
-   * Closes what a failed start opened, in order, each even when one before it fails (its failure
-   * added to {@code failure}): the data directory is free for the next start.
-   */
-  private static void closeAfterFailedStart(Exception failure, AutoCloseable... opened) {
-    for (AutoCloseable resource : opened) {
-      if (resource != null) {
-        try {
-          resource.close();
-        } catch (Exception e) {
-          failure.addSuppressed(e);
-        }
-      }
     }
   }
 

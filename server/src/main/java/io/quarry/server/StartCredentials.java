@@ -2,8 +2,8 @@ package io.quarry.server;
 
 import io.quarry.server.auth.Secrets;
 import io.quarry.server.config.ConfigException;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
-import io.quarry.server.config.QuarryConfig.HecToken;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

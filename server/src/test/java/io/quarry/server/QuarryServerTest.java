@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.client.QuarryClient;
 import io.quarry.client.QuarryClientException;
 import io.quarry.client.SearchResults;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -49,8 +50,8 @@ class QuarryServerTest {
             .put(
                 "hec.tokens",
                 List.of(
-                    new QuarryConfig.HecToken("tok", "test", "main", List.of("main", "web"), null),
-                    new QuarryConfig.HecToken("web-only", "shipper", "web", List.of("web"), null)))
+                    new HecToken("tok", "test", "main", List.of("main", "web"), null),
+                    new HecToken("web-only", "shipper", "web", List.of("web"), null)))
             .put("storage.journalCompression", "lz4")
             // the explains below name the event layout's shortcuts (a long field counted from its
             // doc values, the dedup skip behind a term), which blocks do not take yet

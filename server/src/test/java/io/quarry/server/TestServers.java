@@ -3,7 +3,11 @@ package io.quarry.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.config.ConfigBuilder;
+import io.quarry.server.config.HecToken;
+import io.quarry.server.config.IndexStorage;
 import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Storage;
+import io.quarry.server.config.Tls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,29 +27,21 @@ public final class TestServers {
 
   /** A server on a free port with its data in {@code dataDirectory}. */
   public static QuarryServer start(Path dataDirectory, String adminPassword) throws Exception {
-    return start(dataDirectory, adminPassword, null, null, null);
+    return start(dataDirectory, adminPassword, settings -> settings);
   }
 
   /** A server on a free port of 127.0.0.1 with this TLS (its URL is {@code https://…}). */
-  public static QuarryServer startTls(
-      Path dataDirectory, String adminPassword, QuarryConfig.Tls tls) throws Exception {
+  public static QuarryServer startTls(Path dataDirectory, String adminPassword, Tls tls)
+      throws Exception {
     return start(dataDirectory, adminPassword, settings -> settings.put("server.tls", tls));
   }
 
   /**
-   * The settings of this class's servers: 127.0.0.1 on a free port, 4 worker threads, requests up
-   * to 64 MiB, the data in {@code dataDirectory}, index {@code main}, this admin password and HEC
-   * token {@link #TOKEN}.
+   * The settings of this class's servers: {@link QuarryConfig#embedded}'s with this admin password
+   * and HEC token {@link #TOKEN}.
    */
   public static ConfigBuilder settings(Path dataDirectory, String adminPassword) {
-    return QuarryConfig.builder()
-        .put("server.port", 0)
-        .put("server.maxRequestBytes", 64L << 20)
-        .put("server.workerThreads", 4)
-        .put("dataDir", dataDirectory.toString())
-        .put("indexes", List.of("main"))
-        .put("auth.adminPassword", adminPassword)
-        .add("hec.tokens", Map.of("token", TOKEN, "name", "test", "indexes", List.of("main")));
+    return QuarryConfig.embedded(dataDirectory, adminPassword, TOKEN);
   }
 
   /** A server with {@link #settings} and what {@code more} changes or adds (limits, timeouts). */
@@ -54,51 +50,6 @@ public final class TestServers {
       throws Exception {
     return QuarryServer.start(
         more.apply(settings(dataDirectory, adminPassword)).build(), Clock.systemUTC());
-  }
-
-  /** Search limits with every setting the default but the memory one search may hold. */
-  public static QuarryConfig.Search memoryLimit(long maxMemoryBytes) {
-    return new QuarryConfig.Search(
-        null, null, null, null, null, null, maxMemoryBytes, null, null, null, null, null);
-  }
-
-  /** As above, with these search limits, sourcetypes and plugins directory (null: the defaults). */
-  public static QuarryServer start(
-      Path dataDirectory,
-      String adminPassword,
-      QuarryConfig.Search search,
-      java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
-      QuarryConfig.Plugins plugins)
-      throws Exception {
-    return start(dataDirectory, adminPassword, search, sourcetypes, plugins, null);
-  }
-
-  /** As above, with these storage settings (null: the defaults, new buckets as blocks). */
-  public static QuarryServer start(
-      Path dataDirectory,
-      String adminPassword,
-      QuarryConfig.Search search,
-      java.util.Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes,
-      QuarryConfig.Plugins plugins,
-      QuarryConfig.Storage storage)
-      throws Exception {
-    return start(
-        dataDirectory,
-        adminPassword,
-        settings ->
-            settings
-                .put("search", search)
-                .put("storage", storage)
-                .put("sourcetypes", sourcetypes)
-                .put("plugins", plugins));
-  }
-
-  /**
-   * Storage whose new buckets keep one index document per event ({@code format: events}): for tests
-   * of that layout's own shortcuts (term-index counts, doc-values ordinals).
-   */
-  public static QuarryConfig.Storage eventLayout() {
-    return new QuarryConfig.Storage(null, null, null, null, "events", null, null);
   }
 
   /**
@@ -119,8 +70,7 @@ public final class TestServers {
                 .put("indexes", List.of("ev", "bl"))
                 .put(
                     "hec.tokens",
-                    List.of(
-                        new QuarryConfig.HecToken(token, "test", "ev", List.of("ev", "bl"), null)))
+                    List.of(new HecToken(token, "test", "ev", List.of("ev", "bl"), null)))
                 .put("storage", eventsBesideBlocks())
                 .put("sourcetypes", sourcetypes));
   }
@@ -129,8 +79,8 @@ public final class TestServers {
    * Storage for tests comparing the two layouts: index {@code ev} keeps one document per event
    * ({@code format: events}), index {@code bl} one per block of events ({@code format: blocks}).
    */
-  public static QuarryConfig.Storage eventsBesideBlocks() {
-    return new QuarryConfig.Storage(
+  public static Storage eventsBesideBlocks() {
+    return new Storage(
         null,
         null,
         null,
@@ -138,10 +88,9 @@ public final class TestServers {
         null,
         Map.of(
             "ev",
-            new QuarryConfig.IndexStorage(null, null, null, null, null, null, null, null, "events"),
+            new IndexStorage(null, null, null, null, null, null, null, null, "events"),
             "bl",
-            new QuarryConfig.IndexStorage(
-                null, null, null, null, null, null, null, null, "blocks")),
+            new IndexStorage(null, null, null, null, null, null, null, null, "blocks")),
         null);
   }
 

@@ -5,6 +5,7 @@ import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.metricstore.MetricIndexStore;
 import io.quarry.codecs.metricstore.SeriesKey;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
 import java.io.IOException;
 import java.net.URI;
@@ -107,7 +108,8 @@ public final class MetricBench {
 
     QuarryServer server = start(data.resolve("server"));
     try {
-      report.add(hecIngest(server, new MetricDataset(hosts, metrics, points, end), threads));
+      report.add(
+          HecIngest.metrics(server, new MetricDataset(hosts, metrics, points, end), threads));
       long before = System.nanoTime();
       server.close();
       server = start(data.resolve("server")); // replays the log
@@ -133,7 +135,8 @@ public final class MetricBench {
         report.add(timeQuery(server, query, runs).line());
       }
       if (events) {
-        report.add(eventIngest(server, new MetricDataset(hosts, metrics, points, end), threads));
+        report.add(
+            HecIngest.events(server, new MetricDataset(hosts, metrics, points, end), threads));
         server.close(); // commits the event index
         server = start(data.resolve("server"));
         long eventBytes = directorySize(data.resolve("server/indexes/e/buckets"));
@@ -169,9 +172,7 @@ public final class MetricBench {
             .put("dataDir", data.toString())
             .put("indexes", List.of("main", "m", "e"))
             .put("auth.adminPassword", "bench-pw")
-            .add(
-                "hec.tokens",
-                new QuarryConfig.HecToken("bench", "bench", "m", List.of("m", "e"), null))
+            .add("hec.tokens", new HecToken("bench", "bench", "m", List.of("m", "e"), null))
             .put("storage.commitIntervalSeconds", 10)
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 50_000_000L)
@@ -255,40 +256,6 @@ public final class MetricBench {
     }
   }
 
-  private static String hecIngest(QuarryServer server, MetricDataset dataset, int threads)
-      throws Exception {
-    EnvelopeStream bodies =
-        new EnvelopeStream(
-            dataset,
-            stepsPerRequest(dataset),
-            ",\"event\":\"metric\",\"host\":\"",
-            "\",\"fields\":{\"region\":\"",
-            "metric_name:");
-    long cpuBefore = processCpuNanos();
-    double[] senderCpu = new double[1];
-    double seconds = send(server, bodies, threads, senderCpu);
-    double serverCpu = (processCpuNanos() - cpuBefore) / 1e9 - senderCpu[0];
-    return String.format(
-        "HEC ingest (multi-metric envelopes, %,d points per request, %d senders over keep-alive"
-            + " sockets, %,d MB of JSON made as sent): %,.0f points/s (%.1f s); CPU: senders %.1f"
-            + " s (%.1f s of it making bodies), the rest of the JVM (the server) %.1f s = %,.0f"
-            + " points per server CPU second",
-        stepsPerRequest(dataset) * dataset.hosts * dataset.metrics,
-        threads,
-        bodies.bytes() >> 20,
-        dataset.pointCount() / seconds,
-        seconds,
-        senderCpu[0],
-        bodies.generatingSeconds(),
-        serverCpu,
-        dataset.pointCount() / serverCpu);
-  }
-
-  /** Time steps per HEC request: about 10,000 points. */
-  private static int stepsPerRequest(MetricDataset dataset) {
-    return Math.max(1, 10_000 / (dataset.hosts * dataset.metrics));
-  }
-
   /** A query's times over several runs. */
   record Timing(String query, double[] millis, long rows, double cpuMillisPerRun) {
     double median() {
@@ -307,68 +274,6 @@ public final class MetricBench {
           rows,
           cpuMillisPerRun);
     }
-  }
-
-  private static String eventIngest(QuarryServer server, MetricDataset dataset, int threads)
-      throws Exception {
-    EnvelopeStream bodies =
-        new EnvelopeStream(
-            dataset,
-            stepsPerRequest(dataset),
-            ",\"index\":\"e\",\"sourcetype\":\"_json\",\"host\":\"",
-            "\",\"event\":{\"region\":\"",
-            "");
-    double seconds = send(server, bodies, threads, new double[1]);
-    return String.format(
-        "the same points as events over HEC: %,.0f points/s, %,.0f events/s (%.1f s)",
-        dataset.pointCount() / seconds,
-        dataset.pointCount() / (double) dataset.metrics / seconds,
-        seconds);
-  }
-
-  /**
-   * Sends the bodies to HEC /event from {@code threads} senders, each over one keep-alive socket
-   * speaking HTTP/1.1 itself (the JDK's client cost the two-core machine as much CPU as the server
-   * spent ingesting); returns the seconds taken.
-   */
-  private static double send(
-      QuarryServer server, EnvelopeStream bodies, int threads, double[] senderCpuSeconds)
-      throws Exception {
-    URI url = URI.create(server.url());
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    long started = System.nanoTime();
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      done.add(
-          pool.submit(
-              () -> {
-                try (HttpSocket socket =
-                    new HttpSocket(
-                        url.getHost(),
-                        url.getPort(),
-                        "/services/collector/event",
-                        "Splunk bench",
-                        "application/json")) {
-                  byte[] body;
-                  while ((body = bodies.next()) != null) {
-                    socket.exchange(body);
-                  }
-                }
-                double cpu =
-                    java.lang.management.ManagementFactory.getThreadMXBean()
-                            .getCurrentThreadCpuTime()
-                        / 1e9;
-                synchronized (senderCpuSeconds) {
-                  senderCpuSeconds[0] += cpu;
-                }
-                return null;
-              }));
-    }
-    for (Future<?> future : done) {
-      future.get();
-    }
-    pool.shutdown();
-    return (System.nanoTime() - started) / 1e9;
   }
 
   /**
@@ -411,7 +316,7 @@ public final class MetricBench {
   }
 
   /** CPU time of this JVM so far (every thread, the server's too). */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean)
             java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();

@@ -185,6 +185,17 @@ final class AddTotalsCommand implements CommandDefinition {
     @Override
     protected void process(Page page) {
       List<String> summed = bound.summed(page);
+      List<String> columns = new ArrayList<>(summed);
+      if (bound.row()) {
+        columns.add(bound.fieldName());
+      }
+      if (bound.col()) { // reserved before the page changes: a throw leaves it whole
+        for (String field : columns) {
+          if (seen.add(field)) {
+            reserve(64L + 2L * field.length());
+          }
+        }
+      }
       Page out = page;
       if (bound.row()) {
         Cells.Column totals = new Cells.Column();
@@ -198,14 +209,7 @@ final class AddTotalsCommand implements CommandDefinition {
         out = factory.withColumn(page, bound.fieldName(), totals.build(factory, bound.fieldName()));
       }
       if (bound.col()) {
-        List<String> columns = new ArrayList<>(summed);
-        if (bound.row()) {
-          columns.add(bound.fieldName());
-        }
         for (String field : columns) {
-          if (seen.add(field)) {
-            reserve(64L + 2L * field.length());
-          }
           Block block = out.block(field);
           for (int p = 0; p < out.positionCount(); p++) {
             BigDecimal sum = sum(block, p, null);
@@ -224,20 +228,20 @@ final class AddTotalsCommand implements CommandDefinition {
         return;
       }
       List<String> names = new ArrayList<>();
-      List<Block> blocks = new ArrayList<>();
+      List<Cells.Column> sums = new ArrayList<>();
       for (String field : seen) {
         BigDecimal sum = columnSums.get(field);
         if (sum != null) {
           names.add(field);
-          blocks.add(Cells.constant(factory, field, value(sum), 1));
+          sums.add(Cells.Column.of(value(sum)));
         }
       }
       if (bound.labelField() != null) {
         names.add(bound.labelField());
-        blocks.add(Cells.constant(factory, bound.labelField(), bound.label(), 1));
+        sums.add(Cells.Column.of(bound.label()));
       }
       if (!names.isEmpty()) {
-        emit(Cells.page(names, blocks, 1));
+        emit(Cells.page(names, Cells.build(factory, names, sums), 1));
       }
       columnSums.clear();
       releaseReserved();

@@ -189,12 +189,11 @@ final class AutoregressCommand implements CommandDefinition, CustomSyntax {
             }
             seen++;
           }
-          Page out = page;
+          List<String> names = new ArrayList<>(columns.size());
           for (int p = from; p <= to; p++) {
-            out =
-                factory.withColumn(out, output(p), columns.get(p - from).build(factory, output(p)));
+            names.add(output(p));
           }
-          emit(out);
+          emit(Cells.withColumns(factory, page, names, columns));
         }
       };
     }

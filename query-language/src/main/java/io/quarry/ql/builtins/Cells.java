@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * Block and page plumbing the built-in page operators share: values of a position, new columns from
@@ -103,6 +104,13 @@ final class Cells {
     private final List<Object> values = new ArrayList<>();
     private int[] counts = new int[16];
     private int positions;
+
+    /** A column of one position holding {@code value}. */
+    static Column of(Object value) {
+      Column column = new Column();
+      column.add(value);
+      return column;
+    }
 
     /** Appends a position holding {@code cell}'s values (none: a null). */
     void add(List<?> cell) {
@@ -229,24 +237,20 @@ final class Cells {
     }
   }
 
-  /** A block of {@code positions} copies of one value. */
-  static Block constant(BlockFactory factory, String name, Object value, int positions) {
-    Column column = new Column();
-    for (int p = 0; p < positions; p++) {
-      column.add(value);
-    }
-    return column.build(factory, name);
+  /** The columns' blocks, named {@code names}, built all or none ({@link #allOrNone}). */
+  static List<Block> build(BlockFactory factory, List<String> names, List<Column> columns) {
+    return allOrNone(factory, columns.size(), i -> columns.get(i).build(factory, names.get(i)));
   }
 
   /**
-   * The columns' blocks, named {@code names}, built all or none: over the memory limit, the blocks
-   * built before the failing one are released again (nothing holds them yet).
+   * Blocks {@code 0 … count-1}, each made by {@code block}, built all or none: over the memory
+   * limit, the blocks built before the failing one are released again (nothing holds them yet).
    */
-  static List<Block> build(BlockFactory factory, List<String> names, List<Column> columns) {
-    List<Block> blocks = new ArrayList<>(columns.size());
+  static List<Block> allOrNone(BlockFactory factory, int count, IntFunction<Block> block) {
+    List<Block> blocks = new ArrayList<>(count);
     try {
-      for (int i = 0; i < columns.size(); i++) {
-        blocks.add(columns.get(i).build(factory, names.get(i)));
+      for (int i = 0; i < count; i++) {
+        blocks.add(block.apply(i));
       }
     } catch (RuntimeException e) {
       blocks.forEach(factory::release);

@@ -11,6 +11,8 @@ import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,13 +72,15 @@ final class FillDownCommand implements CommandDefinition {
       return new QueueOperator(factory, "filldown") {
         @Override
         protected void process(Page page) {
-          List<String> names = fields.isEmpty() ? Cells.fieldNames(page) : fields;
-          Page out = page;
+          Collection<String> names =
+              fields.isEmpty() ? Cells.fieldNames(page) : new LinkedHashSet<>(fields);
+          List<String> filled = new ArrayList<>();
+          List<Cells.Column> columns = new ArrayList<>();
           for (String field : names) {
-            Block block = out.block(field);
+            Block block = page.block(field);
             boolean any = false;
             Cells.Column column = new Cells.Column();
-            for (int p = 0; p < out.positionCount(); p++) {
+            for (int p = 0; p < page.positionCount(); p++) {
               List<Object> values = block == null ? List.of() : Cells.values(block, p);
               if (values.isEmpty()) {
                 List<Object> previous = last.get(field);
@@ -88,10 +92,11 @@ final class FillDownCommand implements CommandDefinition {
               }
             }
             if (any) {
-              out = factory.withColumn(out, field, column.build(factory, field));
+              filled.add(field);
+              columns.add(column);
             }
           }
-          emit(out);
+          emit(Cells.withColumns(factory, page, filled, columns));
         }
       };
     }

@@ -96,14 +96,16 @@ final class FillNullCommand implements CommandDefinition {
           names.addAll(Cells.fieldNames(page));
         }
 
+        /** Each held page filled and emitted, or (a throw) left held and whole for close. */
         @Override
         protected void onFinish() {
           List<String> all = List.copyOf(names);
           Map<String, DataType> types = valuedTypes(held);
-          for (Page page : held) {
-            emit(fill(factory, page, all, value, types));
+          while (!held.isEmpty()) {
+            Page filled = fill(factory, held.getFirst(), all, value, types);
+            held.removeFirst();
+            emit(filled);
           }
-          held.clear();
         }
 
         @Override
@@ -125,7 +127,9 @@ final class FillNullCommand implements CommandDefinition {
 
   /**
    * As above, a column without any value on this page filled in the type {@code otherPages} gives
-   * its field (the type of its values on the other pages of the result), where it gives one.
+   * its field (the type of its values on the other pages of the result), where it gives one. The
+   * filled columns are built all before any replaces (over the memory limit, {@code page} stays
+   * whole).
    */
   static Page fill(
       BlockFactory factory,
@@ -133,9 +137,10 @@ final class FillNullCommand implements CommandDefinition {
       List<String> fields,
       String value,
       Map<String, DataType> otherPages) {
-    Page out = page;
-    for (String field : fields) {
-      Block block = out.block(field);
+    List<String> filledFields = new ArrayList<>();
+    List<Cells.Column> filledColumns = new ArrayList<>();
+    for (String field : new LinkedHashSet<>(fields)) {
+      Block block = page.block(field);
       if (block != null && !hasNull(block)) {
         continue;
       }
@@ -148,13 +153,14 @@ final class FillNullCommand implements CommandDefinition {
         known = otherPages.get(field);
       }
       Object fillValue = typed(value, known);
-      Block filled;
+      Cells.Column column = new Cells.Column();
       if (valueless) {
-        filled = Cells.constant(factory, field, fillValue, out.positionCount());
+        for (int p = 0; p < page.positionCount(); p++) {
+          column.add(fillValue);
+        }
       } else {
-        Cells.Column column = new Cells.Column();
         boolean keepType = !(fillValue instanceof String) || block.dataType() == DataType.STRING;
-        for (int p = 0; p < out.positionCount(); p++) {
+        for (int p = 0; p < page.positionCount(); p++) {
           if (block.isNull(p)) {
             column.add(fillValue);
           } else {
@@ -164,11 +170,11 @@ final class FillNullCommand implements CommandDefinition {
                 keepType ? values : values.stream().map(v -> (Object) Cells.text(v)).toList());
           }
         }
-        filled = column.build(factory, field);
       }
-      out = factory.withColumn(out, field, filled);
+      filledFields.add(field);
+      filledColumns.add(column);
     }
-    return out;
+    return Cells.withColumns(factory, page, filledFields, filledColumns);
   }
 
   /**

@@ -53,22 +53,19 @@ final class MapOperator extends QueueOperator {
 
   @Override
   protected void process(Page page) {
-    try {
-      for (int p = 0; p < page.positionCount(); p++) {
-        results++;
-        if (kept.size() < maxSearches) {
-          Map<String, String> values = values(page, p);
-          long bytes = 64;
-          for (Map.Entry<String, String> value : values.entrySet()) {
-            bytes += 48 + 2L * (value.getKey().length() + value.getValue().length());
-          }
-          reserve(bytes);
-          kept.add(values);
+    for (int p = 0; p < page.positionCount(); p++) {
+      results++;
+      if (kept.size() < maxSearches) {
+        Map<String, String> values = values(page, p);
+        long bytes = 64;
+        for (Map.Entry<String, String> value : values.entrySet()) {
+          bytes += 48 + 2L * (value.getKey().length() + value.getValue().length());
         }
+        reserve(bytes); // a throw leaves the page whole: QueueOperator releases it
+        kept.add(values);
       }
-    } finally {
-      factory.release(page);
     }
+    factory.release(page);
   }
 
   /** The position's first value of each field a token names, as text; absent fields left out. */

@@ -100,16 +100,21 @@ final class MvExpandCommand implements CommandDefinition {
           valueIndexes[count++] = n == 0 ? -1 : first + i;
         }
       }
-      List<Block> blocks = new ArrayList<>(page.blocks().size());
       List<String> names = new ArrayList<>(page.blocks().size());
       for (int c = 0; c < page.schema().size(); c++) {
-        String name = page.schema().column(c).name();
-        names.add(name);
-        blocks.add(
-            name.equals(field)
-                ? BlockCopies.takeValues(factory, values, valueIndexes, count)
-                : BlockCopies.take(factory, page.block(c), positions, count));
+        names.add(page.schema().column(c).name());
       }
+      int rows = count;
+      int[] taken = positions;
+      int[] takenValues = valueIndexes;
+      List<Block> blocks = // all or none: over the memory limit the input page stays whole
+          Cells.allOrNone(
+              factory,
+              names.size(),
+              c ->
+                  names.get(c).equals(field)
+                      ? BlockCopies.takeValues(factory, values, takenValues, rows)
+                      : BlockCopies.take(factory, page.block(c), taken, rows));
       factory.release(page);
       return Cells.page(names, blocks, count);
     }

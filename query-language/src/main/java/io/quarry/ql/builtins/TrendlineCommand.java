@@ -178,7 +178,8 @@ final class TrendlineCommand implements CommandDefinition, CustomSyntax {
             windows.forEach(w -> reserve(8L * w.values.length + 64));
             reserved = true;
           }
-          Page out = page;
+          List<String> names = new ArrayList<>(trends.size());
+          List<Cells.Column> columns = new ArrayList<>(trends.size());
           for (int t = 0; t < trends.size(); t++) {
             Trend trend = trends.get(t);
             Window window = windows.get(t);
@@ -191,9 +192,10 @@ final class TrendlineCommand implements CommandDefinition, CustomSyntax {
                       : Values.toNumber(Cells.values(block, p).get(0));
               column.add(Double.isNaN(value) ? null : window.add(value));
             }
-            out = factory.withColumn(out, trend.output(), column.build(factory, trend.output()));
+            names.add(trend.output());
+            columns.add(column);
           }
-          emit(out);
+          emit(Cells.withColumns(factory, page, names, columns));
         }
       };
     }

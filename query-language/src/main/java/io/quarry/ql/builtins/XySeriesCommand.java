@@ -117,11 +117,8 @@ final class XySeriesCommand implements CommandDefinition {
 
     @Override
     protected void process(Page page) {
-      try {
-        add(page);
-      } finally {
-        factory.release(page); // nothing of the page is passed on
-      }
+      add(page); // a throw leaves the page whole: QueueOperator releases it
+      factory.release(page); // nothing of the page is passed on
     }
 
     private void add(Page page) {

@@ -29,7 +29,7 @@ public final class InputFields {
    */
   public static Set<String> of(List<Command> commands, Collection<String> downstream) {
     Set<String> needed = new LinkedHashSet<>(downstream);
-    boolean[] withoutRaw = EventText.withoutRaw(commands);
+    boolean[] withoutRaw = EventTextCommands.withoutRaw(commands);
     for (int i = commands.size() - 1; i >= 0; i--) {
       Command command = commands.get(i);
       switch (command) {
@@ -81,7 +81,7 @@ public final class InputFields {
       }
       // a bare word over a row without _raw asks its every field (FieldValueTerm): * — which a
       // table or fields of names before it makes those names, else the source's every field
-      if (withoutRaw[i] && EventText.readsBareWords(command)) {
+      if (withoutRaw[i] && EventTextCommands.readsBareWords(command)) {
         needed.add("*");
       }
     }

@@ -70,10 +70,12 @@ public final class PageChain {
   public static boolean supportsOverEvents(List<Command> commands) {
     boolean eventText = true;
     for (Command command : commands) {
-      if (!(supports(List.of(command)) || eventText && EventText.searchesText(command))) {
+      if (!(supports(List.of(command)) || eventText && EventTextCommands.searchesText(command))) {
         return false;
       }
-      eventText = EventText.removesRaw(command) || eventText && EventText.keepsEventText(command);
+      eventText =
+          EventTextCommands.removesRaw(command)
+              || eventText && EventTextCommands.keepsEventText(command);
     }
     return true;
   }
@@ -81,19 +83,22 @@ public final class PageChain {
   /**
    * As {@link #supportsOverEvents}, for pages of events that carry each event's own raw text
    * ({@link EventText#withOwnText}): a {@code search} of bare words also after commands that change
-   * {@code _raw} but keep the rows events ({@link EventText#keepsEventRow}: {@code eval _raw=…}, a
-   * {@code lookup} without {@code OUTPUT}), its terms matched in that column, the event's own text.
+   * {@code _raw} but keep the rows events ({@link EventTextCommands#keepsEventRow}: {@code eval
+   * _raw=…}, a {@code lookup} without {@code OUTPUT}), its terms matched in that column, the
+   * event's own text.
    */
   public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
     boolean eventText = true;
     boolean eventRow = true;
     for (Command command : commands) {
       if (!(supports(List.of(command))
-          || (eventText || eventRow) && EventText.searchesText(command))) {
+          || (eventText || eventRow) && EventTextCommands.searchesText(command))) {
         return false;
       }
-      eventText = EventText.removesRaw(command) || eventText && EventText.keepsEventText(command);
-      eventRow = eventRow && EventText.keepsEventRow(command);
+      eventText =
+          EventTextCommands.removesRaw(command)
+              || eventText && EventTextCommands.keepsEventText(command);
+      eventRow = eventRow && EventTextCommands.keepsEventRow(command);
     }
     return true;
   }

@@ -19,7 +19,10 @@ public abstract class QueuedPageOperator implements Operator {
   private boolean finishing;
   private boolean exhausted; // produce() answered null
 
-  /** Handles one input page; {@link #emit} what it answers. */
+  /**
+   * Handles one input page; {@link #emit} what it answers. If it throws, it has neither kept nor
+   * emitted any of the page (see {@link #rejected}).
+   */
   protected abstract void process(Page page);
 
   /** Called once when the input ends; may {@link #emit} more pages, or get ready to produce. */
@@ -58,8 +61,21 @@ public abstract class QueuedPageOperator implements Operator {
     if (finishing) {
       throw new IllegalStateException("addInput after finish");
     }
-    process(page);
+    try {
+      process(page);
+    } catch (RuntimeException e) {
+      rejected(page);
+      throw e;
+    }
   }
+
+  /**
+   * Called with the input page when {@link #process} threw (over the search's memory limit):
+   * process then left the page whole, neither kept nor emitted, and the operator, which owns the
+   * pages given to {@code addInput}, gives it back here. Nothing by default (an operator that
+   * counts no blocks).
+   */
+  protected void rejected(Page page) {}
 
   @Override
   public final Page getOutput() {

@@ -59,9 +59,9 @@ public final class ReduceCoverage {
    * ({@link EventText#OWN_RAW}: an event listing's, or a source's with {@link
    * EventText#withOwnText}): a {@code search} of bare words also after commands that change {@code
    * _raw} or bring in rows that are not events but keep the input's rows events ({@link
-   * EventText#keepsEventRow}: {@code eval _raw=…}, {@code append}, {@code join}), its terms matched
-   * in that column, the event's own text ({@link PageReduce} marks {@code append}'s other rows as
-   * no events).
+   * EventTextCommands#keepsEventRow}: {@code eval _raw=…}, {@code append}, {@code join}), its terms
+   * matched in that column, the event's own text ({@link PageReduce} marks {@code append}'s other
+   * rows as no events).
    */
   public static boolean supportsOverEventsWithOwnText(List<Command> commands) {
     return coverage(commands, true, false, true) != null;
@@ -129,10 +129,11 @@ public final class ReduceCoverage {
               || isPageCommand(c);
       boolean chainStage = // runs on any pages, as on the map side
           PageChain.supports(List.of(c))
-              || (eventText || eventRow || noEvents) && EventText.searchesText(c)
+              || (eventText || eventRow || noEvents) && EventTextCommands.searchesText(c)
               || noEvents && renamesOverResults(c);
-      eventText = EventText.removesRaw(c) || eventText && EventText.keepsEventText(c);
-      eventRow = eventRow && EventText.keepsEventRow(c);
+      eventText =
+          EventTextCommands.removesRaw(c) || eventText && EventTextCommands.keepsEventText(c);
+      eventRow = eventRow && EventTextCommands.keepsEventRow(c);
       // rows are never events again once none is: a subsearch's rows (append, join, appendcols,
       // map) and appendpipe's are rows made from pages, whose fields a term asks too
       noEvents = noEvents || makesResults(c);

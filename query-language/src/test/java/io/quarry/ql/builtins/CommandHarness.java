@@ -7,6 +7,7 @@ import io.quarry.plugin.api.command.Operator;
 import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
@@ -114,17 +115,49 @@ final class CommandHarness {
    * bytes; throws what the operator throws.
    */
   static void runWithLimit(String command, List<Map<String, Object>> rows, long limit) {
-    PluginCommand bound = parse(command);
+    List<List<Map<String, Object>>> pages = new ArrayList<>();
+    for (int from = 0; from < rows.size(); from += 100) {
+      pages.add(rows.subList(from, Math.min(rows.size(), from + 100)));
+    }
+    drive(command, pages, new MemoryAccount("limited", limit));
+  }
+
+  /**
+   * As {@link #runWithLimit} over {@code pages} (each a page of rows), failed over the limit or
+   * not; the bytes the account still counts once the operator is closed.
+   */
+  static long leftAfterLimit(String command, List<List<Map<String, Object>>> pages, long limit) {
     MemoryAccount account = new MemoryAccount("limited", limit);
+    try {
+      drive(command, pages, account);
+    } catch (MemoryLimitExceededException overTheLimit) {
+      // what is left counted is the question
+    }
+    return account.used();
+  }
+
+  /**
+   * Drives the command over {@code pages}, each reserved all or none as it goes in, releasing each
+   * output page as it comes out, and closes it; throws what the operator throws.
+   */
+  private static void drive(
+      String command, List<List<Map<String, Object>>> pages, MemoryAccount account) {
     OperatorContext context = context(account);
-    try (Operator operator = bound.bound().createOperator(context)) {
-      for (int from = 0; from < rows.size(); from += 100) {
-        Page page = page(rows.subList(from, Math.min(rows.size(), from + 100)));
+    try (Operator operator = parse(command).bound().createOperator(context)) {
+      for (List<Map<String, Object>> rows : pages) {
         while (!operator.needsInput()) {
           context.blockFactory().release(operator.getOutput());
         }
-        for (Block block : page.blocks()) {
-          context.blockFactory().reserve(block);
+        Page page = page(rows);
+        List<Block> reserved = new ArrayList<>();
+        try {
+          for (Block block : page.blocks()) {
+            context.blockFactory().reserve(block);
+            reserved.add(block);
+          }
+        } catch (MemoryLimitExceededException e) {
+          reserved.forEach(context.blockFactory()::release);
+          throw e;
         }
         operator.addInput(page);
       }

@@ -31,15 +31,22 @@ class BuiltinOperatorsTest extends OperatorTestCase {
             "delta n AS dn",
             "autoregress n p=2",
             "filldown n",
+            "filldown n x",
             "fillnull value=0 n",
+            "fillnull value=0 n x",
+            "fillnull value=0",
             "trendline sma3(n) AS t",
+            "trendline sma3(n) AS t wma2(x) AS w ema4(n) AS e",
+            "autoregress n p=1-3",
             "addtotals n x",
+            "addtotals col=t labelfield=g label=all n x",
             "rangemap field=n low=0-30 high=31-100",
             "strcat g \"/\" user gu",
             "replace g0 WITH zero IN g",
             "convert num(x)",
             "makemv delim=\"=\" msg",
             "nomv msg",
+            "makemv delim=\" \" msg | mvexpand msg",
             "spath",
             "search g=g1 OR n<10",
             "untable g user n",
@@ -48,6 +55,21 @@ class BuiltinOperatorsTest extends OperatorTestCase {
             // the second lookup's index may not fit once the first one's does
             "lookup users.csv user OUTPUT team | lookup users.csv user OUTPUT team AS t2"));
     return commands;
+  }
+
+  /** The streaming built-ins whose output columns are built from the input page, and mvexpand. */
+  @Override
+  protected List<String> sweptCommands() {
+    return List.of(
+        "accum n",
+        "delta n AS dn",
+        "filldown n x",
+        "fillnull value=0 n x",
+        "fillnull value=0",
+        "trendline sma3(n) AS t wma2(x) AS w ema4(n) AS e",
+        "autoregress n p=1-3",
+        "addtotals col=t labelfield=g label=all n x",
+        "makemv delim=\" \" msg | mvexpand msg");
   }
 
   @Override

@@ -174,19 +174,21 @@ abstract class OperatorTestCase {
   }
 
   /**
-   * Limits that fail a search at its first reservation, at a {@link MemoryTracker}'s growth steps
-   * between {@link MemoryTracker#FIRST} and {@link MemoryTracker#CHUNK} (mid-run, a page or a state
-   * half reserved), and past the first chunk.
+   * Limits that fail a search at its first reservation, at each of a {@link MemoryTracker}'s growth
+   * steps from {@link MemoryTracker#FIRST} to {@link MemoryTracker#CHUNK} (one byte past the step,
+   * and one seeded point inside it: mid-run, a page or a state half reserved), and past the first
+   * chunk — derived from the constants, so the mid-run failure points stay covered if they move.
    */
-  private static final long[] LIMITS = {
-    1,
-    MemoryTracker.FIRST + 1,
-    2 * MemoryTracker.FIRST + 1,
-    4 * MemoryTracker.FIRST + 1,
-    MemoryTracker.CHUNK / 8,
-    MemoryTracker.CHUNK / 2,
-    MemoryTracker.CHUNK + 1
-  };
+  static final long[] LIMITS = limits(new Random(21));
+
+  static long[] limits(Random seed) {
+    List<Long> limits = new ArrayList<>(List.of(1L));
+    for (long step = MemoryTracker.FIRST; step <= MemoryTracker.CHUNK; step *= 2) {
+      limits.add(step + 1);
+      limits.add(step + 2 + seed.nextLong(step - 1)); // inside (step + 1, 2·step]
+    }
+    return limits.stream().mapToLong(Long::longValue).toArray();
+  }
 
   /**
    * Over a memory limit each command fails with {@link MemoryLimitExceededException} (or a {@link
@@ -197,54 +199,93 @@ abstract class OperatorTestCase {
    */
   @Test
   void memoryLimitFailuresLeakNothing() {
+    SoftAssertions softly = new SoftAssertions();
     for (String command : commands()) {
       List<Map<String, Object>> expected = onePage(command);
       for (long limit : LIMITS) {
-        String what = command + " (limit " + limit + ")";
-        MemoryAccount account = new MemoryAccount("test", limit);
-        List<Operator> operators = List.of();
-        List<Page> out = null;
-        Throwable failure = null;
-        try { // building an operator may reserve (a lookup's index) and so fail already
-          operators = reduce(command, 16, account, new ArrayList<>()).reduce().operators();
-          out =
-              new ProtocolDriver(command, operators, new Random(limit))
-                  .run(pages(input(), new Random(3)));
-        } catch (RuntimeException e) {
-          failure = e;
-        } finally {
-          operators.forEach(Operator::close);
-        }
-        assertThat(account.used()).as(what + " released what it counted").isZero();
-        if (failure != null) {
-          assertOverLimit(what, failure);
-        } else {
-          assertThat(holdingCommands().contains(command) && limit == 1)
-              .as(what + " holds its input, so fails")
-              .isFalse();
-          assertThat(rows(out)).as(what).isEqualTo(expected);
-        }
-
-        MemoryAccount driven = new MemoryAccount("test", limit);
-        List<Page> drivenOut = new ArrayList<>();
-        try {
-          drive(reduce(command, 16, driven, drivenOut), pages(input(), new Random(3)));
-          assertThat(rows(drivenOut)).as(what + " by the Driver").isEqualTo(expected);
-        } catch (RuntimeException e) {
-          assertOverLimit(what + " by the Driver", e);
-        }
-        assertThat(driven.used()).as(what + " by the Driver released what it counted").isZero();
+        checkLimit(softly, command, expected, limit);
       }
     }
+    softly.assertAll();
+  }
+
+  /** The commands among {@link #commands} failed at every point of a run (none by default). */
+  protected List<String> sweptCommands() {
+    return List.of();
+  }
+
+  /**
+   * As {@link #memoryLimitFailuresLeakNothing}, at 64 limits evenly up to the memory each swept
+   * command's run peaks at (a failure at each point of the run: an input page's reservation, each
+   * output column's build, operator state), wherever the tracker's steps fall.
+   */
+  @Test
+  void failuresAtEveryPointOfARunLeakNothing() {
+    SoftAssertions softly = new SoftAssertions();
+    for (String command : sweptCommands()) {
+      List<Map<String, Object>> expected = onePage(command);
+      MemoryAccount free = new MemoryAccount("test", Long.MAX_VALUE);
+      drive(reduce(command, 16, free, new ArrayList<>()), pages(input(), new Random(3)));
+      long peak = free.peak();
+      softly.assertThat(peak).as(command + " counts memory").isPositive();
+      for (int point = 1; point <= 64; point++) {
+        checkLimit(softly, command, expected, Math.max(1, peak * point / 64));
+      }
+    }
+    softly.assertAll();
+  }
+
+  /**
+   * Under {@code limit} the command fails over the limit or answers right; either way its
+   * operators, closed, release everything counted: driven by the protocol, and by the production
+   * {@link Driver} (which closes the chain itself).
+   */
+  private void checkLimit(
+      SoftAssertions softly, String command, List<Map<String, Object>> expected, long limit) {
+    String what = command + " (limit " + limit + ")";
+    MemoryAccount account = new MemoryAccount("test", limit);
+    List<Operator> operators = List.of();
+    List<Page> out = null;
+    Throwable failure = null;
+    try { // building an operator may reserve (a lookup's index) and so fail already
+      operators = reduce(command, 16, account, new ArrayList<>()).reduce().operators();
+      out =
+          new ProtocolDriver(command, operators, new Random(limit))
+              .run(pages(input(), new Random(3)));
+    } catch (RuntimeException e) {
+      failure = e;
+    } finally {
+      operators.forEach(Operator::close);
+    }
+    softly.assertThat(account.used()).as(what + " released what it counted").isZero();
+    if (failure != null) {
+      assertOverLimit(softly, what, failure);
+    } else {
+      softly
+          .assertThat(holdingCommands().contains(command) && limit == 1)
+          .as(what + " holds its input, so fails")
+          .isFalse();
+      softly.assertThat(rows(out)).as(what).isEqualTo(expected);
+    }
+
+    MemoryAccount driven = new MemoryAccount("test", limit);
+    List<Page> drivenOut = new ArrayList<>();
+    try {
+      drive(reduce(command, 16, driven, drivenOut), pages(input(), new Random(3)));
+      softly.assertThat(rows(drivenOut)).as(what + " by the Driver").isEqualTo(expected);
+    } catch (RuntimeException e) {
+      assertOverLimit(softly, what + " by the Driver", e);
+    }
+    softly.assertThat(driven.used()).as(what + " by the Driver released what it counted").isZero();
   }
 
   /**
    * A command written as a plugin operator fails naming itself, over the limit as cause (the server
    * answers both alike: SearchFailures).
    */
-  private static void assertOverLimit(String what, Throwable failure) {
+  private static void assertOverLimit(SoftAssertions softly, String what, Throwable failure) {
     Throwable cause = failure instanceof PluginFailureException ? failure.getCause() : failure;
-    assertThat(cause).as(what).isInstanceOf(MemoryLimitExceededException.class);
+    softly.assertThat(cause).as(what).isInstanceOf(MemoryLimitExceededException.class);
   }
 
   private static MemoryAccount unbounded() {

@@ -2,7 +2,7 @@ package io.quarry.server.auth;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.server.config.QuarryConfig.Role;
+import io.quarry.server.config.Role;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -4,9 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.server.audit.AuditEvent;
 import io.quarry.server.audit.AuditTrail;
-import io.quarry.server.config.QuarryConfig;
-import io.quarry.server.config.QuarryConfig.HecToken;
-import io.quarry.server.config.QuarryConfig.User;
+import io.quarry.server.config.Auth;
+import io.quarry.server.config.HecToken;
+import io.quarry.server.config.Role;
+import io.quarry.server.config.User;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.RequestOrigin;
 import java.nio.charset.StandardCharsets;
@@ -51,17 +52,17 @@ public final class Authenticator {
 
   /** Users with the built-in roles only (no auth.roles). */
   public Authenticator(String adminPassword, List<User> users, List<HecToken> hecTokens) {
-    this(adminPassword, new QuarryConfig.Auth(adminPassword, users, null), hecTokens);
+    this(adminPassword, new Auth(adminPassword, users, null), hecTokens);
   }
 
   /** {@code admin} with {@code adminPassword}, and the users and roles of {@code auth}. */
-  public Authenticator(String adminPassword, QuarryConfig.Auth auth, List<HecToken> hecTokens) {
+  public Authenticator(String adminPassword, Auth auth, List<HecToken> hecTokens) {
     this(adminPassword, auth, hecTokens, AuditTrail.NONE);
   }
 
   /** As above, recording logins, failed logins and logouts into {@code audit}. */
   public Authenticator(
-      String adminPassword, QuarryConfig.Auth auth, List<HecToken> hecTokens, AuditTrail audit) {
+      String adminPassword, Auth auth, List<HecToken> hecTokens, AuditTrail audit) {
     this.audit = requireNonNull(audit, "audit is null");
     Map<String, String> all = new HashMap<>();
     Map<String, Access> accesses = new HashMap<>();
@@ -120,7 +121,7 @@ public final class Authenticator {
   }
 
   /** The users whose password is configured as plain text (admin's generated one excluded). */
-  public static List<String> plainTextPasswords(QuarryConfig.Auth auth) {
+  public static List<String> plainTextPasswords(Auth auth) {
     return auth.users().stream()
         .filter(user -> !PasswordHash.isHash(user.password()))
         .map(User::name)
@@ -202,10 +203,7 @@ public final class Authenticator {
   public boolean logout(Access requester, String key) {
     Optional<String> ended =
         sessions.end(
-            key,
-            user ->
-                user.equals(requester.user())
-                    || requester.has(QuarryConfig.Role.ADMIN_ALL_OBJECTS));
+            key, user -> user.equals(requester.user()) || requester.has(Role.ADMIN_ALL_OBJECTS));
     ended.ifPresent(
         user ->
             audit.record(

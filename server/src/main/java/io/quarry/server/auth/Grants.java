@@ -1,7 +1,7 @@
 package io.quarry.server.auth;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarry.server.config.QuarryConfig.Role;
+import io.quarry.server.config.Role;
 import io.quarry.server.http.ApiException;
 import java.util.Locale;
 import java.util.Map;

@@ -6,8 +6,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.config.Auth;
 import io.quarry.server.config.DurableFile;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Role;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +55,8 @@ public final class RoleDirectory {
     }
 
     /** Its own settings (imports not included), with the defaults of a configured role. */
-    public QuarryConfig.Role role() {
-      return new QuarryConfig.Role(
+    public Role role() {
+      return new Role(
           srchIndexesAllowed,
           srchIndexesDefault,
           capabilities,
@@ -66,10 +67,10 @@ public final class RoleDirectory {
   }
 
   private final Path file;
-  private final Map<String, QuarryConfig.Role> configured;
+  private final Map<String, Role> configured;
   private final Map<String, Stored> defined = new TreeMap<>();
 
-  private RoleDirectory(Path file, Map<String, QuarryConfig.Role> configured) {
+  private RoleDirectory(Path file, Map<String, Role> configured) {
     this.file = file;
     this.configured = configured;
   }
@@ -78,7 +79,7 @@ public final class RoleDirectory {
    * Reads {@code file} (if any). A name the configuration now defines keeps the configuration's
    * settings, and an import of a role that no longer exists is left out (both logged).
    */
-  public static RoleDirectory open(Path file, QuarryConfig.Auth auth) throws IOException {
+  public static RoleDirectory open(Path file, Auth auth) throws IOException {
     RoleDirectory roles =
         new RoleDirectory(requireNonNull(file, "file is null"), requireNonNull(auth).roles());
     if (!Files.exists(file)) {
@@ -138,8 +139,8 @@ public final class RoleDirectory {
   }
 
   /** Every role's own settings by name: built in and configured first, then those defined here. */
-  public Map<String, QuarryConfig.Role> all() {
-    Map<String, QuarryConfig.Role> all = new LinkedHashMap<>(configured);
+  public Map<String, Role> all() {
+    Map<String, Role> all = new LinkedHashMap<>(configured);
     defined.forEach((name, role) -> all.put(name, role.role()));
     return all;
   }
@@ -154,15 +155,15 @@ public final class RoleDirectory {
    * The roles a holder of {@code names} has: those and, transitively, every role they import
    * (unknown names left out; an import cycle ends where it started).
    */
-  public List<QuarryConfig.Role> resolve(List<String> names) {
+  public List<Role> resolve(List<String> names) {
     return resolve(names, Map.of());
   }
 
   /** As {@link #resolve(List)}, with {@code changed} taking the place of the roles it names. */
-  List<QuarryConfig.Role> resolve(List<String> names, Map<String, Stored> changed) {
+  List<Role> resolve(List<String> names, Map<String, Stored> changed) {
     Set<String> seen = new LinkedHashSet<>();
     Deque<String> pending = new ArrayDeque<>(names);
-    List<QuarryConfig.Role> roles = new ArrayList<>();
+    List<Role> roles = new ArrayList<>();
     while (!pending.isEmpty()) {
       String name = pending.poll();
       if (!seen.add(name)) {
@@ -191,7 +192,7 @@ public final class RoleDirectory {
    * @throws IllegalArgumentException naming what is wrong
    */
   void check(String name, Stored role) {
-    if (!QuarryConfig.Auth.validName(name)) {
+    if (!Auth.validName(name)) {
       throw new IllegalArgumentException(
           "a role name is 1 to 64 letters, digits or _.-, not '" + name + "'");
     }

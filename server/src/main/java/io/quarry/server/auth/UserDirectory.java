@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.config.Auth;
 import io.quarry.server.config.DurableFile;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Role;
+import io.quarry.server.config.User;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,13 +48,12 @@ public final class UserDirectory {
   public record Listed(String name, List<String> roles, String from) {}
 
   private final Path file;
-  private final QuarryConfig.Auth auth;
+  private final Auth auth;
   private final RoleDirectory roles; // guarded by this
   private final Authenticator authenticator;
   private final Map<String, Stored> defined = new TreeMap<>(); // guarded by this
 
-  private UserDirectory(
-      Path file, QuarryConfig.Auth auth, RoleDirectory roles, Authenticator authenticator) {
+  private UserDirectory(Path file, Auth auth, RoleDirectory roles, Authenticator authenticator) {
     this.file = file;
     this.auth = auth;
     this.roles = roles;
@@ -64,8 +65,7 @@ public final class UserDirectory {
    * configuration now defines keeps the configuration's settings (logged).
    */
   public static UserDirectory open(
-      Path file, QuarryConfig.Auth auth, RoleDirectory roles, Authenticator authenticator)
-      throws IOException {
+      Path file, Auth auth, RoleDirectory roles, Authenticator authenticator) throws IOException {
     UserDirectory directory =
         new UserDirectory(
             requireNonNull(file, "file is null"),
@@ -119,8 +119,8 @@ public final class UserDirectory {
   /** Every user, by name. */
   public synchronized List<Listed> list() {
     List<Listed> all = new ArrayList<>();
-    all.add(new Listed(Authenticator.ADMIN_USER, List.of(QuarryConfig.Auth.ADMIN_ROLE), "config"));
-    for (QuarryConfig.User user : auth.users()) {
+    all.add(new Listed(Authenticator.ADMIN_USER, List.of(Auth.ADMIN_ROLE), "config"));
+    for (User user : auth.users()) {
       all.add(new Listed(user.name(), user.roles(), "config"));
     }
     defined.forEach((name, user) -> all.add(new Listed(name, user.roles(), "api")));
@@ -129,7 +129,7 @@ public final class UserDirectory {
   }
 
   /** Every role's own settings by name: built in, configured and defined over REST. */
-  public synchronized Map<String, QuarryConfig.Role> roles() {
+  public synchronized Map<String, Role> roles() {
     return roles.all();
   }
 
@@ -258,7 +258,7 @@ public final class UserDirectory {
     List<String> newRoles =
         roles != null && !roles.isEmpty()
             ? List.copyOf(roles)
-            : old != null ? old.roles() : List.of(QuarryConfig.Auth.USER_ROLE);
+            : old != null ? old.roles() : List.of(Auth.USER_ROLE);
     for (String role : newRoles) {
       if (!this.roles.exists(role)) {
         throw new IllegalArgumentException(
@@ -266,7 +266,7 @@ public final class UserDirectory {
       }
     }
     // the configuration's checks on names and passwords, applied to the new user
-    new QuarryConfig.User(name, password != null ? password : old.passwordHash(), newRoles);
+    new User(name, password != null ? password : old.passwordHash(), newRoles);
     String hash = password != null ? PasswordHash.hash(password) : old.passwordHash();
     Map<String, Stored> next = new TreeMap<>(defined);
     next.put(name, new Stored(hash, newRoles));

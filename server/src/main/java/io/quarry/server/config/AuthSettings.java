@@ -1,12 +1,9 @@
 package io.quarry.server.config;
 
-import static io.quarry.server.config.QuarryConfig.Auth.ADMIN_ROLE;
-import static io.quarry.server.config.QuarryConfig.Auth.USER_ROLE;
+import static io.quarry.server.config.Auth.ADMIN_ROLE;
+import static io.quarry.server.config.Auth.USER_ROLE;
 
 import io.quarry.server.auth.PasswordHash;
-import io.quarry.server.config.QuarryConfig.Auth;
-import io.quarry.server.config.QuarryConfig.Role;
-import io.quarry.server.config.QuarryConfig.User;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -47,14 +47,14 @@ public final class ConfigBuilder {
   }
 
   /**
-   * Sets one setting: a string, number, boolean, list, map, or a settings record ({@link
-   * QuarryConfig.HecToken}, {@link io.quarry.server.sourcetype.SourcetypeSettings} …) written as
-   * its YAML mapping, leaving out every field (at any depth) equal to the one the record's
-   * construction from an empty mapping computes: the built-in roles of an {@link
-   * QuarryConfig.Auth}, a default or a default derived from another field ({@code
-   * search.jobTtlSeconds}). So a later {@code put} of one of its settings binds as that setting
-   * over the defaults would, and a record round-trips; a derived field that differs from its
-   * default is written as if set.
+   * Sets one setting: a string, number, boolean, list, map, or a settings record ({@link HecToken},
+   * {@link io.quarry.server.sourcetype.SourcetypeSettings} …) written as its YAML mapping, leaving
+   * out every field (at any depth) equal to the one the record's construction from an empty mapping
+   * computes: the built-in roles of an {@link Auth}, a default or a default derived from another
+   * field ({@code search.jobTtlSeconds}), and every field the record's construction derives from
+   * the others (a {@code jobTtlSeconds} of 300 under a {@code maxJobTtlSeconds} of 300). So a later
+   * {@code put} of one of its settings binds as that setting over the defaults would, derived
+   * fields derived again, and a record round-trips.
    *
    * <p>A path is split on {@code .}; a map whose keys may contain a dot (index or sourcetype names:
    * {@code storage.indexes}, {@code sourcetypes}) is put whole at its parent's path: {@code

@@ -1,6 +1,5 @@
 package io.quarry.server.config;
 
-import io.quarry.server.config.QuarryConfig.Role;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

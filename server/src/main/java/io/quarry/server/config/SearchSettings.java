@@ -1,14 +1,12 @@
 package io.quarry.server.config;
 
 import io.quarry.ql.parser.Macros;
-import io.quarry.server.config.QuarryConfig.MacroSettings;
-import io.quarry.server.config.QuarryConfig.SavedSearchSettings;
 import io.quarry.server.saved.SavedSearch;
 import java.util.Map;
 
 /**
- * The checks of the {@code search} section ({@link QuarryConfig.Search}): its limits, its macros
- * compiled, and its saved searches as {@link SavedSearch}es.
+ * The checks of the {@code search} section ({@link Search}): its limits, its macros compiled, and
+ * its saved searches as {@link SavedSearch}es.
  */
 final class SearchSettings {
   private SearchSettings() {}

@@ -1,8 +1,8 @@
 package io.quarry.server.config;
 
 /**
- * The checks of the {@code server} section ({@link QuarryConfig.Server}): its limits and timeouts,
- * and whether its listener may serve plain HTTP.
+ * The checks of the {@code server} section ({@link Server}): its limits and timeouts, and whether
+ * its listener may serve plain HTTP.
  */
 final class ServerSettings {
   private ServerSettings() {}
@@ -34,8 +34,8 @@ final class ServerSettings {
     Bounds.atLeastOne(maxConnections, "server.maxConnections");
   }
 
-  /** See {@link QuarryConfig.Server#plaintextRefusal()}. */
-  static String plaintextRefusal(QuarryConfig.Server server) {
+  /** See {@link Server#plaintextRefusal()}. */
+  static String plaintextRefusal(Server server) {
     if (server.tls().enabled() || server.allowPlaintext() || isLoopback(server.bind())) {
       return null;
     }

@@ -6,8 +6,6 @@ import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.store.BucketFormat;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
-import io.quarry.server.config.QuarryConfig.IndexStorage;
-import io.quarry.server.config.QuarryConfig.Storage;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,18 +1,18 @@
 package io.quarry.server.config;
 
-import static io.quarry.server.config.QuarryConfig.Tls.CLIENT_AUTH_NONE;
-import static io.quarry.server.config.QuarryConfig.Tls.CLIENT_AUTH_OPTIONAL;
-import static io.quarry.server.config.QuarryConfig.Tls.CLIENT_AUTH_REQUIRED;
-import static io.quarry.server.config.QuarryConfig.Tls.CLIENT_AUTH_WANT;
-import static io.quarry.server.config.QuarryConfig.Tls.GROUP_HEC;
-import static io.quarry.server.config.QuarryConfig.Tls.GROUP_REST;
+import static io.quarry.server.config.Tls.CLIENT_AUTH_NONE;
+import static io.quarry.server.config.Tls.CLIENT_AUTH_OPTIONAL;
+import static io.quarry.server.config.Tls.CLIENT_AUTH_REQUIRED;
+import static io.quarry.server.config.Tls.CLIENT_AUTH_WANT;
+import static io.quarry.server.config.Tls.GROUP_HEC;
+import static io.quarry.server.config.Tls.GROUP_REST;
 
 import java.util.List;
 import java.util.Map;
 
 /**
- * The checks of the {@code server.tls} section ({@link QuarryConfig.Tls}): certificate and key
- * together, and client certificates asked for only where a CA can check them.
+ * The checks of the {@code server.tls} section ({@link Tls}): certificate and key together, and
+ * client certificates asked for only where a CA can check them.
  */
 final class TlsSettings {
   private TlsSettings() {}

@@ -7,7 +7,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.codecs.store.InvalidEventException;
 import io.quarry.server.auth.Authenticator;
-import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.EventBreaker;

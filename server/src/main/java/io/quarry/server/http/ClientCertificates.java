@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandler;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Tls;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -42,7 +42,7 @@ public record ClientCertificates(Set<String> requiredGroups, Map<String, String>
   }
 
   /** The settings of {@code server.tls} (none without TLS). */
-  public static ClientCertificates of(QuarryConfig.Tls tls) {
+  public static ClientCertificates of(Tls tls) {
     return tls == null || !tls.enabled()
         ? NONE
         : new ClientCertificates(
@@ -54,9 +54,7 @@ public record ClientCertificates(Set<String> requiredGroups, Map<String, String>
     if (HEALTH.contains(path)) {
       return null;
     }
-    return path.startsWith("/services/collector")
-        ? QuarryConfig.Tls.GROUP_HEC
-        : QuarryConfig.Tls.GROUP_REST;
+    return path.startsWith("/services/collector") ? Tls.GROUP_HEC : Tls.GROUP_REST;
   }
 
   /** Whether a request to {@code path} over {@code channel} lacks a certificate it needs. */

@@ -19,7 +19,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Server;
 import io.quarry.server.metrics.ServerMetrics;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
@@ -42,7 +42,7 @@ public final class HttpServer implements Closeable {
   }
 
   /** Listens as {@code settings} say (address, limits, timeouts, worker lanes), without TLS. */
-  public static HttpServer start(QuarryConfig.Server settings, Router router, ServerMetrics metrics)
+  public static HttpServer start(Server settings, Router router, ServerMetrics metrics)
       throws InterruptedException {
     return start(settings, router, metrics, null);
   }
@@ -52,7 +52,7 @@ public final class HttpServer implements Closeable {
    * handshake (TLS 1.2 or 1.3); plain HTTP is answered with a 400 and closed.
    */
   public static HttpServer start(
-      QuarryConfig.Server settings, Router router, ServerMetrics metrics, SslContext tls)
+      Server settings, Router router, ServerMetrics metrics, SslContext tls)
       throws InterruptedException {
     requireNonNull(router, "router is null");
     ClientCertificates certificates =

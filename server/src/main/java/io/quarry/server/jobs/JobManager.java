@@ -6,7 +6,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Access;
 import io.quarry.server.auth.AdmittedSearch;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Role;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.search.SearchService;
 import java.io.Closeable;
@@ -297,7 +297,7 @@ public final class JobManager implements Closeable {
   }
 
   private static boolean visibleTo(SearchJob job, Access user) {
-    return user.has(QuarryConfig.Role.ADMIN_ALL_OBJECTS) || user.user().equals(job.owner());
+    return user.has(Role.ADMIN_ALL_OBJECTS) || user.user().equals(job.owner());
   }
 
   /** How many jobs are kept in a state ({@code RUNNING}, {@code DONE} …), for the metrics. */

@@ -48,7 +48,7 @@ public final class LookupRoutes {
       io.quarry.server.auth.Access access =
           authenticator.requireAccess(authorization, "Changing lookups");
       try {
-        access.require(io.quarry.server.config.QuarryConfig.Role.EDIT_LOOKUPS, "Changing lookups");
+        access.require(io.quarry.server.config.Role.EDIT_LOOKUPS, "Changing lookups");
       } catch (ApiException refused) {
         audit(access.user(), exchange, "denied", exchange.pathParameter("name"));
         throw refused;

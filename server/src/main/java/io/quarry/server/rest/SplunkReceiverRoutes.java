@@ -9,6 +9,7 @@ import io.quarry.codecs.store.Event;
 import io.quarry.server.auth.Access;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Role;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
@@ -59,7 +60,7 @@ public final class SplunkReceiverRoutes {
     Access access =
         authenticator.requireAccess(
             exchange.header(HttpHeaderNames.AUTHORIZATION), "Sending events");
-    access.require(QuarryConfig.Role.EDIT_TCP, "Sending events through receivers/simple");
+    access.require(Role.EDIT_TCP, "Sending events through receivers/simple");
     String index = or(exchange.queryParameter("index"), QuarryConfig.DEFAULT_INDEX);
     if (!ingest.hasIndex(index) || index.startsWith("_")) {
       throw ApiException.badRequest(

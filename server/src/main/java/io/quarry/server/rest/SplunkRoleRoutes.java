@@ -10,7 +10,7 @@ import io.quarry.server.auth.Authenticator;
 import io.quarry.server.auth.Grants;
 import io.quarry.server.auth.RoleDirectory;
 import io.quarry.server.auth.UserDirectory;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Role;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
@@ -66,8 +66,7 @@ public final class SplunkRoleRoutes {
   private void capabilities(Exchange exchange) {
     access(exchange);
     Map<String, Object> content = new LinkedHashMap<>();
-    content.put(
-        "capabilities", new java.util.TreeSet<>(QuarryConfig.Role.CAPABILITIES).stream().toList());
+    content.put("capabilities", new java.util.TreeSet<>(Role.CAPABILITIES).stream().toList());
     SplunkEntities.answer(
         exchange,
         HttpResponseStatus.OK,
@@ -90,7 +89,7 @@ public final class SplunkRoleRoutes {
   private void show(Exchange exchange) {
     access(exchange);
     String name = exchange.pathParameter("name");
-    QuarryConfig.Role role = users.roles().get(name);
+    Role role = users.roles().get(name);
     if (role == null) {
       throw notFound(name);
     }
@@ -158,7 +157,7 @@ public final class SplunkRoleRoutes {
 
   /** The role as stored here (a role defined over REST: no configured one reaches this). */
   private RoleDirectory.Stored stored(String name) {
-    QuarryConfig.Role role = users.roles().get(name);
+    Role role = users.roles().get(name);
     return new RoleDirectory.Stored(
         role.srchIndexesAllowed(),
         role.srchIndexesDefault(),
@@ -281,9 +280,9 @@ public final class SplunkRoleRoutes {
    */
   private Access editor(Exchange exchange, String what, String role) {
     Access caller = access(exchange);
-    if (!caller.has(QuarryConfig.Role.EDIT_ROLES)) {
+    if (!caller.has(Role.EDIT_ROLES)) {
       denied(caller, what, role == null ? "" : role, "missing capability edit_roles");
-      caller.require(QuarryConfig.Role.EDIT_ROLES, "Changing roles");
+      caller.require(Role.EDIT_ROLES, "Changing roles");
     }
     return caller;
   }
@@ -318,7 +317,7 @@ public final class SplunkRoleRoutes {
     SplunkEntities.answer(exchange, status, ROLES, List.of(entity(name, users.roles().get(name))));
   }
 
-  private SplunkEntities.Entity entity(String name, QuarryConfig.Role role) {
+  private SplunkEntities.Entity entity(String name, Role role) {
     Map<String, Object> content = new LinkedHashMap<>();
     content.put("capabilities", role.capabilities());
     content.put("imported_roles", users.imports(name));

@@ -134,9 +134,7 @@ public final class SplunkSavedSearchRoutes {
 
   /** Whether {@code user} may change another user's saved search ({@code admin_all_objects}). */
   private boolean mayChangeAny(String user) {
-    return authenticator
-        .access(user)
-        .has(io.quarry.server.config.QuarryConfig.Role.ADMIN_ALL_OBJECTS);
+    return authenticator.access(user).has(io.quarry.server.config.Role.ADMIN_ALL_OBJECTS);
   }
 
   private void update(Exchange exchange) throws IOException {

@@ -9,7 +9,8 @@ import io.quarry.server.auth.Access;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.auth.Grants;
 import io.quarry.server.auth.UserDirectory;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Auth;
+import io.quarry.server.config.Role;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
@@ -120,7 +121,7 @@ public final class SplunkUserRoutes {
     List<String> roles = exchange.parameters("roles");
     // a new user without roles gets the user role, which is handed out too
     List<String> given =
-        !roles.isEmpty() || !what.equals("created") ? roles : List.of(QuarryConfig.Auth.USER_ROLE);
+        !roles.isEmpty() || !what.equals("created") ? roles : List.of(Auth.USER_ROLE);
     if (!given.isEmpty() && !users.configured(name)) {
       grant(caller, given, "Giving user '" + name + "' roles " + given, "user " + what, name);
     }
@@ -175,9 +176,9 @@ public final class SplunkUserRoutes {
    */
   private Access editor(Exchange exchange, String what, String user) {
     Access caller = access(exchange);
-    if (!caller.has(QuarryConfig.Role.EDIT_USER)) {
+    if (!caller.has(Role.EDIT_USER)) {
       denied(caller, what, user, "missing capability edit_user");
-      caller.require(QuarryConfig.Role.EDIT_USER, "Changing users");
+      caller.require(Role.EDIT_USER, "Changing users");
     }
     return caller;
   }
@@ -206,7 +207,7 @@ public final class SplunkUserRoutes {
 
   /** Whether the caller sees every user: {@code edit_user} (admin). */
   private static boolean isAdmin(Access access) {
-    return access.has(QuarryConfig.Role.EDIT_USER);
+    return access.has(Role.EDIT_USER);
   }
 
   private static ApiException notFound(String name) {

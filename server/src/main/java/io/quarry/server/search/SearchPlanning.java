@@ -12,7 +12,7 @@ import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
 import io.quarry.ql.time.TimeModifiers;
 import io.quarry.server.auth.Access;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Role;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -94,7 +94,7 @@ final class SearchPlanning {
             .plan(parsed, earliestMicros, latestMicros, access.indexesDefault());
     for (Command command : parsed.commands()) {
       if (command instanceof io.quarry.ql.ast.OutputLookupCommand) {
-        access.require(QuarryConfig.Role.EDIT_LOOKUPS, "outputlookup");
+        access.require(Role.EDIT_LOOKUPS, "outputlookup");
       }
     }
     plan = restrict(plan, access);

@@ -24,8 +24,7 @@ public sealed interface IndexExtraction {
         if (settings.regex() == null) {
           throw new IllegalArgumentException("an indexExtraction of type regex needs 'regex'");
         }
-        Regex regex =
-            new Regex(Sourcetype.NamedGroups.compile(settings.regex(), "indexExtractions"));
+        Regex regex = new Regex(NamedGroups.compile(settings.regex(), "indexExtractions"));
         yield settings.regex().equals(AccessLogParser.INDEX_REGEX) ? new AccessLog(regex) : regex;
       }
       default ->
@@ -35,7 +34,7 @@ public sealed interface IndexExtraction {
   }
 
   /** Named groups of the first match. */
-  record Regex(Sourcetype.NamedGroups groups) implements IndexExtraction {
+  record Regex(NamedGroups groups) implements IndexExtraction {
     @Override
     public void extract(String raw, Map<String, List<String>> into) {
       groups.extract(raw, (field, value) -> into.putIfAbsent(field, List.of(value)));

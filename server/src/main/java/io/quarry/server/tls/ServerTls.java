@@ -6,7 +6,8 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.quarry.server.config.ConfigException;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Server;
+import io.quarry.server.config.Tls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -54,9 +55,8 @@ public record ServerTls(
    *
    * @throws ConfigException naming the setting whose file cannot be used
    */
-  public static ServerTls configure(QuarryConfig.Server server, Path dataDirectory)
-      throws IOException {
-    QuarryConfig.Tls settings = server.tls();
+  public static ServerTls configure(Server server, Path dataDirectory) throws IOException {
+    Tls settings = server.tls();
     if (!settings.enabled()) {
       return null;
     }
@@ -83,7 +83,7 @@ public record ServerTls(
     } catch (RuntimeException e) {
       throw keyProblem(certificate, key, e);
     }
-    if (!settings.clientAuth().equals(QuarryConfig.Tls.CLIENT_AUTH_NONE)) {
+    if (!settings.clientAuth().equals(Tls.CLIENT_AUTH_NONE)) {
       Path clientCa = Path.of(settings.clientCa());
       requireReadable(clientCa, "server.tls.clientCa");
       List<Certificate> authorities = readCertificates(clientCa, "server.tls.clientCa");
@@ -93,7 +93,7 @@ public record ServerTls(
                   .map(java.security.cert.X509Certificate.class::cast)
                   .toArray(java.security.cert.X509Certificate[]::new))
           .clientAuth(
-              settings.clientAuth().equals(QuarryConfig.Tls.CLIENT_AUTH_REQUIRED)
+              settings.clientAuth().equals(Tls.CLIENT_AUTH_REQUIRED)
                   ? io.netty.handler.ssl.ClientAuth.REQUIRE
                   : io.netty.handler.ssl.ClientAuth.OPTIONAL);
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Auth;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,10 +39,9 @@ class AdminPasswordHashTest {
 
   @Test
   void aMalformedOrWeakHashIsRefusedAtStart() {
-    assertThatThrownBy(
-            () -> new QuarryConfig.Auth("pbkdf2:sha256:1000:c2FsdA==:aGFzaA==", null, null))
+    assertThatThrownBy(() -> new Auth("pbkdf2:sha256:1000:c2FsdA==:aGFzaA==", null, null))
         .hasMessageContaining("auth.adminPassword");
-    assertThatThrownBy(() -> new QuarryConfig.Auth("pbkdf2:nonsense", null, null))
+    assertThatThrownBy(() -> new Auth("pbkdf2:nonsense", null, null))
         .hasMessageContaining("auth.adminPassword");
   }
 }

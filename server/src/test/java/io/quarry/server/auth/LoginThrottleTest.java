@@ -3,7 +3,7 @@ package io.quarry.server.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.User;
 import io.quarry.server.http.ApiException;
 import java.time.Duration;
 import java.util.HashSet;
@@ -66,8 +66,7 @@ class LoginThrottleTest {
   @Test
   void aUserKeepsAtMostAHundredSessionsAndOthersKeepTheirs() {
     Authenticator authenticator =
-        new Authenticator(
-            "admin-pw", List.of(new QuarryConfig.User("bob", "bob-pw", null)), List.of());
+        new Authenticator("admin-pw", List.of(new User("bob", "bob-pw", null)), List.of());
     String adminKey = authenticator.login("admin", "admin-pw").orElseThrow();
     Set<String> keys = new HashSet<>();
     String first = null;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.client.QuarryClient;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -33,9 +33,7 @@ class IngestCommandTest {
         QuarryServer.start(
             TestServers.settings(directory.resolve("data"), "pw")
                 .put("indexes", List.of("main", "logs"))
-                .put(
-                    "hec.tokens",
-                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null)))
+                .put("hec.tokens", List.of(new HecToken("tok", "cli", "main", List.of("*"), null)))
                 .build(),
             Clock.systemUTC());
     search =

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.client.QuarryClient;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +29,7 @@ class MetricFileIngestTest {
         QuarryServer.start(
             TestServers.settings(directory.resolve("data"), "pw")
                 .put("indexes", List.of("main", "m"))
-                .put(
-                    "hec.tokens",
-                    List.of(new QuarryConfig.HecToken("tok", "cli", "main", List.of("*"), null)))
+                .put("hec.tokens", List.of(new HecToken("tok", "cli", "main", List.of("*"), null)))
                 .put("storage.indexes.m.datatype", "metric")
                 .build(),
             Clock.systemUTC());

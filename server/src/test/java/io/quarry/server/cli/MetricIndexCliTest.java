@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -100,8 +100,7 @@ class MetricIndexCliTest {
             .put(
                 "hec.tokens",
                 List.of(
-                    new QuarryConfig.HecToken(
-                        TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
+                    new HecToken(TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 500L)
             .build(),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Tls;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,8 +29,7 @@ class TlsCommandsTest {
   void start() throws Exception {
     data = directory.resolve("data");
     server =
-        TestServers.startTls(
-            data, "pw", new QuarryConfig.Tls(true, null, null, null, null, null, null, null));
+        TestServers.startTls(data, "pw", new Tls(true, null, null, null, null, null, null, null));
   }
 
   @AfterEach

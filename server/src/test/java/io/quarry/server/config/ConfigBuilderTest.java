@@ -60,7 +60,7 @@ class ConfigBuilderTest {
             .put("indexes", List.of("web", "m"))
             .put("auth.adminPassword", "pw")
             .add("hec.tokens", Map.of("token", "a", "indexes", List.of("web")))
-            .add("hec.tokens", new QuarryConfig.HecToken("b", null, null, null, true))
+            .add("hec.tokens", new HecToken("b", null, null, null, true))
             .put("search.maxResultRows", 1500)
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 200)
@@ -78,8 +78,7 @@ class ConfigBuilderTest {
 
   @Test
   void aSettingsRecordIsWrittenAsItsMappingAndALaterPutReplacesIt() {
-    QuarryConfig.Tls tls =
-        new QuarryConfig.Tls(true, null, null, null, "want", "ca.pem", null, null);
+    Tls tls = new Tls(true, null, null, null, "want", "ca.pem", null, null);
     QuarryConfig config =
         QuarryConfig.builder()
             .put("server.tls", tls)
@@ -112,37 +111,68 @@ class ConfigBuilderTest {
    */
   @Test
   void anAuthRecordIsWrittenAsItsMapping() {
-    QuarryConfig.Auth auth = new QuarryConfig.Auth("pw", null, null);
+    Auth auth = new Auth("pw", null, null);
     assertThat(QuarryConfig.builder().put("auth", auth).build().auth()).isEqualTo(auth);
   }
 
   /** Configured roles, the user role redefined and users: the record still round-trips. */
   @Test
   void anAuthRecordWithRolesAndUsersIsWrittenAsItsMapping() {
-    QuarryConfig.Role ops = new QuarryConfig.Role(List.of("web"), null, null, null, 5, null);
-    QuarryConfig.Role user = new QuarryConfig.Role(List.of("main"), null, null, null, 1, null);
-    QuarryConfig.Auth auth =
-        new QuarryConfig.Auth(
+    Role ops = new Role(List.of("web"), null, null, null, 5, null);
+    Role user = new Role(List.of("main"), null, null, null, 1, null);
+    Auth auth =
+        new Auth(
             "pw",
-            List.of(new QuarryConfig.User("ann", "pw2", List.of("ops"))),
+            List.of(new User("ann", "pw2", List.of("ops"))),
             Map.of("ops", ops, "user", user));
-    QuarryConfig.Auth built = QuarryConfig.builder().put("auth", auth).build().auth();
+    Auth built = QuarryConfig.builder().put("auth", auth).build().auth();
     assertThat(built).isEqualTo(auth);
     assertThat(built.roles().get("user").srchJobsQuota()).isEqualTo(1);
   }
 
   /**
-   * A record put then one setting of it replaced binds as that setting alone over the defaults: but
-   * the record's mapping carries its derived defaults (search.jobTtlSeconds = min(600,
-   * maxJobTtlSeconds)) frozen, so a smaller maxJobTtlSeconds put after it is refused.
+   * A record put then one setting of it replaced binds as that setting alone over the defaults (the
+   * record's default jobTtlSeconds not frozen: a smaller maxJobTtlSeconds put after it is taken).
    */
   @Test
   void aLaterPutOverARecordActsAsOverTheDefaults() {
-    QuarryConfig.Search defaults = QuarryConfig.builder().build().search();
+    Search defaults = QuarryConfig.builder().build().search();
     QuarryConfig alone = QuarryConfig.builder().put("search.maxJobTtlSeconds", 300).build();
     QuarryConfig overRecord =
         QuarryConfig.builder().put("search", defaults).put("search.maxJobTtlSeconds", 300).build();
     assertThat(overRecord.search()).isEqualTo(alone.search());
+  }
+
+  /**
+   * A field derived from another (search.jobTtlSeconds = min(600, maxJobTtlSeconds)) that differs
+   * from its default is derived again, not written as if set: a record with maxJobTtlSeconds 300
+   * (so jobTtlSeconds 300) then a maxJobTtlSeconds of 1,000 put over it binds as 1,000 alone would
+   * (jobTtlSeconds 600); a jobTtlSeconds the record sets itself stays.
+   */
+  @Test
+  void aDerivedFieldOfARecordIsDerivedAgainWhenTheFieldItComesFromChanges() {
+    Search small = QuarryConfig.builder().put("search.maxJobTtlSeconds", 300).build().search();
+    assertThat(small.jobTtlSeconds()).isEqualTo(300);
+    QuarryConfig alone = QuarryConfig.builder().put("search.maxJobTtlSeconds", 1000).build();
+    QuarryConfig overRecord =
+        QuarryConfig.builder().put("search", small).put("search.maxJobTtlSeconds", 1000).build();
+    assertThat(overRecord.search().jobTtlSeconds()).isEqualTo(600);
+    assertThat(overRecord.search()).isEqualTo(alone.search());
+
+    Search own =
+        QuarryConfig.builder()
+            .put("search.maxJobTtlSeconds", 300)
+            .put("search.jobTtlSeconds", 200)
+            .build()
+            .search();
+    Search ownOver =
+        QuarryConfig.builder()
+            .put("search", own)
+            .put("search.maxJobTtlSeconds", 1000)
+            .build()
+            .search();
+    assertThat(ownOver.jobTtlSeconds()).isEqualTo(200);
+    assertThat(QuarryConfig.builder().put("search", small).build().search()).isEqualTo(small);
   }
 
   /** Each other section's record, put whole, binds as itself (the defaults' records). */
@@ -201,7 +231,7 @@ class ConfigBuilderTest {
     QuarryConfig config = QuarryConfig.builder().build();
     assertThat(config.dataDir()).isEqualTo("./data");
     assertThat(config.indexes()).containsExactly("main");
-    QuarryConfig.Server server = config.server();
+    Server server = config.server();
     assertThat(server.bind()).isEqualTo("127.0.0.1");
     assertThat(server.port()).isEqualTo(8088);
     assertThat(server.maxRequestBytes()).isEqualTo(64L * 1024 * 1024);
@@ -217,7 +247,7 @@ class ConfigBuilderTest {
     assertThat(config.auth().roles().get("user").srchIndexesDefault()).containsExactly("main");
     assertThat(config.auth().roles().get("user").srchJobsQuota()).isEqualTo(3);
     assertThat(config.hec().tokens()).isEmpty();
-    QuarryConfig.HecToken token =
+    HecToken token =
         QuarryConfig.builder()
             .add("hec.tokens", Map.of("token", "t"))
             .build()
@@ -228,7 +258,7 @@ class ConfigBuilderTest {
     assertThat(token.name()).isEqualTo("token");
     assertThat(token.defaultIndex()).isEqualTo("main");
     assertThat(token.indexes()).containsExactly("main");
-    QuarryConfig.Search search = config.search();
+    Search search = config.search();
     assertThat(search.defaultEarliest()).isEmpty();
     assertThat(search.maxResultRows()).isEqualTo(1_000_000L);
     assertThat(search.maxTimeSeconds()).isEqualTo(600);
@@ -236,7 +266,7 @@ class ConfigBuilderTest {
     assertThat(search.maxJobTtlSeconds()).isEqualTo(86_400);
     assertThat(search.jobTtlSeconds()).isEqualTo(600);
     assertThat(search.queueOverQuota()).isFalse();
-    QuarryConfig.Storage storage = config.storage();
+    Storage storage = config.storage();
     assertThat(storage.journalCompression()).isEqualTo("zstd");
     assertThat(storage.format()).isEqualTo("blocks");
     assertThat(storage.commitIntervalSeconds()).isEqualTo(10);

@@ -49,7 +49,7 @@ class ConfigLoaderTest {
     assertThat(config.dataDir()).isEqualTo("/srv/q");
     assertThat(config.indexes()).as("main always exists").containsExactly("main", "web");
     assertThat(config.hec().tokens())
-        .extracting(QuarryConfig.HecToken::token, QuarryConfig.HecToken::indexes)
+        .extracting(HecToken::token, HecToken::indexes)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("abc", List.of("web")),
             org.assertj.core.groups.Tuple.tuple("from-env", List.of("*")));

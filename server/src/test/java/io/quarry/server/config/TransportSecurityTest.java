@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TransportSecurityTest {
   @TempDir Path directory;
 
-  private static QuarryConfig.Server server(String bind, QuarryConfig.Tls tls, Boolean plaintext) {
+  private static Server server(String bind, Tls tls, Boolean plaintext) {
     return QuarryConfig.builder()
         .put("server.bind", bind)
         .put("server.tls", tls)
@@ -44,17 +44,11 @@ class TransportSecurityTest {
         .contains("server.allowPlaintext: true");
     assertThat(server("0.0.0.0", null, true).plaintextRefusal()).isNull();
     assertThat(
-            server(
-                    "0.0.0.0",
-                    new QuarryConfig.Tls(true, null, null, null, null, null, null, null),
-                    null)
+            server("0.0.0.0", new Tls(true, null, null, null, null, null, null, null), null)
                 .plaintextRefusal())
         .isNull();
     assertThat(
-            server(
-                    "0.0.0.0",
-                    new QuarryConfig.Tls(false, "c.pem", "k.pem", null, null, null, null, null),
-                    null)
+            server("0.0.0.0", new Tls(false, "c.pem", "k.pem", null, null, null, null, null), null)
                 .plaintextRefusal())
         .as("a certificate without enabled is not TLS")
         .isNotNull();
@@ -77,8 +71,7 @@ class TransportSecurityTest {
 
   @Test
   void certificateAndKeyGoTogether() {
-    assertThatThrownBy(
-            () -> new QuarryConfig.Tls(true, "c.pem", null, null, null, null, null, null))
+    assertThatThrownBy(() -> new Tls(true, "c.pem", null, null, null, null, null, null))
         .hasMessageContaining("server.tls")
         .hasMessageContaining("without key");
   }
@@ -99,7 +92,7 @@ class TransportSecurityTest {
     QuarryConfig fromFile = ConfigLoader.load(file, Map.of(), Map.of());
     assertThat(fromFile.server().tls())
         .isEqualTo(
-            new QuarryConfig.Tls(
+            new Tls(
                 true, "/etc/quarry/cert.pem", "/etc/quarry/key.pem", null, null, null, null, null));
     assertThat(fromFile.server().plaintextRefusal()).isNull();
 
@@ -114,8 +107,7 @@ class TransportSecurityTest {
                 "QUARRY_TLS_KEY_PASSWORD", "secret"),
             Map.of());
     assertThat(fromEnvironment.server().tls())
-        .isEqualTo(
-            new QuarryConfig.Tls(true, "/c.pem", "/k.pem", "secret", null, null, null, null));
+        .isEqualTo(new Tls(true, "/c.pem", "/k.pem", "secret", null, null, null, null));
     QuarryConfig plaintext =
         ConfigLoader.load(
             null, Map.of("QUARRY_BIND", "0.0.0.0", "QUARRY_ALLOW_PLAINTEXT", "true"), Map.of());

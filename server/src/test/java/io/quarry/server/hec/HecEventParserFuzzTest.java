@@ -3,7 +3,7 @@ package io.quarry.server.hec;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.quarry.codecs.store.EventStore;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
 import io.quarry.server.metrics.ServerMetrics;
@@ -25,8 +25,8 @@ import org.junit.jupiter.api.AfterAll;
 class HecEventParserFuzzTest {
   private static final EventStore STORE;
   private static final IngestService INGEST;
-  private static final QuarryConfig.HecToken TOKEN =
-      new QuarryConfig.HecToken("fuzz-token", "fuzz", "main", List.of("main", "web"), null);
+  private static final HecToken TOKEN =
+      new HecToken("fuzz-token", "fuzz", "main", List.of("main", "web"), null);
 
   static {
     try {

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,9 +38,7 @@ class HecMetricAckTest {
             .put("indexes", List.of("main", "m"))
             .put(
                 "hec.tokens",
-                List.of(
-                    new QuarryConfig.HecToken(
-                        "acked", "acked", "main", List.of("main", "m"), true)))
+                List.of(new HecToken("acked", "acked", "main", List.of("main", "m"), true)))
             .put("storage.indexes.m.datatype", "metric")
             .put("storage.indexes.m.maxBucketPoints", 200L)
             .build(),

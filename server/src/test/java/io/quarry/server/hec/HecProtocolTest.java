@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
 import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.URI;
@@ -50,8 +51,8 @@ class HecProtocolTest {
             .put(
                 "hec.tokens",
                 List.of(
-                    new QuarryConfig.HecToken("plain", "plain", "main", List.of("main"), false),
-                    new QuarryConfig.HecToken("acked", "acked", "main", List.of("main"), true)))
+                    new HecToken("plain", "plain", "main", List.of("main"), false),
+                    new HecToken("acked", "acked", "main", List.of("main"), true)))
             .put("ingest.pipelines", 1)
             .put("ingest.maxQueuedBytes", 1L)
             .put(

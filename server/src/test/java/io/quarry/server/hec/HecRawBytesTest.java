@@ -41,19 +41,20 @@ class HecRawBytesTest {
         TestServers.start(
             dataDirectory,
             PASSWORD,
-            null,
-            Map.of(
-                "typed",
-                new SourcetypeSettings.Builder()
-                    .indexExtractions(
-                        List.of(
-                            new SourcetypeSettings.IndexExtractionSettings(
-                                "regex", "n=(?<n>\\S+)")))
-                    .fields(Map.of("n", "long"))
-                    .build(),
-                "cut",
-                new SourcetypeSettings.Builder().truncate(10).build()),
-            null);
+            settings ->
+                settings.put(
+                    "sourcetypes",
+                    Map.of(
+                        "typed",
+                        new SourcetypeSettings.Builder()
+                            .indexExtractions(
+                                List.of(
+                                    new SourcetypeSettings.IndexExtractionSettings(
+                                        "regex", "n=(?<n>\\S+)")))
+                            .fields(Map.of("n", "long"))
+                            .build(),
+                        "cut",
+                        new SourcetypeSettings.Builder().truncate(10).build())));
   }
 
   @AfterEach

@@ -6,7 +6,7 @@ import io.quarry.codecs.metricstore.MetricBatch;
 import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.metricstore.MetricStore;
 import io.quarry.codecs.store.EventStore;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.hec.reference.TreeHecEventParser;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestGate;
@@ -39,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and the same error (code, event number, reason).
  */
 class HecStreamingParserTest {
-  private static final QuarryConfig.HecToken TOKEN =
-      new QuarryConfig.HecToken("t", "t", "main", List.of("main", "web", "m"), null);
+  private static final HecToken TOKEN =
+      new HecToken("t", "t", "main", List.of("main", "web", "m"), null);
   private static final Instant NOW = Instant.parse("2026-11-25T12:00:00.123456Z");
 
   @TempDir Path directory;

@@ -4,7 +4,7 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Search;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,10 +35,12 @@ class HttpLayerFuzzTest {
           TestServers.start(
               Files.createTempDirectory("http-fuzz"),
               PASSWORD,
-              new QuarryConfig.Search(
-                  null, 10_000L, 5, null, null, null, 64L << 20, null, null, null, null, null),
-              null,
-              null);
+              settings ->
+                  settings.put(
+                      "search",
+                      new Search(
+                          null, 10_000L, 5, null, null, null, 64L << 20, null, null, null, null,
+                          null)));
       TestServers.loadRaw(SERVER, "one status=200\ntwo status=500 user=bob\n");
     } catch (Exception e) {
       throw new IllegalStateException(e);

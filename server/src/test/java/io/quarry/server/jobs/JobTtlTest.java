@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
 import io.quarry.server.config.ConfigLoader;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Search;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,14 +158,12 @@ class JobTtlTest {
   void aDefaultTtlAboveTheMaximumIsRefusedAtStart() {
     assertThatThrownBy(
             () ->
-                new QuarryConfig.Search(
-                    null, null, null, null, null, 7200, null, null, null, null, 3600, null))
+                new Search(null, null, null, null, null, 7200, null, null, null, null, 3600, null))
         .hasMessageContaining("search.jobTtlSeconds (7200)")
         .hasMessageContaining("search.maxJobTtlSeconds (3600)");
     // without its own setting, the default TTL fits under a small maximum
     assertThat(
-            new QuarryConfig.Search(
-                    null, null, null, null, null, null, null, null, null, null, 60, null)
+            new Search(null, null, null, null, null, null, null, null, null, null, 60, null)
                 .jobTtlSeconds())
         .isEqualTo(60);
   }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.plugin.api.SpiVersion;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Plugins;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -275,9 +275,10 @@ class PluginLoadingTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            io.quarry.server.TestServers.memoryLimit(64L << 20),
-            null,
-            new QuarryConfig.Plugins(plugins.toString()));
+            settings ->
+                settings
+                    .put("search.maxMemoryBytes", 64L << 20)
+                    .put("plugins", new Plugins(plugins.toString())));
     HttpResponse<String> loaded =
         io.quarry.server.TestServers.postRaw(
             server, "tok", "app", "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n");

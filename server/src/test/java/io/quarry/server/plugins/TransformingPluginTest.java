@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -239,9 +239,7 @@ class TransformingPluginTest {
         QuarryServer.start(
             TestServers.settings(root.resolve("data"), PASSWORD)
                 .put("indexes", indexes)
-                .put(
-                    "hec.tokens",
-                    List.of(new QuarryConfig.HecToken(TOKEN, "test", "main", indexes, null)))
+                .put("hec.tokens", List.of(new HecToken(TOKEN, "test", "main", indexes, null)))
                 .put("plugins.dir", plugins.toString())
                 .build(),
             java.time.Clock.systemUTC());

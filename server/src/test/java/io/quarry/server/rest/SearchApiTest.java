@@ -43,7 +43,9 @@ class SearchApiTest {
   void start() throws Exception {
     // the event layout: the costs asserted below (segments the term index skips, events read
     // equal to the progress count) are its own; blocks differ (docs/design/block-index.md)
-    server = TestServers.start(dataDirectory, "pw", null, null, null, TestServers.eventLayout());
+    server =
+        TestServers.start(
+            dataDirectory, "pw", settings -> settings.put("storage.format", "events"));
     auth =
         "Basic " + Base64.getEncoder().encodeToString("admin:pw".getBytes(StandardCharsets.UTF_8));
     StringBuilder lines = new StringBuilder();

@@ -8,7 +8,7 @@ import io.quarry.client.QuarryClient;
 import io.quarry.client.TlsTrust;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Tls;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,9 +34,7 @@ class SplunkSdkTlsTest {
   void start() throws Exception {
     server =
         TestServers.startTls(
-            dataDirectory,
-            "sdk-pw",
-            new QuarryConfig.Tls(true, null, null, null, null, null, null, null));
+            dataDirectory, "sdk-pw", new Tls(true, null, null, null, null, null, null, null));
     QuarryClient client =
         QuarryClient.builder(URI.create(server.url()))
             .hecToken(TestServers.TOKEN)

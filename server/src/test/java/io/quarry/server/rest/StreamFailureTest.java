@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Plugins;
 import io.quarry.server.plugins.PluginJars;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,9 +62,7 @@ class StreamFailureTest {
         TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            null,
-            null,
-            new QuarryConfig.Plugins(plugins.toString()));
+            settings -> settings.put("plugins", new Plugins(plugins.toString())));
   }
 
   @AfterAll

@@ -31,9 +31,7 @@ class EventListingMemoryLimitTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            io.quarry.server.TestServers.memoryLimit(400L << 10),
-            null,
-            null);
+            settings -> settings.put("search.maxMemoryBytes", 400L << 10));
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 5_000; i++) {
       lines.append("2026-01-07T10:00:00Z x=value").append(i).append(" y=g").append(i % 3);

@@ -33,19 +33,22 @@ class KeywordCountShortcutTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            null,
-            Map.of(
-                "shop",
-                new SourcetypeSettings.Builder()
-                    // index time: only a user at the start of the line
-                    .indexExtractions(
-                        List.of(
-                            new SourcetypeSettings.IndexExtractionSettings(
-                                "regex", "^\\S+ user=(?<user>\\w+)")))
-                    .fields(Map.of("user", "keyword"))
-                    .build()),
-            null,
-            io.quarry.server.TestServers.eventLayout()); // the event layout's doc-values ordinals
+            settings ->
+                settings
+                    .put(
+                        "sourcetypes",
+                        Map.of(
+                            "shop",
+                            new SourcetypeSettings.Builder()
+                                // index time: only a user at the start of the line
+                                .indexExtractions(
+                                    List.of(
+                                        new SourcetypeSettings.IndexExtractionSettings(
+                                            "regex", "^\\S+ user=(?<user>\\w+)")))
+                                .fields(Map.of("user", "keyword"))
+                                .build()))
+                    // the event layout's doc-values ordinals
+                    .put("storage.format", "events"));
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
       String user = "u" + (i % 7);

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.MacroSettings;
+import io.quarry.server.config.Search;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +22,8 @@ class MacroSearchTest {
   @TempDir Path dataDirectory;
   private QuarryServer server;
 
-  private static QuarryConfig.Search searchSettings() {
-    return new QuarryConfig.Search(
+  private static Search searchSettings() {
+    return new Search(
         null,
         null,
         null,
@@ -32,9 +33,9 @@ class MacroSearchTest {
         null,
         Map.of(
             "failures",
-            new QuarryConfig.MacroSettings("status=500", null),
+            new MacroSettings("status=500", null),
             "count_by(1)",
-            new QuarryConfig.MacroSettings("stats count by $field$", List.of("field"))),
+            new MacroSettings("stats count by $field$", List.of("field"))),
         null,
         null,
         null,
@@ -43,7 +44,9 @@ class MacroSearchTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = TestServers.start(dataDirectory, PASSWORD, searchSettings(), null, null);
+    server =
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> settings.put("search", searchSettings()));
     TestServers.loadRaw(
         server,
         "2026-01-01 00:00:01 status=500 node=a\n"
@@ -113,7 +116,9 @@ class MacroSearchTest {
     assertThat(configured.body()).contains("defined in the configuration");
 
     server.close();
-    server = TestServers.start(dataDirectory, PASSWORD, searchSettings(), null, null);
+    server =
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> settings.put("search", searchSettings()));
     assertThat(TestServers.export(server, PASSWORD, "`node_is(a)` | stats count").body())
         .as("kept in macros.json")
         .contains("\"count\":\"2\"");

@@ -33,7 +33,8 @@ class PageEngineSearchTest {
     // the event layout: the explains name its term-index and doc-values counts (blocks answer
     // the same searches, SplSpecTest's engine=blocks column)
     server =
-        TestServers.start(dataDirectory, PASSWORD, null, null, null, TestServers.eventLayout());
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> settings.put("storage.format", "events"));
     TestServers.loadRaw(
         server,
         "2026-01-01 00:00:01 GET /a?sid=s1&x=1 user=ann took=10\n"

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Search;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -30,10 +30,11 @@ class ResultRowLimitTest {
         TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            new QuarryConfig.Search(
-                null, 1_500L, null, null, null, null, null, null, null, null, null, null),
-            null,
-            null);
+            settings ->
+                settings.put(
+                    "search",
+                    new Search(
+                        null, 1_500L, null, null, null, null, null, null, null, null, null, null)));
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 3_000; i++) {
       lines.append("2026-01-07T10:00:00Z x=value").append(i).append(" y=g").append(i % 3);

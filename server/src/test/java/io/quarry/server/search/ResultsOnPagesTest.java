@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,7 +50,7 @@ class ResultsOnPagesTest {
                 .put(
                     "hec.tokens",
                     List.of(
-                        new QuarryConfig.HecToken(
+                        new HecToken(
                             TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
                 .put("storage.indexes.m.datatype", "metric")
                 .put("storage.indexes.m.maxBucketPoints", 200L)

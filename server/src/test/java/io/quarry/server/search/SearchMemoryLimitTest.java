@@ -26,9 +26,7 @@ class SearchMemoryLimitTest {
         io.quarry.server.TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            io.quarry.server.TestServers.memoryLimit(1L << 20),
-            null,
-            null);
+            settings -> settings.put("search.maxMemoryBytes", 1L << 20));
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 20_000; i++) {
       lines

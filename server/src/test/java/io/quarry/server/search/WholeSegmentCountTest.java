@@ -30,18 +30,20 @@ class WholeSegmentCountTest {
         TestServers.start(
             root.resolve("data"),
             PASSWORD,
-            null,
-            java.util.Map.of(
-                "shop",
-                new io.quarry.server.sourcetype.SourcetypeSettings.Builder()
-                    .indexExtractions(
-                        List.of(
-                            new io.quarry.server.sourcetype.SourcetypeSettings
-                                .IndexExtractionSettings(
-                                "regex", "^\\S+ user=(?<user>\\w+) status=(?<status>\\d+)")))
-                    .fields(java.util.Map.of("user", "keyword", "status", "keyword"))
-                    .build()),
-            null);
+            settings ->
+                settings.put(
+                    "sourcetypes",
+                    java.util.Map.of(
+                        "shop",
+                        new io.quarry.server.sourcetype.SourcetypeSettings.Builder()
+                            .indexExtractions(
+                                List.of(
+                                    new io.quarry.server.sourcetype.SourcetypeSettings
+                                        .IndexExtractionSettings(
+                                        "regex",
+                                        "^\\S+ user=(?<user>\\w+) status=(?<status>\\d+)")))
+                            .fields(java.util.Map.of("user", "keyword", "status", "keyword"))
+                            .build())));
     for (int batch = 0; batch < 3; batch++) { // several segments
       StringBuilder lines = new StringBuilder();
       for (int i = 0; i < 1500; i++) {

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.IndexStorage;
+import io.quarry.server.config.Storage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,13 +35,10 @@ final class MetricSpecData {
    * Storage settings whose event indexes store new buckets in {@code format} ({@code events} or
    * {@code blocks}) and that make {@value #INDEX} a metric index.
    */
-  static QuarryConfig.Storage storage(String format) {
-    Map<String, QuarryConfig.IndexStorage> indexes =
-        Map.of(
-            INDEX,
-            new QuarryConfig.IndexStorage(
-                null, null, null, null, "metric", null, null, null, null));
-    return new QuarryConfig.Storage(null, null, null, null, format, indexes, null);
+  static Storage storage(String format) {
+    Map<String, IndexStorage> indexes =
+        Map.of(INDEX, new IndexStorage(null, null, null, null, "metric", null, null, null, null));
+    return new Storage(null, null, null, null, format, indexes, null);
   }
 
   /** Sends every point of the CSV in {@code specDirectory} to the server's HEC endpoint. */

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.codecs.store.BucketFormat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
+import io.quarry.server.config.Storage;
 import io.quarry.server.spec.SpecFile.Case;
 import java.io.IOException;
 import java.io.InputStream;
@@ -130,7 +131,7 @@ class SplSpecTest {
   private static QuarryServer startAndLoad(
       Path data,
       List<String> indexes,
-      QuarryConfig.Storage storage,
+      Storage storage,
       Map<String, List<ObjectNode>> envelopes,
       List<RawDataset> raw,
       Path root)
@@ -140,9 +141,7 @@ class SplSpecTest {
             TestServers.settings(data, PASSWORD)
                 .put("server.workerThreads", 2)
                 .put("indexes", indexes)
-                .put(
-                    "hec.tokens",
-                    List.of(new QuarryConfig.HecToken(TOKEN, "spec", "main", indexes, null)))
+                .put("hec.tokens", List.of(new HecToken(TOKEN, "spec", "main", indexes, null)))
                 .put("storage", storage)
                 .build(),
             Clock.systemUTC());

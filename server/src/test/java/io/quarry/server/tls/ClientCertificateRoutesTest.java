@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.quarry.client.TlsTrust;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Tls;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -50,7 +50,7 @@ class ClientCertificateRoutesTest {
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(
+            new Tls(
                 true,
                 null,
                 null,
@@ -145,22 +145,15 @@ class ClientCertificateRoutesTest {
   @Test
   void routeGroupsAndCertificateUsersNeedClientCertificates() {
     assertThatThrownBy(
-            () ->
-                new QuarryConfig.Tls(
-                    true, null, null, null, "none", null, List.of("hec"), Map.of()))
+            () -> new Tls(true, null, null, null, "none", null, List.of("hec"), Map.of()))
         .hasMessageContaining("server.tls.clientAuth");
     assertThatThrownBy(
-            () ->
-                new QuarryConfig.Tls(
-                    true, null, null, null, "want", "ca.pem", List.of("ingest"), Map.of()))
+            () -> new Tls(true, null, null, null, "want", "ca.pem", List.of("ingest"), Map.of()))
         .hasMessageContaining("hec and rest");
     assertThatThrownBy(
-            () ->
-                new QuarryConfig.Tls(
-                    false, null, null, null, "want", "ca.pem", List.of(), Map.of("a", "bob")))
+            () -> new Tls(false, null, null, null, "want", "ca.pem", List.of(), Map.of("a", "bob")))
         .hasMessageContaining("server.tls.enabled");
-    assertThat(
-            new QuarryConfig.Tls(true, null, null, null, "want", "ca.pem", null, null).clientAuth())
+    assertThat(new Tls(true, null, null, null, "want", "ca.pem", null, null).clientAuth())
         .isEqualTo("optional");
   }
 

@@ -7,7 +7,7 @@ import io.quarry.client.TlsTrust;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.ConfigException;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Tls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -81,11 +81,9 @@ class MutualTlsTest {
 
   @Test
   void badClientAuthSettingsStopTheServerNamingTheSetting() throws Exception {
-    assertThatThrownBy(
-            () -> new QuarryConfig.Tls(true, null, null, null, "required", null, null, null))
+    assertThatThrownBy(() -> new Tls(true, null, null, null, "required", null, null, null))
         .hasMessageContaining("server.tls.clientCa");
-    assertThatThrownBy(
-            () -> new QuarryConfig.Tls(true, null, null, null, "sometimes", "ca.pem", null, null))
+    assertThatThrownBy(() -> new Tls(true, null, null, null, "sometimes", "ca.pem", null, null))
         .hasMessageContaining("server.tls.clientAuth");
     assertThatThrownBy(() -> start("required", directory.resolve("missing.pem")))
         .isInstanceOf(ConfigException.class)
@@ -101,7 +99,7 @@ class MutualTlsTest {
     return TestServers.startTls(
         directory.resolve("data"),
         "pw",
-        new QuarryConfig.Tls(true, null, null, null, clientAuth, clientCa.toString(), null, null));
+        new Tls(true, null, null, null, clientAuth, clientCa.toString(), null, null));
   }
 
   private Path serverCa() {

@@ -11,7 +11,7 @@ import io.quarry.client.TlsTrust;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.ConfigException;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.Tls;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
@@ -65,8 +65,8 @@ class TlsTest {
     }
   }
 
-  private static QuarryConfig.Tls generated() {
-    return new QuarryConfig.Tls(true, null, null, null, null, null, null, null);
+  private static Tls generated() {
+    return new Tls(true, null, null, null, null, null, null, null);
   }
 
   @Test
@@ -181,8 +181,7 @@ class TlsTest {
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(
-                true, certificate.toString(), key.toString(), null, null, null, null, null));
+            new Tls(true, certificate.toString(), key.toString(), null, null, null, null, null));
     assertThat(server.tls().generated()).isNull();
     assertThat(directory.resolve("data/tls")).doesNotExist();
     assertThat(server.tls().fingerprint()).isEqualTo(ServerTls.fingerprint(made.server()));
@@ -220,7 +219,7 @@ class TlsTest {
                 TestServers.startTls(
                     directory.resolve("wrong"),
                     "pw",
-                    new QuarryConfig.Tls(
+                    new Tls(
                         true,
                         certificate.toString(),
                         key.toString(),
@@ -235,7 +234,7 @@ class TlsTest {
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(
+            new Tls(
                 true, certificate.toString(), key.toString(), "secret", null, null, null, null));
     Path ca = directory.resolve("ca.pem");
     Files.writeString(ca, GeneratedCertificate.pem("CERTIFICATE", made.ca().getEncoded()));
@@ -280,8 +279,7 @@ class TlsTest {
         TestServers.startTls(
             directory.resolve("data"),
             "pw",
-            new QuarryConfig.Tls(
-                true, certificate.toString(), key.toString(), null, null, null, null, null));
+            new Tls(true, certificate.toString(), key.toString(), null, null, null, null, null));
     HttpClient https = HttpClient.newBuilder().sslContext(TlsTrust.trusting(certificate)).build();
     assertThat(get(https, "/health").statusCode()).isEqualTo(200);
   }
@@ -294,7 +292,7 @@ class TlsTest {
                 TestServers.startTls(
                     directory.resolve("data"),
                     "pw",
-                    new QuarryConfig.Tls(
+                    new Tls(
                         true,
                         missing.toString(),
                         missing.toString(),
@@ -313,7 +311,7 @@ class TlsTest {
                 TestServers.startTls(
                     directory.resolve("data"),
                     "pw",
-                    new QuarryConfig.Tls(
+                    new Tls(
                         true,
                         garbage.toString(),
                         garbage.toString(),

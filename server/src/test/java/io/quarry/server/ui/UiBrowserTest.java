@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.demo.DemoData;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,9 +52,7 @@ class UiBrowserTest {
                 .put("indexes", List.of("main", DemoData.WEB_INDEX))
                 .put(
                     "hec.tokens",
-                    List.of(
-                        new QuarryConfig.HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main"), null)))
+                    List.of(new HecToken(TestServers.TOKEN, "test", "main", List.of("main"), null)))
                 .build(),
             Clock.systemUTC());
     DemoData.loadOnce(server.ingest(), server.dataDirectory(), Instant.now());

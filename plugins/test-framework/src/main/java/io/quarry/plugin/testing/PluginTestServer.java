@@ -36,16 +36,7 @@ public final class PluginTestServer implements AutoCloseable {
   public static PluginTestServer start(Path dataDirectory, QuarryPlugin... plugins)
       throws Exception {
     QuarryConfig config =
-        QuarryConfig.builder()
-            .put("server.port", 0)
-            .put("server.maxRequestBytes", 64L << 20)
-            .put("server.workerThreads", 4)
-            .put("dataDir", dataDirectory.toString())
-            .put("indexes", List.of("main"))
-            .put("auth.adminPassword", PASSWORD)
-            .add(
-                "hec.tokens",
-                new QuarryConfig.HecToken(TOKEN, "test", "main", List.of("main"), null))
+        QuarryConfig.embedded(dataDirectory, PASSWORD, TOKEN)
             .put("plugins.dir", dataDirectory.resolve("no-plugins-dir").toString())
             .build();
     return new PluginTestServer(QuarryServer.start(config, Clock.systemUTC(), List.of(plugins)));

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventFields;
-import io.quarry.server.config.QuarryConfig.HecToken;
+import io.quarry.server.config.HecToken;
 import io.quarry.server.hec.HecException;
 import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestService;

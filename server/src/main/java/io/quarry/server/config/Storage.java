@@ -1,0 +1,59 @@
+package io.quarry.server.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.quarry.codecs.store.IndexOptions;
+import java.util.Objects;
+
+/**
+ * How indexes are stored: the journal compression for new segments ({@code zstd}, {@code lz4},
+ * {@code none}), how often buffered events are committed to segments (the write-ahead log holds
+ * them until then), when the hot bucket rolls to warm, the layout of new event buckets ({@code
+ * blocks}, the default, or {@code events}), how many events a new block holds at most ({@code
+ * blockEvents}), and per-index overrides and retention.
+ */
+public record Storage(
+    @JsonProperty("journalCompression") String journalCompression,
+    @JsonProperty("commitIntervalSeconds") Integer commitIntervalSeconds,
+    @JsonProperty("maxBucketEvents") Long maxBucketEvents,
+    @JsonProperty("maxHotBucketAgeHours") Integer maxHotBucketAgeHours,
+    @JsonProperty("format") String format,
+    @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes,
+    @JsonProperty("blockEvents") Integer blockEvents) {
+  /** The layout of new event buckets when neither the index nor the storage section names one. */
+  public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
+      io.quarry.codecs.store.BucketFormat.BLOCKS;
+
+  public Storage {
+    journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
+    format = Objects.requireNonNullElse(format, DEFAULT_FORMAT.configName());
+    commitIntervalSeconds = Objects.requireNonNullElse(commitIntervalSeconds, 10);
+    maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);
+    blockEvents = Objects.requireNonNullElse(blockEvents, IndexOptions.DEFAULT_BLOCK_EVENTS);
+    maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
+    StorageSettings.check(
+        journalCompression,
+        format,
+        commitIntervalSeconds,
+        maxBucketEvents,
+        blockEvents,
+        maxHotBucketAgeHours);
+    indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
+    StorageSettings.checkIndexes(indexes);
+  }
+
+  /** Whether {@code index} is declared {@code datatype: metric}. */
+  public boolean isMetric(String index) {
+    IndexStorage own = indexes.get(index);
+    return own != null && own.datatype().equals(IndexStorage.METRIC);
+  }
+
+  /** The options of a metric index: its bucket size, merges and retention. */
+  public io.quarry.codecs.metricstore.MetricIndexOptions metricOptions(String index) {
+    return StorageSettings.metricOptions(indexes.get(index));
+  }
+
+  /** The storage options of one index. */
+  public IndexOptions options(String index) {
+    return StorageSettings.options(this, index);
+  }
+}
