@@ -78,7 +78,7 @@ public final class IngestCpu {
               throw new IllegalStateException("rejected: " + batch.get(i).raw());
             }
           }
-          store.write("main", batch, broken.asciiRaws());
+          store.write("main", batch);
         }
         thread[round] = (threads.getCurrentThreadCpuTime() - thread0) / 1e3 / events;
       }
