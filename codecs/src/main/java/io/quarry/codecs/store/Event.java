@@ -80,8 +80,9 @@ public final class Event {
   }
 
   /**
-   * An event whose text is {@code bytes[offset, offset + length)}, every byte below 0x80 (checked
-   * only by assertion: the breaker that finds the range knows it). The array is held, not copied.
+   * An event whose text is {@code bytes[offset, offset + length)}, every byte below 0x80 (not
+   * checked here: the breaker that finds the range knows it, and the block writer checks the bytes
+   * it records as ASCII). The array is held, not copied.
    *
    * @param text the text when the caller has made it already (one character a byte of the range),
    *     else null: then made on the first {@link #raw}
@@ -98,7 +99,6 @@ public final class Event {
       Map<String, List<String>> indexedFields) {
     requireNonNull(bytes, "bytes is null");
     Objects.checkFromIndexSize(offset, length, bytes.length);
-    assert AsciiText.isAscii(bytes, offset, length) : "not ASCII";
     assert text == null || text.length() == length : "text and range differ";
     return new Event(
         timeMicros,

@@ -19,9 +19,6 @@ class EventBlockGivenBytesTest {
     EventBlockGivenBytesTest.class
         .getClassLoader()
         .setClassAssertionStatus("io.quarry.codecs.block.EventBlockWriter", false);
-    EventBlockGivenBytesTest.class
-        .getClassLoader()
-        .setClassAssertionStatus("io.quarry.codecs.store.Event", false);
   }
 
   @Test
