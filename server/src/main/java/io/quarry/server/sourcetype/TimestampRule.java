@@ -174,9 +174,13 @@ public final class TimestampRule {
     int start = 0;
     if (literalPrefix != null) {
       int at = literalAnchored ? (startsWith(text, offset, length, 0) ? 0 : -1) : -1;
-      for (int i = 0; !literalAnchored && at < 0 && i + literalPrefix.length() <= length; i++) {
-        if (startsWith(text, offset, length, i)) {
-          at = i;
+      if (!literalAnchored) {
+        byte first = (byte) literalPrefix.charAt(0); // a non-ASCII prefix never matches below
+        for (int i = 0, last = length - literalPrefix.length(); i <= last; i++) {
+          if (text[offset + i] == first && startsWith(text, offset, length, i)) {
+            at = i;
+            break;
+          }
         }
       }
       if (at < 0) {
