@@ -62,6 +62,7 @@ public final class IngestCpu {
       Path directory = Files.createTempDirectory("quarry-ingest-cpu");
       long process0 = processCpuNanos();
       long thread0 = threads.getCurrentThreadCpuTime();
+      long allocated0 = allocated(threads);
       long wall0 = System.nanoTime();
       try (EventStore store =
           EventStore.open(
@@ -78,18 +79,34 @@ public final class IngestCpu {
               throw new IllegalStateException("rejected: " + batch.get(i).raw());
             }
           }
-          store.write("main", batch, broken.asciiRaws());
+          store.write("main", batch);
         }
         thread[round] = (threads.getCurrentThreadCpuTime() - thread0) / 1e3 / events;
       }
+      long allocatedPerEvent = (allocated(threads) - allocated0) / events;
       double process = (processCpuNanos() - process0) / 1e3 / events;
       System.out.printf(
-          "round %d: %,d events, writing thread %.2f µs of CPU per event, whole JVM %.2f (with"
-              + " close), wall %.1f s%n",
-          round + 1, events, thread[round], process, (System.nanoTime() - wall0) / 1e9);
+          "round %d: %,d events, writing thread %.2f µs of CPU per event (%,d bytes allocated),"
+              + " whole JVM %.2f (with close), wall %.1f s%n",
+          round + 1,
+          events,
+          thread[round],
+          allocatedPerEvent,
+          process,
+          (System.nanoTime() - wall0) / 1e9);
       org.apache.lucene.util.IOUtils.rm(directory);
     }
     printSettled(thread);
+  }
+
+  /**
+   * The bytes this thread has allocated (the figure the machine's load does not move: what the
+   * ingest leaves the GC), or 0 where the JVM does not count them.
+   */
+  private static long allocated(ThreadMXBean threads) {
+    return threads instanceof com.sun.management.ThreadMXBean counting
+        ? counting.getCurrentThreadAllocatedBytes()
+        : 0;
   }
 
   /** The least and the median of the rounds' CPU per event after the first (the JIT's). */

@@ -45,17 +45,6 @@ public final class EventBlockWriter {
    *     EventBlockFormat#MAX_EVENTS}
    */
   public static byte[] write(List<Event> events, Set<String> elsewhere) {
-    return write(events, null, elsewhere);
-  }
-
-  /**
-   * The block of {@code events} as {@link #write(List, Set)} gives it, given each event's {@code
-   * _raw} bytes where it is ASCII ({@code asciiRaws[i]}: every byte below 0x80, one per character;
-   * null for a text that is not; the array itself may be null), so they are not encoded again. They
-   * are checked: bytes that are not ASCII are written as given, and the block is recorded as not
-   * all ASCII.
-   */
-  public static byte[] write(List<Event> events, byte[][] asciiRaws, Set<String> elsewhere) {
     if (events.size() > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
           "a block holds at most " + EventBlockFormat.MAX_EVENTS + " events, not " + events.size());
@@ -64,8 +53,10 @@ public final class EventBlockWriter {
     try {
       byte[] times = times(events, newest);
       byte[][] texts = new byte[events.size()][];
-      boolean allAscii = texts(events, asciiRaws, texts);
-      int rawLength = rawSectionLength(texts);
+      int[] offsets = new int[texts.length];
+      int[] lengths = new int[texts.length];
+      boolean allAscii = texts(events, texts, offsets, lengths);
+      int rawLength = rawSectionLength(lengths);
       BlockColumnValues gathered = BlockColumnValues.of(events, elsewhere);
       List<byte[]> columns = new ArrayList<>(gathered.size());
       boolean anyElsewhere = false;
@@ -105,11 +96,11 @@ public final class EventBlockWriter {
       ByteArrayDataOutput out = new ByteArrayDataOutput(block);
       header.copyTo(out);
       out.writeBytes(times, times.length);
-      for (byte[] text : texts) {
-        out.writeVInt(text.length);
+      for (int length : lengths) {
+        out.writeVInt(length);
       }
-      for (byte[] text : texts) {
-        out.writeBytes(text, text.length);
+      for (int i = 0; i < texts.length; i++) {
+        out.writeBytes(texts[i], offsets[i], lengths[i]);
       }
       for (byte[] column : columns) {
         out.writeBytes(column, column.length);
@@ -142,26 +133,32 @@ public final class EventBlockWriter {
   }
 
   /**
-   * Puts each event's text as UTF-8 in {@code texts}, encoded once (the given bytes where ASCII);
-   * whether every text is ASCII. An encoded text is exactly when it has as many bytes as its {@code
-   * String} has characters, since every other character takes two bytes or more (a surrogate pair
-   * four) and a lone surrogate is encoded as one byte, {@code ?}. The given bytes are checked
-   * ({@link AsciiText#isAscii}), not trusted: a caller's non-ASCII bytes recorded as ASCII would be
-   * read one byte per character by every search of the block. (Measured: the check costs ~20 ns of
-   * thread CPU per 170-byte event over the writer's ~170 — checking each text where it was just
-   * copied to instead cost the same; a second walk over the events' strings for their lengths, cold
-   * by then, cost ~8% of the block writer's CPU.)
+   * Puts each event's text as UTF-8 in {@code texts[i]} at {@code offsets[i]} for {@code
+   * lengths[i]}: the event's own ASCII range where it holds one ({@link Event#asciiArray}, often
+   * the request body's, not copied here), else encoded once; whether every text is ASCII. An
+   * encoded text is exactly when it has as many bytes as its {@code String} has characters, since
+   * every other character takes two bytes or more (a surrogate pair four) and a lone surrogate is
+   * encoded as one byte, {@code ?}. The held bytes are checked ({@link AsciiText#isAscii}), not
+   * trusted: a caller's non-ASCII bytes recorded as ASCII would be read one byte per character by
+   * every search of the block. (Measured: the check costs ~20 ns of thread CPU per 170-byte event
+   * over the writer's ~170 — checking each text where it was just copied to instead cost the same;
+   * a second walk over the events' strings for their lengths, cold by then, cost ~8% of the block
+   * writer's CPU.)
    */
-  private static boolean texts(List<Event> events, byte[][] asciiRaws, byte[][] texts) {
+  private static boolean texts(List<Event> events, byte[][] texts, int[] offsets, int[] lengths) {
     boolean allAscii = true;
     for (int i = 0; i < texts.length; i++) {
-      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      Event event = events.get(i);
+      byte[] ascii = event.asciiArray();
       if (ascii != null) {
-        allAscii = allAscii && AsciiText.isAscii(ascii, 0, ascii.length);
+        offsets[i] = event.asciiOffset();
+        lengths[i] = event.asciiLength();
+        allAscii = allAscii && AsciiText.isAscii(ascii, offsets[i], lengths[i]);
         texts[i] = ascii;
       } else {
-        String raw = events.get(i).raw();
+        String raw = event.raw();
         texts[i] = raw.getBytes(StandardCharsets.UTF_8);
+        lengths[i] = texts[i].length;
         allAscii &= texts[i].length == raw.length();
       }
     }
@@ -169,10 +166,10 @@ public final class EventBlockWriter {
   }
 
   /** The raw section's length: the texts' UTF-8 lengths as vints, then their bytes. */
-  private static int rawSectionLength(byte[][] texts) {
+  private static int rawSectionLength(int[] lengths) {
     long length = 0;
-    for (byte[] text : texts) {
-      length += vIntLength(text.length) + text.length;
+    for (int text : lengths) {
+      length += vIntLength(text) + text;
     }
     return Math.toIntExact(length);
   }

@@ -94,16 +94,6 @@ final class BlockDocuments {
    * bucket} as block documents.
    */
   void add(Bucket bucket, List<Event> batch, long firstSequence) throws IOException {
-    add(bucket, batch, null, firstSequence);
-  }
-
-  /**
-   * Adds the events of one batch as {@link #add(Bucket, List, long)} does, given each event's
-   * {@code _raw} bytes where it is ASCII ({@code asciiRaws[i]} as {@link AsciiText#bytesOf} gives
-   * them, null for a text that is not; the array itself may be null).
-   */
-  void add(Bucket bucket, List<Event> batch, byte[][] asciiRaws, long firstSequence)
-      throws IOException {
     TermSet terms = new TermSet();
     int perBlock = options.blockEvents();
     for (int from = 0; from < batch.size(); from += perBlock) {
@@ -117,36 +107,27 @@ final class BlockDocuments {
       // newest first; a stable sort, so events of equal time keep their batch order
       Arrays.sort(order, (a, b) -> Long.compare(times[b], times[a]));
       List<Event> block = new ArrayList<>(order.length);
-      byte[][] ascii = asciiRaws == null ? null : new byte[order.length][];
       for (int i = 0; i < order.length; i++) {
         block.add(batch.get(from + order[i]));
-        if (ascii != null) {
-          ascii[i] = asciiRaws[from + order[i]];
-        }
       }
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
-      Document document = document(block, ascii, firstSequence + from, terms, bucket.termFilters());
+      Document document = document(block, firstSequence + from, terms, bucket.termFilters());
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
 
   /** The document of one block of a layout 3 bucket, its events newest first. */
   Document document(List<Event> block, long firstSequence, TermSet terms) {
-    return document(block, null, firstSequence, terms, true);
+    return document(block, firstSequence, terms, true);
   }
 
   /**
-   * The document of one block, its events newest first, given their {@code _raw} bytes where ASCII
-   * ({@code asciiRaws[i]} for {@code block.get(i)}, or null); its terms as a {@link TermFilter}
-   * ({@code termFilter}, layout 3) or as {@code _tok} postings (older layouts).
+   * The document of one block, its events newest first (an event's {@code _raw} read from its ASCII
+   * bytes where it holds them, {@link Event#asciiArray}); its terms as a {@link TermFilter} ({@code
+   * termFilter}, layout 3) or as {@code _tok} postings (older layouts).
    */
-  Document document(
-      List<Event> block,
-      byte[][] asciiRaws,
-      long firstSequence,
-      TermSet terms,
-      boolean termFilter) {
+  Document document(List<Event> block, long firstSequence, TermSet terms, boolean termFilter) {
     Document document = new Document();
     long newest = block.get(0).timeMicros();
     long oldest = block.get(block.size() - 1).timeMicros();
@@ -167,9 +148,9 @@ final class BlockDocuments {
     BlockValueTally tally = new BlockValueTally(block.size());
     for (int i = 0; i < block.size(); i++) {
       Event event = block.get(i);
-      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
+      byte[] ascii = event.asciiArray();
       if (ascii != null) {
-        terms.addAscii(ascii);
+        terms.addAscii(ascii, event.asciiOffset(), event.asciiLength());
       } else {
         terms.add(event.raw());
       }
@@ -195,8 +176,7 @@ final class BlockDocuments {
     }
     document.add(
         new StoredField(
-            BLOCK,
-            EventBlockWriter.write(columns, asciiRaws, columnsElsewhere ? exact : Set.of())));
+            BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of())));
     return document;
   }
 
@@ -316,8 +296,7 @@ final class BlockDocuments {
     if (fields == null) {
       return event; // the common case: single keyword values, kept as they are
     }
-    return new Event(
-        event.timeMicros(), event.raw(), event.host(), event.source(), event.sourcetype(), fields);
+    return event.withIndexedFields(fields);
   }
 
   /**

@@ -119,15 +119,6 @@ public final class EventStore implements Closeable {
   }
 
   /**
-   * Stores events as {@link #write(String, List)} does, given the bytes of each {@code _raw} that
-   * is ASCII ({@code asciiRaws[i]}, one byte per character of {@code events.get(i).raw()}; null
-   * where not known; the array may be longer than the list), so they are not encoded again.
-   */
-  public long write(String index, List<Event> events, byte[][] asciiRaws) throws IOException {
-    return index(index).add(events, asciiRaws);
-  }
-
-  /**
    * The indexes matching any of the patterns ({@code *} wildcards, case-insensitive); {@code *}
    * alone means every index except internal ones (names starting with {@code _}), as in Splunk.
    */

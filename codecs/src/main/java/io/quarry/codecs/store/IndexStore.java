@@ -204,7 +204,7 @@ public final class IndexStore implements Closeable {
         if (missing && missingFrom < 0) {
           missingFrom = i;
         } else if (!missing && missingFrom >= 0) {
-          addTo(hot, batch.events().subList(missingFrom, i), null, batch.firstSeq() + missingFrom);
+          addTo(hot, batch.events().subList(missingFrom, i), batch.firstSeq() + missingFrom);
           present.set(
               Math.toIntExact(batch.firstSeq() + missingFrom - low),
               Math.toIntExact(sequence - low));
@@ -303,6 +303,25 @@ public final class IndexStore implements Closeable {
   }
 
   /**
+   * The events with their ASCII texts' bytes known ({@link Event#withAsciiBytes}): the list itself
+   * when every event holds its range already (a broken body's), else a copy.
+   */
+  private static List<Event> withAsciiBytes(List<Event> events) {
+    List<Event> out = null;
+    for (int i = 0; i < events.size(); i++) {
+      Event event = events.get(i);
+      Event known = event.withAsciiBytes();
+      if (known != event && out == null) {
+        out = new ArrayList<>(events.subList(0, i));
+      }
+      if (out != null) {
+        out.add(known);
+      }
+    }
+    return out == null ? events : out;
+  }
+
+  /**
    * Stores events: returns once they are durable (fsync'd to the log); every search started after
    * that sees them. Each event is checked first ({@link #problem}): one that cannot be stored
    * stores none of the batch.
@@ -311,29 +330,6 @@ public final class IndexStore implements Closeable {
    * @throws InvalidEventException naming the first event that cannot be stored
    */
   public long add(List<Event> events) throws IOException {
-    return add(events, null);
-  }
-
-  /** Whether {@code ascii} holds one byte per character of {@code text}, each that character. */
-  private static boolean sameText(byte[] ascii, String text) {
-    if (ascii.length != text.length()) {
-      return false;
-    }
-    for (int i = 0; i < ascii.length; i++) {
-      if (ascii[i] < 0 || ascii[i] != text.charAt(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Stores events as {@link #add(List)} does, given the bytes of each {@code _raw} that is ASCII
-   * ({@code asciiRaws[i]}: one byte per character of {@code events.get(i).raw()}, checked only
-   * under assertions; null where not known, then taken here as {@link AsciiText#bytesOf} finds
-   * them; the array may be null or longer than the list).
-   */
-  public long add(List<Event> events, byte[][] asciiRaws) throws IOException {
     if (events.isEmpty()) {
       return 0;
     }
@@ -344,14 +340,10 @@ public final class IndexStore implements Closeable {
       }
     }
     recover();
-    // each _raw's bytes once, for the log, the block and its terms (null where not ASCII)
-    byte[][] ascii = new byte[events.size()][];
-    for (int i = 0; i < ascii.length; i++) {
-      byte[] given = asciiRaws == null ? null : asciiRaws[i];
-      assert given == null || sameText(given, events.get(i).raw()) : "asciiRaws[" + i + "]";
-      ascii[i] = given != null ? given : AsciiText.bytesOf(events.get(i).raw());
-    }
-    EncodedBatch encoded = EncodedBatch.reusing(events, ascii);
+    // each _raw's bytes once, for the log, the block and its terms: an event broken from a body
+    // holds its range of it already; another ASCII text is encoded here
+    events = withAsciiBytes(events);
+    EncodedBatch encoded = EncodedBatch.reusing(events);
     long position;
     addLock.readLock().lock();
     try {
@@ -371,7 +363,7 @@ public final class IndexStore implements Closeable {
         adds.enter();
       }
       try {
-        addTo(target, events, ascii, first);
+        addTo(target, events, first);
       } finally {
         adds.leave();
       }
@@ -382,14 +374,10 @@ public final class IndexStore implements Closeable {
     return encoded.rawBytes();
   }
 
-  /**
-   * Adds a batch to a bucket in its layout: a document per event, or per block of events ({@code
-   * asciiRaws}: each event's {@code _raw} bytes where ASCII, or null).
-   */
-  private void addTo(Bucket target, List<Event> events, byte[][] asciiRaws, long firstSequence)
-      throws IOException {
+  /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */
+  private void addTo(Bucket target, List<Event> events, long firstSequence) throws IOException {
     if (target.format() == BucketFormat.BLOCKS) {
-      blocks.add(target, events, asciiRaws, firstSequence);
+      blocks.add(target, events, firstSequence);
       return;
     }
     for (int i = 0; i < events.size(); i++) {

@@ -52,17 +52,21 @@ public final class TermSet {
    * characters again.
    */
   public void addAscii(byte[] text) {
-    int length = text.length;
+    addAscii(text, 0, text.length);
+  }
+
+  /** {@link #addAscii(byte[])} of the text {@code text[offset, offset + length)}. */
+  public void addAscii(byte[] text, int offset, int length) {
     if (lower.length < length) {
       lower = new byte[Math.max(length, lower.length * 2)];
     }
     byte[] bytes = lower;
     int i = 0;
     for (; i + Long.BYTES <= length; i += Long.BYTES) {
-      LONGS.set(bytes, i, lowerCase((long) LONGS.get(text, i)));
+      LONGS.set(bytes, i, lowerCase((long) LONGS.get(text, offset + i)));
     }
     for (; i < length; i++) {
-      byte b = text[i];
+      byte b = text[offset + i];
       bytes[i] = (byte) (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
     }
     addLowered(bytes, length);
@@ -89,11 +93,11 @@ public final class TermSet {
     int place = 0;
     for (int quote; (quote = nextQuote(text, start, length)) >= 0; start = quote + 1) {
       if (!spans.seenBefore(text, start, quote, place++)) {
-        addAscii(text, start, quote);
+        addSpan(text, start, quote);
       }
     }
     if (!spans.seenBefore(text, start, length, place)) {
-      addAscii(text, start, length);
+      addSpan(text, start, length);
     }
   }
 
@@ -145,7 +149,7 @@ public final class TermSet {
    * set had it, it was added with its parts before, so they are skipped — in a block most such
    * tokens (addresses, times, paths, user agents' words) repeat.
    */
-  private void addAscii(byte[] text, int from, int end) {
+  private void addSpan(byte[] text, int from, int end) {
     int[] minors = this.minors;
     int i = from;
     while (i < end) {

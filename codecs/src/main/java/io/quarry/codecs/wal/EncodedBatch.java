@@ -22,31 +22,24 @@ public final class EncodedBatch {
     this.rawBytes = rawBytes;
   }
 
-  /** Encodes {@code events} as the log's {@code Count, Event^Count}. */
-  public static EncodedBatch of(List<Event> events) throws IOException {
-    return of(events, null);
-  }
-
   /**
-   * Encodes {@code events} as {@link #of(List)} does, given each event's {@code _raw} bytes where
-   * it is ASCII ({@code asciiRaws[i]} as {@link io.quarry.codecs.store.AsciiText#bytesOf} gives
-   * them, null for a text that is not; the array itself may be null), so they are not encoded
-   * again.
+   * Encodes {@code events} as the log's {@code Count, Event^Count}; an event's {@code _raw} whose
+   * ASCII bytes it holds ({@link Event#asciiArray}) is copied from them, not encoded again.
    */
-  public static EncodedBatch of(List<Event> events, byte[][] asciiRaws) throws IOException {
+  public static EncodedBatch of(List<Event> events) throws IOException {
     long[] rawBytes = new long[1];
-    WalCodec.Output encoded = WalCodec.encodeEvents(events, asciiRaws, rawBytes);
+    WalCodec.Output encoded = WalCodec.encodeEvents(events, rawBytes);
     return new EncodedBatch(null, encoded.bytes, encoded.length, rawBytes[0]);
   }
 
   /**
-   * Encodes {@code events} as {@link #of(List, byte[][])} does, into an array used before when one
-   * was given back ({@link #giveBack}): saves allocating and zeroing a request-sized array per
-   * batch. The caller gives the batch back once it is appended, and then uses it no more.
+   * Encodes {@code events} as {@link #of(List)} does, into an array used before when one was given
+   * back ({@link #giveBack}): saves allocating and zeroing a request-sized array per batch. The
+   * caller gives the batch back once it is appended, and then uses it no more.
    */
-  public static EncodedBatch reusing(List<Event> events, byte[][] asciiRaws) throws IOException {
+  public static EncodedBatch reusing(List<Event> events) throws IOException {
     long[] rawBytes = new long[1];
-    WalCodec.Output encoded = WalCodec.encodeEventsPooled(events, asciiRaws, rawBytes);
+    WalCodec.Output encoded = WalCodec.encodeEventsPooled(events, rawBytes);
     return new EncodedBatch(encoded, encoded.bytes, encoded.length, rawBytes[0]);
   }
 

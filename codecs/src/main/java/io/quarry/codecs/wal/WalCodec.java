@@ -25,9 +25,8 @@ final class WalCodec {
    * The events part of a record, {@code Count (vint), Event^Count}; {@code rawBytes[0]} receives
    * the UTF-8 length of their raw texts. A record is {@code FirstSeq (vlong)} followed by this.
    */
-  static Output encodeEvents(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
-      throws IOException {
-    return encodeEvents(events, asciiRaws, rawBytes, null);
+  static Output encodeEvents(List<Event> events, long[] rawBytes) throws IOException {
+    return encodeEvents(events, rawBytes, null);
   }
 
   /**
@@ -43,13 +42,12 @@ final class WalCodec {
   static final int KEPT_BYTES = 16 << 20;
 
   /**
-   * {@link #encodeEvents(List, byte[][], long[])} into an output taken from the pool when one is
-   * there; the caller gives it back ({@link #giveBack}) once done with the bytes.
+   * {@link #encodeEvents(List, long[])} into an output taken from the pool when one is there; the
+   * caller gives it back ({@link #giveBack}) once done with the bytes.
    */
-  static Output encodeEventsPooled(List<Event> events, byte[][] asciiRaws, long[] rawBytes)
-      throws IOException {
+  static Output encodeEventsPooled(List<Event> events, long[] rawBytes) throws IOException {
     Output pooled = POOL.poll();
-    Output out = encodeEvents(events, asciiRaws, rawBytes, pooled);
+    Output out = encodeEvents(events, rawBytes, pooled);
     if (pooled != null && out != pooled) {
       giveBack(pooled); // too small for this batch: still good for smaller ones
     }
@@ -63,15 +61,14 @@ final class WalCodec {
     }
   }
 
-  private static Output encodeEvents(
-      List<Event> events, byte[][] asciiRaws, long[] rawBytes, Output reused) throws IOException {
+  private static Output encodeEvents(List<Event> events, long[] rawBytes, Output reused)
+      throws IOException {
     // the other fields' bytes, about: the first event's, for every event (a batch's events share
     // host, source, sourcetype and field names); guessing short made every access-log batch grow
     // once, copying the whole array
     long expected = 5 + (long) events.size() * (events.isEmpty() ? 0 : otherBytes(events.get(0)));
     for (int i = 0; i < events.size(); i++) {
-      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
-      expected += ascii != null ? ascii.length : events.get(i).raw().length(); // at least
+      expected += events.get(i).rawLength(); // at least
     }
     int capacity = (int) Math.min(expected, 1 << 30);
     Output out;
@@ -86,11 +83,12 @@ final class WalCodec {
     for (int i = 0; i < events.size(); i++) {
       Event event = events.get(i);
       out.writeZLong(event.timeMicros());
-      byte[] ascii = asciiRaws == null ? null : asciiRaws[i];
-      if (ascii != null) { // writeString's bytes, encoded once for the log and the block
-        out.writeVInt(ascii.length);
-        out.writeBytes(ascii, ascii.length);
-        raw += ascii.length;
+      byte[] ascii = event.asciiArray();
+      if (ascii != null) { // writeString's bytes, straight from the event's range (the body's)
+        int length = event.asciiLength();
+        out.writeVInt(length);
+        out.writeBytes(ascii, event.asciiOffset(), length);
+        raw += length;
       } else {
         raw += writeString(out, event.raw());
       }

@@ -24,9 +24,10 @@ class EventBlockGivenBytesTest {
   @Test
   void givenBytesThatAreNotAsciiAreNotRecordedAsAscii() throws Exception {
     String raw = "caf\u00e9 ok";
-    Event event = new Event(1_000_000L, raw, "h", "s", "st", Map.of());
-    byte[][] given = {raw.getBytes(StandardCharsets.UTF_8)}; // a caller's mistake
-    byte[] bytes = EventBlockWriter.write(List.of(event), given, Set.of());
+    byte[] given = ("x" + raw).getBytes(StandardCharsets.UTF_8); // a caller's mistake
+    Event event =
+        Event.ofAscii(1_000_000L, given, 1, given.length - 1, null, "h", "s", "st", Map.of());
+    byte[] bytes = EventBlockWriter.write(List.of(event), Set.of());
     EventBlock block = EventBlock.open(bytes, 0, bytes.length);
     assertThat(block.texts()).isNotEqualTo(EventBlock.Texts.ALL_ASCII);
   }

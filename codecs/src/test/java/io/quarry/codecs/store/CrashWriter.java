@@ -58,7 +58,8 @@ public final class CrashWriter {
                               "crash",
                               Map.of()));
                     }
-                    store.write("main", batch);
+                    // every other batch as the breaker hands a body's lines: ranges of one array
+                    store.write("main", next % 2 == 0 ? BodyRanges.inOneBody(batch) : batch);
                     next += size;
                     synchronized (System.out) {
                       System.out.println("ACK " + thread + " " + (next - 1));

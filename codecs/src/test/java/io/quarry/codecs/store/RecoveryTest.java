@@ -25,7 +25,7 @@ class RecoveryTest {
   @TempDir Path live;
   @TempDir Path image;
 
-  private static void copy(Path from, Path to) throws IOException {
+  static void copy(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path file : files.toList()) {
         Path target = to.resolve(from.relativize(file).toString());
@@ -72,7 +72,7 @@ class RecoveryTest {
     }
   }
 
-  private static List<String> raws(EventStore store) throws IOException {
+  static List<String> raws(EventStore store) throws IOException {
     List<String> raws = new ArrayList<>();
     scanAll(store, raws);
     return raws;

@@ -2,7 +2,7 @@ package io.quarry.codecs.wal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.codecs.store.AsciiText;
+import io.quarry.codecs.store.BodyRanges;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -81,12 +81,8 @@ class WalCodecTest {
       String value = random.nextBoolean() ? "v" + i : PIECES[random.nextInt(PIECES.length)];
       events.add(new Event(i, raw.toString(), "h", "s", "st", Map.of("f", List.of(value))));
     }
-    byte[][] ascii = new byte[events.size()][];
-    for (int i = 0; i < ascii.length; i++) {
-      ascii[i] = AsciiText.bytesOf(events.get(i).raw());
-    }
     EncodedBatch plain = EncodedBatch.of(events);
-    EncodedBatch given = EncodedBatch.of(events, ascii);
+    EncodedBatch given = EncodedBatch.of(BodyRanges.inOneBody(events));
     assertThat(Arrays.copyOf(given.events(), given.length()))
         .isEqualTo(Arrays.copyOf(plain.events(), plain.length()));
     assertThat(given.rawBytes()).isEqualTo(plain.rawBytes());
@@ -176,12 +172,9 @@ class WalCodecTest {
             random.nextBoolean() ? Map.of(name, List.of("10.0.0." + i % 7)) : Map.of();
         events.add(new Event(i, raw, random.nextInt(9) == 0 ? "h" + b : host, "s", "st", fields));
       }
-      byte[][] ascii = new byte[count][];
-      for (int i = 0; i < count; i++) {
-        ascii[i] = AsciiText.bytesOf(events.get(i).raw());
-      }
-      EncodedBatch fresh = EncodedBatch.of(events, ascii);
-      EncodedBatch reused = EncodedBatch.reusing(events, ascii);
+      List<Event> held = BodyRanges.inOneBody(events);
+      EncodedBatch fresh = EncodedBatch.of(held);
+      EncodedBatch reused = EncodedBatch.reusing(held);
       assertThat(Arrays.copyOf(reused.events(), reused.length()))
           .isEqualTo(Arrays.copyOf(fresh.events(), fresh.length()));
       assertThat(reused.rawBytes()).isEqualTo(fresh.rawBytes());

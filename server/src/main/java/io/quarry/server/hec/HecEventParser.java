@@ -84,7 +84,7 @@ public final class HecEventParser {
 
   /**
    * The events of a body. An {@code event} string that is ASCII without escapes is taken from the
-   * body's bytes ({@link IndexedEvent#asciiRaw}) and stored as they are.
+   * body's bytes (the event holds them, {@link Event#asciiArray}) and stored as they are.
    */
   public Result parse(byte[] body) throws IOException {
     List<IndexedEvent> events = new ArrayList<>();
@@ -177,26 +177,27 @@ public final class HecEventParser {
     String sourcetype = text(envelope, "sourcetype", number).orElse("httpevent");
     io.quarry.server.sourcetype.Sourcetype rules = indexes.sourcetypes().forName(sourcetype);
     // the sourcetype's index-time extractions run on the event; the envelope's fields win
-    Map<String, List<String>> fields = new LinkedHashMap<>(rules.indexFields(raw, asciiRaw));
+    Map<String, List<String>> fast =
+        asciiRaw == null ? null : rules.asciiIndexFields(asciiRaw, 0, asciiRaw.length);
+    Map<String, List<String>> fields =
+        new LinkedHashMap<>(fast != null ? fast : rules.indexFields(raw));
     fields.putAll(fields(envelope.get("fields"), number));
     String source = text(envelope, "source", number).orElse("http:" + token.name());
     JsonNode given = envelope.get("time");
     if (autoExtractTimestamp && (given == null || given.isNull())) {
       time = rules.timestamp(raw, source, fields, now).orElse(time);
     }
+    String host = text(envelope, "host", number).orElse(defaultHost);
     Event parsed =
-        new Event(
-            time,
-            raw,
-            text(envelope, "host", number).orElse(defaultHost),
-            source,
-            sourcetype,
-            fields);
+        asciiRaw != null
+            ? Event.ofAscii(
+                time, asciiRaw, 0, asciiRaw.length, raw, host, source, sourcetype, fields)
+            : new Event(time, raw, host, source, sourcetype, fields);
     String problem = indexes.problem(index, parsed);
     if (problem != null) {
       throw HecException.invalidFormat(number, problem);
     }
-    return new IndexedEvent(index, parsed, asciiRaw);
+    return new IndexedEvent(index, parsed);
   }
 
   /**

@@ -8,7 +8,6 @@ import io.quarry.codecs.store.Event;
 import io.quarry.server.sourcetype.Sourcetype;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +30,12 @@ public final class EventBreaker {
   public static final String TIMESTAMP_MISSING = "timestamp_missing";
 
   /**
-   * The events of one stream, and how many were cut or lacked a timestamp. {@code asciiRaws[i]} is
-   * event {@code i}'s {@code _raw} as bytes when the breaker took it as ASCII straight from the
-   * body (one byte per character: what {@link io.quarry.codecs.store.EventStore#write(String, List,
-   * byte[][])} writes without encoding the text again), else null.
+   * The events of one stream, and how many were cut or lacked a timestamp. An event of an ASCII
+   * line holds its range of the body ({@link Event#ofAscii}): the body must not change while the
+   * events are held (the HEC routes and {@code quarry ingest} hand the breaker an array of their
+   * own, made for the request and dropped with it).
    */
-  public record Result(
-      List<Event> events, byte[][] asciiRaws, int truncated, int timestampMissing) {}
+  public record Result(List<Event> events, int truncated, int timestampMissing) {}
 
   private final Sourcetype sourcetype;
   private final String host;
@@ -51,7 +49,11 @@ public final class EventBreaker {
     this.now = requireNonNull(now, "now is null");
   }
 
-  /** Breaks a stream of UTF-8 bytes (invalid sequences read as U+FFFD, as Java decodes them). */
+  /**
+   * Breaks a stream of UTF-8 bytes (invalid sequences read as U+FFFD, as Java decodes them). The
+   * events of ASCII lines hold ranges of {@code body}, not copies: the caller hands over an array
+   * nothing writes to again.
+   */
   public Result breakEvents(byte[] body) {
     return breakEvents(body, 0, body.length);
   }
@@ -171,15 +173,15 @@ public final class EventBreaker {
   /** Makes stored events of the raw texts. */
   private final class Collector {
     private final List<Event> events = new ArrayList<>();
-    private final List<byte[]> asciiRaws = new ArrayList<>();
     private final long receiveTime = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     private int truncated;
     private int timestampMissing;
 
     /**
-     * An event of one line of the body: an ASCII line's text and bytes are copied straight from it
-     * (one byte a character, so a cut at {@code truncate} bytes is a cut at as many characters);
-     * any other line is decoded and goes the way of a text.
+     * An event of one line of the body: an ASCII line's event holds its range of the body, no copy
+     * (one byte a character, so a cut at {@code truncate} bytes is a cut at as many characters),
+     * and a {@code String} of it is made only when the sourcetype's rules need one; any other line
+     * is decoded and goes the way of a text.
      */
     void event(byte[] bytes, int start, int end, boolean ascii) {
       if (!ascii) {
@@ -201,7 +203,33 @@ public final class EventBreaker {
         truncated++;
         end = start + maxBytes;
       }
-      add(new String(bytes, start, end - start, ISO_8859_1), Arrays.copyOfRange(bytes, start, end));
+      int length = end - start;
+      Map<String, List<String>> fields = sourcetype.asciiIndexFields(bytes, start, length);
+      String text = null; // made only where the rules read the whole text
+      if (fields == null) {
+        text = new String(bytes, start, length, ISO_8859_1);
+        fields = sourcetype.indexFields(text);
+      }
+      OptionalLong time =
+          text == null ? sourcetype.asciiTimestamp(bytes, start, length, source, now) : null;
+      if (time == null) {
+        if (text == null) {
+          text = new String(bytes, start, length, ISO_8859_1);
+        }
+        time = sourcetype.timestamp(text, source, fields, now);
+      }
+      fields = marked(fields, time);
+      events.add(
+          Event.ofAscii(
+              time.orElse(receiveTime),
+              bytes,
+              start,
+              length,
+              text,
+              host,
+              source,
+              sourcetype.name(),
+              fields));
     }
 
     void event(String text) {
@@ -216,24 +244,25 @@ public final class EventBreaker {
           raw = cut;
         }
       }
-      add(raw, null);
+      Map<String, List<String>> fields = sourcetype.indexFields(raw);
+      OptionalLong time = sourcetype.timestamp(raw, source, fields, now);
+      fields = marked(fields, time);
+      events.add(new Event(time.orElse(receiveTime), raw, host, source, sourcetype.name(), fields));
     }
 
-    private void add(String raw, byte[] asciiRaw) {
-      Map<String, List<String>> fields = sourcetype.indexFields(raw, asciiRaw);
-      OptionalLong time = sourcetype.timestamp(raw, source, fields, now);
-      if (time.isEmpty()) {
-        timestampMissing++;
-        Map<String, List<String>> marked = new HashMap<>(fields);
-        marked.put(TIMESTAMP_MISSING, List.of("true"));
-        fields = marked;
+    /** The fields, with {@value #TIMESTAMP_MISSING} added when no time was found (counted). */
+    private Map<String, List<String>> marked(Map<String, List<String>> fields, OptionalLong time) {
+      if (time.isPresent()) {
+        return fields;
       }
-      events.add(new Event(time.orElse(receiveTime), raw, host, source, sourcetype.name(), fields));
-      asciiRaws.add(asciiRaw);
+      timestampMissing++;
+      Map<String, List<String>> marked = new HashMap<>(fields);
+      marked.put(TIMESTAMP_MISSING, List.of("true"));
+      return marked;
     }
 
     Result result() {
-      return new Result(events, asciiRaws.toArray(new byte[0][]), truncated, timestampMissing);
+      return new Result(events, truncated, timestampMissing);
     }
   }
 

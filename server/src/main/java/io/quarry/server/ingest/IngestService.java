@@ -63,17 +63,18 @@ public final class IngestService {
 
   /**
    * Stores the first {@code count} events a breaker made in one index; returns when they are
-   * durable and searchable. The breaker's ASCII bytes of each {@code _raw} are written as they are.
+   * durable and searchable. An event's range of the body ({@link Event#asciiArray}) is written as
+   * it is; no holder keeps it past the return.
    */
   public void write(String index, EventBreaker.Result broken, int count) throws IOException {
     List<Event> events = broken.events().subList(0, count);
-    long bytes = store.write(index, events, broken.asciiRaws());
+    long bytes = store.write(index, events);
     metrics.eventsIngested(index, count, bytes);
   }
 
   /**
-   * Returns when every event is durable and searchable. An event's ASCII bytes, when it carries
-   * them ({@link IndexedEvent#asciiRaw}), are written as they are.
+   * Returns when every event is durable and searchable. An event's ASCII bytes, when it holds them
+   * ({@link Event#asciiArray}), are written as they are.
    */
   public void write(List<IndexedEvent> events) throws IOException {
     Map<String, List<IndexedEvent>> byIndex = new LinkedHashMap<>();
@@ -83,12 +84,10 @@ public final class IngestService {
     for (Map.Entry<String, List<IndexedEvent>> entry : byIndex.entrySet()) {
       List<IndexedEvent> indexed = entry.getValue();
       List<Event> batch = new ArrayList<>(indexed.size());
-      byte[][] asciiRaws = new byte[indexed.size()][];
-      for (int i = 0; i < asciiRaws.length; i++) {
-        batch.add(indexed.get(i).event());
-        asciiRaws[i] = indexed.get(i).asciiRaw();
+      for (IndexedEvent event : indexed) {
+        batch.add(event.event());
       }
-      long bytes = store.write(entry.getKey(), batch, asciiRaws);
+      long bytes = store.write(entry.getKey(), batch);
       metrics.eventsIngested(entry.getKey(), batch.size(), bytes);
     }
   }

@@ -65,11 +65,11 @@ final class AccessLogParser {
     this.indexPrefix = indexPrefix;
   }
 
-  private AccessLogParser(byte[] ascii, int[] bounds, boolean indexPrefix) {
+  private AccessLogParser(byte[] ascii, int offset, int length, int[] bounds, boolean indexPrefix) {
     this.line = null;
     this.bytes = ascii;
-    this.offset = 0;
-    this.length = ascii.length;
+    this.offset = offset;
+    this.length = length;
     this.bounds = bounds;
     this.indexPrefix = indexPrefix;
   }
@@ -124,11 +124,13 @@ final class AccessLogParser {
   }
 
   /**
-   * {@link #indexFields(String)} of a line given as its bytes, every one ASCII (the breaker's bytes
-   * of an ASCII line): read byte by byte, the values made straight from the bytes.
+   * {@link #indexFields(String)} of a line given as its bytes {@code ascii[offset, offset +
+   * length)}, every one ASCII (the breaker's range of the body): read byte by byte, the values made
+   * straight from the bytes.
    */
-  static Map<String, List<String>> indexFields(byte[] ascii) {
-    return new AccessLogParser(ascii, new int[2 * Fields.NAMES.size()], true).indexFields();
+  static Map<String, List<String>> indexFields(byte[] ascii, int offset, int length) {
+    return new AccessLogParser(ascii, offset, length, new int[2 * Fields.NAMES.size()], true)
+        .indexFields();
   }
 
   @SuppressWarnings("unchecked")

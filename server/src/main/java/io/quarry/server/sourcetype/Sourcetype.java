@@ -283,6 +283,24 @@ public final class Sourcetype {
     return timestamp.findLocal(raw, "", now);
   }
 
+  /**
+   * {@link #timestamp} of an ASCII text given as its bytes, {@code ascii[offset, offset + length)},
+   * read from a {@code String} of only the characters the rule reads ({@link
+   * TimestampRule#asciiWindow}); null when the rule needs the whole text (a timestamp field, a
+   * prefix expression).
+   */
+  public OptionalLong asciiTimestamp(
+      byte[] ascii, int offset, int length, String source, Instant now) {
+    int window = timestampField.isPresent() ? -1 : timestamp.asciiWindow(ascii, offset, length);
+    if (window < 0) {
+      return null;
+    }
+    return timestamp.find(
+        new String(ascii, offset, window, java.nio.charset.StandardCharsets.ISO_8859_1),
+        source,
+        now);
+  }
+
   /** The event's time by the timestamp rule alone. */
   public OptionalLong timestamp(String raw, Instant now) {
     return timestamp(raw, "", Map.of(), now);
@@ -318,26 +336,28 @@ public final class Sourcetype {
     return OptionalLong.of(Math.round(number));
   }
 
-  /** The index-time fields of an event by this sourcetype's extractions. */
-  public Map<String, List<String>> indexFields(String raw) {
-    return indexFields(raw, null);
+  /**
+   * {@link #indexFields(String)} of an ASCII text given as its bytes, {@code ascii[offset, offset +
+   * length)}, when they are found without the text as a {@code String}: no extraction, or the
+   * built-in access-log one alone over a line it knows (read from the bytes); null when the
+   * extractions need the text.
+   */
+  public Map<String, List<String>> asciiIndexFields(byte[] ascii, int offset, int length) {
+    if (indexExtractions.isEmpty()) {
+      return Map.of();
+    }
+    return accessLogIndexOnly ? AccessLogParser.indexFields(ascii, offset, length) : null;
   }
 
-  /**
-   * {@link #indexFields(String)}, given also the text's bytes when every one is ASCII ({@code
-   * asciiRaw}, null otherwise): the access-log extraction then reads the bytes.
-   */
-  public Map<String, List<String>> indexFields(String raw, byte[] asciiRaw) {
+  /** The index-time fields of an event by this sourcetype's extractions. */
+  public Map<String, List<String>> indexFields(String raw) {
     if (indexExtractions.isEmpty()) {
       return Map.of();
     }
     if (accessLogIndexOnly) {
       // the built-in access-log extraction alone: its four fields as the event's map, no map to
       // fill, filter and copy (none is a default field or starts with "_")
-      Map<String, List<String>> fast =
-          asciiRaw != null
-              ? AccessLogParser.indexFields(asciiRaw)
-              : AccessLogParser.indexFields(raw);
+      Map<String, List<String>> fast = AccessLogParser.indexFields(raw);
       if (fast != null) {
         return fast;
       }

@@ -163,6 +163,49 @@ public final class TimestampRule {
   private static final ThreadLocal<StrptimeFormat.Parsed> SCRATCH =
       ThreadLocal.withInitial(StrptimeFormat.Parsed::new);
 
+  /**
+   * How many leading characters of an ASCII text, {@code text[offset, offset + length)}, {@link
+   * #find} reads at most: up to the lookahead past the prefix (0 when a plain-text prefix is not
+   * there, so {@code find} of that many characters answers as of the whole text); -1 when a prefix
+   * expression may read the whole text. So the ingest makes a {@code String} of only these
+   * characters for the time of an event held as bytes.
+   */
+  public int asciiWindow(byte[] text, int offset, int length) {
+    int start = 0;
+    if (literalPrefix != null) {
+      int at = literalAnchored ? (startsWith(text, offset, length, 0) ? 0 : -1) : -1;
+      if (!literalAnchored) {
+        byte first = (byte) literalPrefix.charAt(0); // a non-ASCII prefix never matches below
+        for (int i = 0, last = length - literalPrefix.length(); i <= last; i++) {
+          if (text[offset + i] == first && startsWith(text, offset, length, i)) {
+            at = i;
+            break;
+          }
+        }
+      }
+      if (at < 0) {
+        return 0;
+      }
+      start = at + literalPrefix.length();
+    } else if (prefix.isPresent()) {
+      return -1;
+    }
+    return (int) Math.min(length, (long) start + lookahead);
+  }
+
+  /** Whether the literal prefix is at {@code at} of the text (a non-ASCII prefix never is). */
+  private boolean startsWith(byte[] text, int offset, int length, int at) {
+    if (at + literalPrefix.length() > length) {
+      return false;
+    }
+    for (int i = 0; i < literalPrefix.length(); i++) {
+      if (text[offset + at + i] != literalPrefix.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The event's time in epoch microseconds, if found. */
   public OptionalLong find(String event, String source, Instant now) {
     int start = 0;

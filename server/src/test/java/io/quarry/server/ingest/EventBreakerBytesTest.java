@@ -91,12 +91,23 @@ class EventBreakerBytesTest {
     return text.substring(0, i);
   }
 
-  /** Each event's bytes, where given, are its text's UTF-8 and that text is ASCII. */
+  /** An event's range of the body, as a copy; null when it holds none. */
+  private static byte[] ascii(Event event) {
+    byte[] array = event.asciiArray();
+    return array == null
+        ? null
+        : Arrays.copyOfRange(array, event.asciiOffset(), event.asciiOffset() + event.asciiLength());
+  }
+
+  private static List<byte[]> asciis(EventBreaker.Result result) {
+    return result.events().stream().map(EventBreakerBytesTest::ascii).toList();
+  }
+
+  /** Each event's bytes, where it holds them, are its text's UTF-8 and that text is ASCII. */
   private static void assertBytesMatchTexts(EventBreaker.Result result) {
-    assertThat(Arrays.asList(result.asciiRaws())).hasSize(result.events().size());
-    for (int i = 0; i < result.events().size(); i++) {
-      byte[] ascii = result.asciiRaws()[i];
-      String raw = result.events().get(i).raw();
+    for (Event event : result.events()) {
+      byte[] ascii = ascii(event);
+      String raw = event.raw();
       if (ascii != null) {
         assertThat(raw.chars().allMatch(c -> c < 0x80)).as(raw).isTrue();
         assertThat(ascii).isEqualTo(raw.getBytes(UTF_8));
@@ -104,11 +115,31 @@ class EventBreakerBytesTest {
     }
   }
 
+  /**
+   * An ASCII line's event holds its range of the very body array (no copy: the body is the
+   * caller's, handed over), and its text is made from that range only when asked.
+   */
+  @Test
+  void anAsciiLineIsARangeOfTheBodyItself() {
+    byte[] body = concat("skip\nfirst line\r\n\nsecond é\nthird");
+    EventBreaker.Result result =
+        new EventBreaker(plain(0), "h", "src", NOW).breakEvents(body, 5, body.length - 5);
+    List<Event> events = result.events();
+    assertThat(events).hasSize(3);
+    assertThat(events.get(0).asciiArray()).isSameAs(body);
+    assertThat(events.get(0).asciiOffset()).isEqualTo(5);
+    assertThat(events.get(0).asciiLength()).isEqualTo("first line".length());
+    assertThat(events.get(1).asciiArray()).isNull(); // not ASCII: decoded, a String of its own
+    assertThat(events.get(2).asciiArray()).isSameAs(body);
+    assertThat(events.get(2).asciiOffset()).isEqualTo(body.length - "third".length());
+    assertThat(raws(result)).containsExactly("first line", "second é", "third");
+  }
+
   @Test
   void crlfLinesAndABodyWithoutAFinalNewline() {
     EventBreaker.Result result = breakBytes(plain(0), concat("one\r\ntwo\n\r\n  \nthree\r"));
     assertThat(raws(result)).containsExactly("one", "two", "three");
-    assertThat(Arrays.asList(result.asciiRaws())).allSatisfy(b -> assertThat(b).isNotNull());
+    assertThat(asciis(result)).allSatisfy(b -> assertThat(b).isNotNull());
     assertBytesMatchTexts(result);
   }
 
@@ -119,7 +150,7 @@ class EventBreakerBytesTest {
     EventBreaker.Result result = breakBytes(plain(5), body);
     assertThat(raws(result)).containsExactly("abcd", "abcde", "abcde", "é");
     assertThat(result.truncated()).isEqualTo(3);
-    assertThat(result.asciiRaws()[2]).isEqualTo("abcde".getBytes(UTF_8)); // ASCII, cut as bytes
+    assertThat(ascii(result.events().get(2))).isEqualTo("abcde".getBytes(UTF_8)); // cut as bytes
     assertBytesMatchTexts(result);
   }
 
@@ -145,7 +176,7 @@ class EventBreakerBytesTest {
     assertThat(raws(result)).isEqualTo(expected(body, 0));
     assertThat(raws(result).get(0)).isEqualTo("cut \uFFFD");
     assertThat(raws(result).get(4)).isEqualTo("ok \uD83D\uDE00");
-    assertThat(Arrays.asList(result.asciiRaws())).containsOnlyNulls();
+    assertThat(asciis(result)).containsOnlyNulls();
   }
 
   @Test
@@ -207,6 +238,6 @@ class EventBreakerBytesTest {
     byte[] body = concat("START é\r\n  more\r\nSTART ", bytes(0xE2, 0x82), "\nlast");
     EventBreaker.Result result = breakBytes(merging, body);
     assertThat(raws(result)).containsExactly("START é\n  more", "START \uFFFD\nlast");
-    assertThat(Arrays.asList(result.asciiRaws())).containsOnlyNulls();
+    assertThat(asciis(result)).containsOnlyNulls();
   }
 }
