@@ -77,6 +77,7 @@ final class Bucket implements Closeable {
   // deferred compaction (null: compaction inline, or a bucket opened warm)
   private CompactionMergePolicy compaction;
   private volatile long lastAddNanos = System.nanoTime();
+  private volatile long searchedCompactions; // compaction merges the searchers already see
   // a compaction and a roll do not set the writer's forced merge at once
   private final java.util.concurrent.locks.ReentrantLock forcedMerge =
       new java.util.concurrent.locks.ReentrantLock();
@@ -439,7 +440,11 @@ final class Bucket implements Closeable {
   boolean compactIfDue(CompactionSettings settings) throws IOException {
     CompactionMergePolicy policy = compaction;
     IndexWriter current = writer;
-    if (policy == null || state != State.HOT || current == null || policy.compacting()) {
+    if (policy == null || state != State.HOT || current == null) {
+      return false;
+    }
+    searchCompacted(policy);
+    if (policy.compacting()) {
       return false;
     }
     long pending = policy.pendingBytes();
@@ -460,16 +465,41 @@ final class Bucket implements Closeable {
     }
   }
 
+  /**
+   * Reopens the searchers once compaction merges finished since they opened, so searches read the
+   * compact segments and the fast ones they replace can be deleted.
+   */
+  private void searchCompacted(CompactionMergePolicy policy) throws IOException {
+    long finished = policy.compactions();
+    if (finished == searchedCompactions) {
+      return;
+    }
+    SearcherManager current;
+    synchronized (this) {
+      current = state == State.WARM ? null : searchers;
+    }
+    if (current != null) {
+      try {
+        current.maybeRefreshBlocking();
+      } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
+        // rolled to warm: the warm reader opens on the merged segments
+      }
+    }
+    searchedCompactions = finished;
+  }
+
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
   long compactionPendingBytes() {
     CompactionMergePolicy policy = compaction;
     return policy == null || state == State.WARM ? 0 : policy.pendingBytes();
   }
 
-  /** Whether a compaction of this bucket runs now. */
+  /** Whether a compaction of this bucket runs now, or its searchers do not see one that ended. */
   boolean compacting() {
     CompactionMergePolicy policy = compaction;
-    return policy != null && state != State.WARM && policy.compacting();
+    return policy != null
+        && state != State.WARM
+        && (policy.compacting() || policy.compactions() != searchedCompactions);
   }
 
   /** Compaction merges finished in this bucket since it opened: {count, bytes they read}. */
