@@ -2,7 +2,6 @@ package io.quarry.codecs.store;
 
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FilterDirectory;
@@ -23,10 +22,20 @@ final class FaultyDirectories {
    */
   static Bucket.DirectoryFactory holding(
       Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
-    AtomicBoolean held = new AtomicBoolean();
+    return holdingAt(when, 1, entered, release);
+  }
+
+  /**
+   * As {@link #holding}, at the {@code nth} file opened where {@code when} holds: the writer has
+   * written the files before it.
+   */
+  static Bucket.DirectoryFactory holdingAt(
+      Predicate<IOContext> when, int nth, CountDownLatch entered, CountDownLatch release) {
+    java.util.concurrent.atomic.AtomicInteger opened =
+        new java.util.concurrent.atomic.AtomicInteger();
     return opening(
         context -> {
-          if (when.test(context) && held.compareAndSet(false, true)) {
+          if (when.test(context) && opened.incrementAndGet() == nth) {
             entered.countDown();
             try {
               release.await();
