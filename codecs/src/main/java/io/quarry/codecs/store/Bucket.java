@@ -78,6 +78,9 @@ final class Bucket implements Closeable {
   private CompactionMergePolicy compaction;
   private volatile long lastAddNanos = System.nanoTime();
   private volatile long searchedCompactions; // compaction merges the searchers already see
+  private final java.util.concurrent.atomic.AtomicLong merges =
+      new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
+  private volatile long searchedMerges; // merged segments the searchers already see
   // a compaction and a roll do not set the writer's forced merge at once
   private final java.util.concurrent.locks.ReentrantLock forcedMerge =
       new java.util.concurrent.locks.ReentrantLock();
@@ -155,6 +158,7 @@ final class Bucket implements Closeable {
         config.setIndexSort(TIME_DESCENDING);
       }
       config.setRAMBufferSizeMB(64);
+      config.setMergedSegmentWarmer(merged -> bucket.merges.incrementAndGet());
       config.setCommitOnClose(true);
       bucket.writer = new IndexWriter(directory, config);
       bucket.searchers = new SearcherManager(bucket.writer, null);
@@ -431,24 +435,25 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Starts a compaction in the background (Lucene's merge threads) when the hot bucket is due one:
-   * fast segments (or events not yet flushed) and no event added for {@code settings.idle()}, or
-   * fast segments of at least {@code settings.pendingBytes()}; none while one runs or a roll does.
+   * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
+   * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
+   * segments (or events not yet flushed) and no event added for {@code settings.idle()}, or fast
+   * segments of at least {@code settings.pendingBytes()}; none while one runs or a roll does.
    *
    * @return whether it started one
    */
   boolean compactIfDue(CompactionSettings settings) throws IOException {
     CompactionMergePolicy policy = compaction;
     IndexWriter current = writer;
-    if (policy == null || state != State.HOT || current == null) {
+    if (state != State.HOT || current == null) {
       return false;
     }
-    searchCompacted(policy);
-    if (policy.compacting()) {
+    boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
+    searchMerged(policy, idle);
+    if (policy == null || policy.compacting()) {
       return false;
     }
     long pending = policy.pendingBytes();
-    boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
     boolean due =
         idle && (pending > 0 || current.numRamDocs() > 0) || pending >= settings.pendingBytes();
     if (!due || !forcedMerge.tryLock()) {
@@ -466,12 +471,16 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Reopens the searchers once compaction merges finished since they opened, so searches read the
-   * compact segments and the fast ones they replace can be deleted.
+   * Reopens the searchers once merges finished since they opened — when the bucket is idle, or a
+   * compaction finished — so searches read the merged (compact) segments and the segments they
+   * replace can be deleted: an idle bucket's searchers otherwise kept them, and their files, until
+   * the next add (and a refresh during an ingest would flush small segments).
    */
-  private void searchCompacted(CompactionMergePolicy policy) throws IOException {
-    long finished = policy.compactions();
-    if (finished == searchedCompactions) {
+  private void searchMerged(CompactionMergePolicy policy, boolean idle) throws IOException {
+    long merged = merges.get();
+    long compacted = policy == null ? 0 : policy.compactions();
+    if (merged == searchedMerges && compacted == searchedCompactions
+        || !idle && compacted == searchedCompactions) {
       return;
     }
     SearcherManager current;
@@ -485,7 +494,8 @@ final class Bucket implements Closeable {
         // rolled to warm: the warm reader opens on the merged segments
       }
     }
-    searchedCompactions = finished;
+    searchedMerges = merged;
+    searchedCompactions = compacted;
   }
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
