@@ -365,17 +365,7 @@ final class Bucket implements Closeable {
     long goal = addedGeneration.get(); // every add counted here has returned from addDocument
     boolean refreshed = false;
     try {
-      SearcherManager current;
-      synchronized (this) {
-        current = state == State.WARM ? null : searchers;
-      }
-      if (current != null) {
-        try {
-          current.maybeRefreshBlocking();
-        } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
-          // rolled to warm: its events are committed and seen through the warm reader
-        }
-      }
+      reopenSearchers();
       refreshed = true;
     } finally {
       synchronized (refreshMonitor) {
@@ -483,6 +473,13 @@ final class Bucket implements Closeable {
         || !idle && compacted == searchedCompactions) {
       return;
     }
+    reopenSearchers();
+    searchedMerges = merged;
+    searchedCompactions = compacted;
+  }
+
+  /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
+  private void reopenSearchers() throws IOException {
     SearcherManager current;
     synchronized (this) {
       current = state == State.WARM ? null : searchers;
@@ -491,11 +488,9 @@ final class Bucket implements Closeable {
       try {
         current.maybeRefreshBlocking();
       } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
-        // rolled to warm: the warm reader opens on the merged segments
+        // rolled to warm: its events are committed and seen through the warm reader
       }
     }
-    searchedMerges = merged;
-    searchedCompactions = compacted;
   }
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */

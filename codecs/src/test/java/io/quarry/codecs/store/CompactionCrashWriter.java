@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import org.apache.lucene.store.IOContext;
 
 /**
  * The child process of {@link CompactionCrashTest}: adds {@code batches} batches of 500 numbered
@@ -27,9 +26,7 @@ public final class CompactionCrashWriter {
     CountDownLatch compacting = new CountDownLatch(1);
     Bucket.DirectoryFactory directories =
         FaultyDirectories.holdingAt(
-            context ->
-                context.context() == IOContext.Context.MERGE
-                    && context.mergeInfo().mergeMaxNumSegments() == CompactionMergePolicy.COMPACT,
+            FaultyDirectories::compaction,
             3,
             compacting,
             new CountDownLatch(1)); // never released: the process is killed there

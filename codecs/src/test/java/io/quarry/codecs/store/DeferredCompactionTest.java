@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,12 +74,7 @@ class DeferredCompactionTest {
     CountDownLatch release = new CountDownLatch(1);
     // the compaction's merge waits as it opens its first file
     Bucket.DirectoryFactory directories =
-        FaultyDirectories.holding(
-            context ->
-                context.context() == IOContext.Context.MERGE
-                    && context.mergeInfo().mergeMaxNumSegments() == CompactionMergePolicy.COMPACT,
-            entered,
-            release);
+        FaultyDirectories.holding(FaultyDirectories::compaction, entered, release);
     CompactionSettings compaction = new CompactionSettings(true, Duration.ofMillis(300), 1L << 40);
     try (IndexStore store = open(format, compaction, directories)) {
       addSegments(store);

@@ -47,6 +47,12 @@ final class FaultyDirectories {
         });
   }
 
+  /** Whether {@code context} is a deferred compaction's merge ({@link CompactionMergePolicy}). */
+  static boolean compaction(IOContext context) {
+    return context.context() == IOContext.Context.MERGE
+        && context.mergeInfo().mergeMaxNumSegments() == CompactionMergePolicy.COMPACT;
+  }
+
   /** Directories where opening a file for which {@code when} holds throws an I/O error. */
   static Bucket.DirectoryFactory failing(Predicate<IOContext> when) {
     return opening(
