@@ -255,14 +255,16 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
    */
   @Override
   public int merge(MergeState mergeState) throws IOException {
-    if (mergeState.needsIndexSort || !JournalStoredFieldsFormat.blockCopy()) {
-      return super.merge(mergeState);
-    }
     if (!compact && compactSources(mergeState)) {
-      compact = true; // its blocks are copied as they are, not re-encoded fast
+      // copied as they are below; with an index sort re-encoded compact once rather than fast now
+      // and compact again at the next compaction
+      compact = true;
       codec = compression.codec(true);
       level = codec.level(true);
       segmentInfo.putAttribute(JournalStoredFieldsFormat.COMPACT_ATTRIBUTE, "true");
+    }
+    if (mergeState.needsIndexSort || !JournalStoredFieldsFormat.blockCopy()) {
+      return super.merge(mergeState);
     }
     MatchingReaders matching = new MatchingReaders(mergeState);
     int docCount = 0;
