@@ -9,6 +9,10 @@ package io.quarry.client;
  * @param bytesByKind the searchable segments' bytes by what they hold ({@code journal}, {@code
  *     terms}, {@code postings}, {@code docValues}, {@code points}, {@code other}); empty from a
  *     server that does not say
+ * @param compactionPendingBytes bytes of hot-bucket segments whose journal still waits for the
+ *     deferred compaction (0 from a server that does not say)
+ * @param compacting whether a compaction runs now
+ * @param compactions compaction merges finished since the server started
  */
 public record IndexSummary(
     String name,
@@ -20,8 +24,16 @@ public record IndexSummary(
     long journalRawBytes,
     long journalBytes,
     long quarantinedBuckets,
-    java.util.Map<String, Long> bytesByKind) {
+    java.util.Map<String, Long> bytesByKind,
+    long compactionPendingBytes,
+    boolean compacting,
+    long compactions) {
   public IndexSummary {
     bytesByKind = java.util.Map.copyOf(bytesByKind);
+  }
+
+  /** Whether nothing waits for compaction and none runs: the index's store is settled. */
+  public boolean compacted() {
+    return compactionPendingBytes == 0 && !compacting;
   }
 }

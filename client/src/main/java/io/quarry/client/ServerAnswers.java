@@ -119,7 +119,10 @@ final class ServerAnswers {
               index.path("journalRawBytes").asLong(),
               index.path("journalBytes").asLong(),
               index.path("quarantinedBuckets").asLong(),
-              bytesByKind(index.path("bytesByKind"))));
+              bytesByKind(index.path("bytesByKind")),
+              index.path("compaction").path("pendingBytes").asLong(),
+              index.path("compaction").path("running").asBoolean(),
+              index.path("compaction").path("compactions").asLong()));
     }
     return summaries;
   }

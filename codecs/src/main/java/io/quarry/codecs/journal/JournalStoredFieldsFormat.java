@@ -25,10 +25,14 @@ import org.apache.lucene.store.MergeInfo;
  * <p><b>Fast and compact blocks.</b> Flushes and small merges write their blocks fast; a merge
  * expected to write at least {@link #DEFAULT_COMPACT_MERGE_BYTES} writes compact ones ({@link
  * JournalCodec#compress}: zstd level 9 instead of 1, lz4hc instead of lz4), since the segments it
- * makes are the ones that stay and are decoded by every search that reads events. The setting
- * ({@link JournalCompression}) names the codec of each kind, possibly two different ones (zstd for
- * fast segments, lz4hc for compact ones). A reader does not need to know which: the data file names
- * its codec.
+ * makes are the ones that stay and are decoded by every search that reads events. With compaction
+ * deferred ({@code forcedMergesCompact}, the store's default: {@code
+ * io.quarry.codecs.store.CompactionSettings}) no natural merge is compact, whatever its size, and
+ * every forced merge is: the bucket's compaction and its roll to warm. Each segment records which
+ * kind its blocks are ({@link #COMPACT_ATTRIBUTE}), so a merge policy can tell the segments that
+ * still wait for compaction ({@link #isCompact}). The setting ({@link JournalCompression}) names
+ * the codec of each kind, possibly two different ones (zstd for fast segments, lz4hc for compact
+ * ones). A reader does not need to know which: the data file names its codec.
  *
  * <p><b>Files.</b>
  *
@@ -143,9 +147,24 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
     return !"false".equals(System.getProperty(BLOCK_COPY_PROPERTY));
   }
 
+  /**
+   * The segment attribute that says whether a segment's journal blocks are compact ({@code "true"})
+   * or fast ({@code "false"}); segments written before session 33 do not have it.
+   */
+  public static final String COMPACT_ATTRIBUTE = "QuarryJournal.compact";
+
+  /**
+   * Whether {@code segment}'s journal blocks are compact: {@code true} for a segment written before
+   * the attribute was (it is not known to wait for compaction, so it is not rewritten for it).
+   */
+  public static boolean isCompact(SegmentInfo segment) {
+    return !"false".equals(segment.getAttribute(COMPACT_ATTRIBUTE));
+  }
+
   private final JournalCompression compression;
   private final int blockSize;
   private final long compactMergeBytes;
+  private final boolean forcedMergesCompact;
 
   public JournalStoredFieldsFormat(JournalCompression compression, int blockSize) {
     this(compression, blockSize, DEFAULT_COMPACT_MERGE_BYTES);
@@ -157,6 +176,20 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
    */
   public JournalStoredFieldsFormat(
       JournalCompression compression, int blockSize, long compactMergeBytes) {
+    this(compression, blockSize, compactMergeBytes, false);
+  }
+
+  /**
+   * @param compactMergeBytes natural merges of at least this many (estimated) bytes write compact
+   *     blocks; {@code 0} makes every merge compact, {@code Long.MAX_VALUE} none
+   * @param forcedMergesCompact whether every forced merge ({@code IndexWriter.forceMerge}: a
+   *     compaction, a roll) writes compact blocks, whatever its size
+   */
+  public JournalStoredFieldsFormat(
+      JournalCompression compression,
+      int blockSize,
+      long compactMergeBytes,
+      boolean forcedMergesCompact) {
     this.compression = requireNonNull(compression, "compression is null");
     if (blockSize < 1) {
       throw new IllegalArgumentException("blockSize must be positive: " + blockSize);
@@ -167,6 +200,7 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
     }
     this.blockSize = blockSize;
     this.compactMergeBytes = compactMergeBytes;
+    this.forcedMergesCompact = forcedMergesCompact;
   }
 
   public JournalCompression compression() {
@@ -183,15 +217,25 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
   @Override
   public StoredFieldsWriter fieldsWriter(
       Directory directory, SegmentInfo segment, IOContext context) throws IOException {
+    boolean compact = compact(context);
+    segment.putAttribute(COMPACT_ATTRIBUTE, Boolean.toString(compact));
     return new JournalStoredFieldsWriter(
-        directory, segment, context, compression, blockSize, compact(context));
+        directory, segment, context, compression, blockSize, compact);
   }
 
-  /** Whether a segment written in this context gets compact blocks: a large enough merge's. */
+  /**
+   * Whether a segment written in this context gets compact blocks: a large enough merge's, or a
+   * forced merge's when {@code forcedMergesCompact}.
+   */
   boolean compact(IOContext context) {
     MergeInfo merge = context.mergeInfo();
-    return context.context() == IOContext.Context.MERGE
-        && merge != null
-        && merge.estimatedMergeBytes() >= compactMergeBytes;
+    if (context.context() != IOContext.Context.MERGE || merge == null) {
+      return false;
+    }
+    boolean forced = merge.mergeMaxNumSegments() != UNBOUNDED_MAX_MERGE_SEGMENTS;
+    return forced && forcedMergesCompact || merge.estimatedMergeBytes() >= compactMergeBytes;
   }
+
+  /** {@code IndexWriter}'s value of a merge's maximum segment count when it is not forced. */
+  private static final int UNBOUNDED_MAX_MERGE_SEGMENTS = -1;
 }

@@ -23,7 +23,9 @@ import org.apache.lucene.util.IOUtils;
 
 /**
  * Writes the journal of one segment; see {@link JournalStoredFieldsFormat} for the format. A merge
- * copies the sources' compressed blocks that it would write the same way ({@link #merge}).
+ * copies the sources' compressed blocks that it would write the same way ({@link #merge}); a merge
+ * whose sources are all compact writes compact blocks whatever it was opened for, so merging
+ * compacted segments copies their blocks and keeps them compact.
  */
 final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   static final int TYPE_BITS = 3;
@@ -35,9 +37,12 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   static final int FLOAT = 4;
   static final int DOUBLE = 5;
 
-  private final JournalCodec codec;
-  private final int level;
-  private final boolean compact;
+  private final JournalCompression compression;
+  private final SegmentInfo segmentInfo;
+  private JournalCodec codec; // a merge of compact segments only turns compact (merge)
+  private int level;
+  private boolean compact;
+  private boolean started; // the data file names its codec and level: written at the first block
   private final int blockSize;
   private final String segment;
   private IndexOutput data;
@@ -67,6 +72,8 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       int blockSize,
       boolean compact)
       throws IOException {
+    this.compression = compression;
+    this.segmentInfo = segmentInfo;
     this.codec = compression.codec(compact);
     this.level = codec.level(compact);
     this.compact = compact;
@@ -84,8 +91,6 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
           JournalStoredFieldsFormat.VERSION_CURRENT,
           segmentInfo.getId(),
           "");
-      data.writeByte((byte) codec.id());
-      data.writeByte((byte) level);
       index =
           directory.createOutput(
               IndexFileNames.segmentFileName(
@@ -185,7 +190,17 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     }
   }
 
+  /** Writes the data file's codec and level, once, before its first block. */
+  private void start() throws IOException {
+    if (!started) {
+      data.writeByte((byte) codec.id());
+      data.writeByte((byte) level);
+      started = true;
+    }
+  }
+
   private void flushBlock() throws IOException {
+    start();
     // the documents' lengths, then the documents, copied once into the array that is compressed
     lengths.reset();
     for (int i = 0; i < documentsInBlock; i++) {
@@ -240,6 +255,14 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
    */
   @Override
   public int merge(MergeState mergeState) throws IOException {
+    if (!compact && compactSources(mergeState)) {
+      // copied as they are below; with an index sort re-encoded compact once rather than fast now
+      // and compact again at the next compaction
+      compact = true;
+      codec = compression.codec(true);
+      level = codec.level(true);
+      segmentInfo.putAttribute(JournalStoredFieldsFormat.COMPACT_ATTRIBUTE, "true");
+    }
     if (mergeState.needsIndexSort || !JournalStoredFieldsFormat.blockCopy()) {
       return super.merge(mergeState);
     }
@@ -272,6 +295,19 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     return docCount;
   }
 
+  /** Whether every source of the merge is a journal of compact blocks (and there is one). */
+  private boolean compactSources(MergeState mergeState) {
+    JournalCodec compactCodec = compression.codec(true);
+    for (StoredFieldsReader source : mergeState.storedFieldsReaders) {
+      if (!(source instanceof JournalStoredFieldsReader journal)
+          || journal.codec() != compactCodec
+          || journal.level() != compactCodec.level(true)) {
+        return false;
+      }
+    }
+    return mergeState.storedFieldsReaders.length > 0;
+  }
+
   /** Whether a source block may be copied: none of its documents deleted, at least half full. */
   private boolean copyable(JournalStoredFieldsReader source, int block, Bits liveDocs) {
     int first = source.docBase(block);
@@ -294,6 +330,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     if (documentsInBlock > 0) {
       flushBlock();
     }
+    start();
     long start = data.getFilePointer();
     source.copyCompressed(block, data);
     indexBlock(
@@ -331,6 +368,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       throw new IllegalStateException(
           "segment " + segment + ": wrote " + numDocs + " documents, expected " + expectedDocs);
     }
+    start();
     CodecUtil.writeFooter(data);
     index.writeVInt(blockCount);
     blockIndex.copyTo(index);

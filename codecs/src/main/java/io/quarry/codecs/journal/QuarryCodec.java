@@ -46,8 +46,23 @@ public final class QuarryCodec extends FilterCodec {
 
   /** A codec whose merges of at least {@code compactMergeBytes} write compact journal blocks. */
   public QuarryCodec(JournalCompression compression, int blockSize, long compactMergeBytes) {
+    this(compression, blockSize, compactMergeBytes, false);
+  }
+
+  /**
+   * A codec whose natural merges of at least {@code compactMergeBytes} write compact journal
+   * blocks, and every forced merge too when {@code forcedMergesCompact} (deferred compaction:
+   * {@link JournalStoredFieldsFormat}, "Fast and compact blocks").
+   */
+  public QuarryCodec(
+      JournalCompression compression,
+      int blockSize,
+      long compactMergeBytes,
+      boolean forcedMergesCompact) {
     super(NAME, new Lucene104Codec());
-    this.storedFields = new JournalStoredFieldsFormat(compression, blockSize, compactMergeBytes);
+    this.storedFields =
+        new JournalStoredFieldsFormat(
+            compression, blockSize, compactMergeBytes, forcedMergesCompact);
   }
 
   @Override

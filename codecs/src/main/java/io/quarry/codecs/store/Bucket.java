@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import io.quarry.codecs.journal.JournalStoredFieldsFormat;
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import io.quarry.codecs.journal.QuarryCodec;
 import java.io.Closeable;
@@ -20,6 +21,7 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
@@ -34,6 +36,12 @@ import org.apache.lucene.util.IOUtils;
  * (written atomically when it rolls), which gives its time bounds, event count and last sequence
  * number, so a search can skip it without opening it. A bucket directory without that file was hot
  * when the process stopped and is opened for writing again.
+ *
+ * <p>With compaction deferred ({@link CompactionSettings}) the hot bucket's merges write fast
+ * journal blocks and {@link #compactIfDue} starts a compaction ({@link CompactionMergePolicy}) in
+ * the background once the bucket is idle or its fast segments pass the bound; the roll compacts
+ * what is left. A compaction is a Lucene merge: searches see the segments before it or after it,
+ * and a crash during one leaves the last commit as it was.
  */
 final class Bucket implements Closeable {
   static final String MANIFEST = "bucket.properties";
@@ -66,6 +74,16 @@ final class Bucket implements Closeable {
   private volatile long maxTime;
   private volatile long events;
   private volatile long maxSequence;
+  // deferred compaction (null: compaction inline, or a bucket opened warm)
+  private CompactionMergePolicy compaction;
+  private volatile long lastAddNanos = System.nanoTime();
+  private volatile long searchedCompactions; // compaction merges the searchers already see
+  private final java.util.concurrent.atomic.AtomicLong merges =
+      new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
+  private volatile long searchedMerges; // merged segments the searchers already see
+  // a compaction and a roll do not set the writer's forced merge at once
+  private final java.util.concurrent.locks.ReentrantLock forcedMerge =
+      new java.util.concurrent.locks.ReentrantLock();
 
   private Bucket(
       long id, Path path, Directory directory, long created, BucketFormat.Recorded recorded) {
@@ -120,17 +138,34 @@ final class Bucket implements Closeable {
       }
       Bucket bucket = new Bucket(id, path, directory, now, recorded);
       IndexWriterConfig config = new IndexWriterConfig();
-      config.setCodec(new QuarryCodec(options.journalCompression(), options.journalBlockSize()));
+      boolean deferred = options.compaction().deferred();
+      config.setCodec(
+          new QuarryCodec(
+              options.journalCompression(),
+              options.journalBlockSize(),
+              deferred ? Long.MAX_VALUE : JournalStoredFieldsFormat.compactMergeBytes(),
+              deferred));
+      if (deferred) {
+        TieredMergePolicy natural = new TieredMergePolicy();
+        bucket.compaction =
+            new CompactionMergePolicy(
+                natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024));
+        config.setMergePolicy(bucket.compaction);
+      }
       if (recorded.timeSorted()) {
         // events, and block buckets of layout 1; a layout 2 block segment keeps its blocks in the
         // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
         config.setIndexSort(TIME_DESCENDING);
       }
       config.setRAMBufferSizeMB(64);
+      config.setMergedSegmentWarmer(merged -> bucket.merges.incrementAndGet());
       config.setCommitOnClose(true);
       bucket.writer = new IndexWriter(directory, config);
       bucket.searchers = new SearcherManager(bucket.writer, null);
       bucket.recomputeBounds();
+      if (deferred) {
+        bucket.writer.maybeMerge(); // the policy learns what waits for compaction after a restart
+      }
       return bucket;
     } catch (IOException | RuntimeException e) {
       IOUtils.closeWhileHandlingException(directory);
@@ -239,6 +274,7 @@ final class Bucket implements Closeable {
       }
     }
     writer.addDocument(document);
+    lastAddNanos = System.nanoTime();
     addedGeneration.incrementAndGet();
     synchronized (statistics) {
       events += count;
@@ -329,17 +365,7 @@ final class Bucket implements Closeable {
     long goal = addedGeneration.get(); // every add counted here has returned from addDocument
     boolean refreshed = false;
     try {
-      SearcherManager current;
-      synchronized (this) {
-        current = state == State.WARM ? null : searchers;
-      }
-      if (current != null) {
-        try {
-          current.maybeRefreshBlocking();
-        } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
-          // rolled to warm: its events are committed and seen through the warm reader
-        }
-      }
+      reopenSearchers();
       refreshed = true;
     } finally {
       synchronized (refreshMonitor) {
@@ -384,6 +410,7 @@ final class Bucket implements Closeable {
    * writes the manifest atomically.
    */
   synchronized void roll() throws IOException {
+    forcedMerge.lock();
     state = State.ROLLING;
     try {
       rollToWarm();
@@ -392,7 +419,100 @@ final class Bucket implements Closeable {
       IndexWriter current = writer; // still open: the roll failed before closing it, still hot
       state = current != null && current.isOpen() ? State.HOT : State.FAILED;
       throw e;
+    } finally {
+      forcedMerge.unlock();
     }
+  }
+
+  /**
+   * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
+   * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
+   * segments (or events not yet flushed) and no event added for {@code settings.idle()}, or fast
+   * segments of at least {@code settings.pendingBytes()}; none while one runs or a roll does.
+   *
+   * @return whether it started one
+   */
+  boolean compactIfDue(CompactionSettings settings) throws IOException {
+    CompactionMergePolicy policy = compaction;
+    IndexWriter current = writer;
+    if (state != State.HOT || current == null) {
+      return false;
+    }
+    boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
+    searchMerged(policy, idle);
+    if (policy == null || policy.compacting()) {
+      return false;
+    }
+    long pending = policy.pendingBytes();
+    boolean due =
+        idle && (pending > 0 || current.numRamDocs() > 0) || pending >= settings.pendingBytes();
+    if (!due || !forcedMerge.tryLock()) {
+      return false;
+    }
+    try {
+      if (state != State.HOT || !current.isOpen()) {
+        return false;
+      }
+      current.forceMerge(CompactionMergePolicy.COMPACT, false); // flushes, then registers merges
+      return true;
+    } finally {
+      forcedMerge.unlock();
+    }
+  }
+
+  /**
+   * Reopens the searchers once merges finished since they opened — when the bucket is idle, or a
+   * compaction finished — so searches read the merged (compact) segments and the segments they
+   * replace can be deleted: an idle bucket's searchers otherwise kept them, and their files, until
+   * the next add (and a refresh during an ingest would flush small segments).
+   */
+  private void searchMerged(CompactionMergePolicy policy, boolean idle) throws IOException {
+    long merged = merges.get();
+    long compacted = policy == null ? 0 : policy.compactions();
+    if (merged == searchedMerges && compacted == searchedCompactions
+        || !idle && compacted == searchedCompactions) {
+      return;
+    }
+    reopenSearchers();
+    searchedMerges = merged;
+    searchedCompactions = compacted;
+  }
+
+  /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
+  private void reopenSearchers() throws IOException {
+    SearcherManager current;
+    synchronized (this) {
+      current = state == State.WARM ? null : searchers;
+    }
+    if (current != null) {
+      try {
+        current.maybeRefreshBlocking();
+      } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
+        // rolled to warm: its events are committed and seen through the warm reader
+      }
+    }
+  }
+
+  /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
+  long compactionPendingBytes() {
+    CompactionMergePolicy policy = compaction;
+    return policy == null || state == State.WARM ? 0 : policy.pendingBytes();
+  }
+
+  /** Whether a compaction of this bucket runs now, or its searchers do not see one that ended. */
+  boolean compacting() {
+    CompactionMergePolicy policy = compaction;
+    return policy != null
+        && state != State.WARM
+        && (policy.compacting() || policy.compactions() != searchedCompactions);
+  }
+
+  /** Compaction merges finished in this bucket since it opened: {count, bytes they read}. */
+  long[] compactionsDone() {
+    CompactionMergePolicy policy = compaction;
+    return policy == null
+        ? new long[2]
+        : new long[] {policy.compactions(), policy.compactedBytes()};
   }
 
   private void rollToWarm() throws IOException {

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param format the layout of new buckets (existing buckets keep theirs)
  * @param blockEvents the most events one block document of the block layout holds (new blocks only:
  *     a block records its own count, so buckets written with another size read the same)
+ * @param compaction when hot buckets' journals are compacted (deferred unless the JVM properties of
+ *     {@link CompactionSettings} say otherwise)
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -35,7 +37,8 @@ public record IndexOptions(
     Optional<Long> maxTotalBytes,
     Map<String, IndexedFieldType> fieldTypes,
     BucketFormat format,
-    int blockEvents) {
+    int blockEvents,
+    CompactionSettings compaction) {
 
   /** The events per block document unless configured otherwise. */
   public static final int DEFAULT_BLOCK_EVENTS = 1024;
@@ -51,7 +54,8 @@ public record IndexOptions(
           Optional.empty(),
           Map.of(),
           BucketFormat.EVENTS,
-          DEFAULT_BLOCK_EVENTS);
+          DEFAULT_BLOCK_EVENTS,
+          CompactionSettings.fromSystemProperties());
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -61,6 +65,7 @@ public record IndexOptions(
     requireNonNull(maxTotalBytes, "maxTotalBytes is null");
     fieldTypes = Map.copyOf(requireNonNull(fieldTypes, "fieldTypes is null"));
     requireNonNull(format, "format is null");
+    requireNonNull(compaction, "compaction is null");
     if (journalBlockSize < 1024) {
       throw new IllegalArgumentException(
           "journalBlockSize must be at least 1024: " + journalBlockSize);
@@ -88,7 +93,8 @@ public record IndexOptions(
         maxTotalBytes,
         fieldTypes,
         format,
-        blockEvents);
+        blockEvents,
+        compaction);
   }
 
   public IndexOptions withCommitInterval(Duration interval) {
@@ -102,7 +108,8 @@ public record IndexOptions(
         maxTotalBytes,
         fieldTypes,
         format,
-        blockEvents);
+        blockEvents,
+        compaction);
   }
 
   public IndexOptions withBuckets(long events, Duration hotAge) {
@@ -116,7 +123,8 @@ public record IndexOptions(
         maxTotalBytes,
         fieldTypes,
         format,
-        blockEvents);
+        blockEvents,
+        compaction);
   }
 
   public IndexOptions withRetention(Optional<Duration> age, Optional<Long> totalBytes) {
@@ -130,7 +138,8 @@ public record IndexOptions(
         totalBytes,
         fieldTypes,
         format,
-        blockEvents);
+        blockEvents,
+        compaction);
   }
 
   public IndexOptions withFieldTypes(Map<String, IndexedFieldType> types) {
@@ -144,7 +153,8 @@ public record IndexOptions(
         maxTotalBytes,
         types,
         format,
-        blockEvents);
+        blockEvents,
+        compaction);
   }
 
   public IndexOptions withFormat(BucketFormat newFormat) {
@@ -158,7 +168,8 @@ public record IndexOptions(
         maxTotalBytes,
         fieldTypes,
         newFormat,
-        blockEvents);
+        blockEvents,
+        compaction);
   }
 
   public IndexOptions withBlockEvents(int events) {
@@ -172,7 +183,23 @@ public record IndexOptions(
         maxTotalBytes,
         fieldTypes,
         format,
-        events);
+        events,
+        compaction);
+  }
+
+  public IndexOptions withCompaction(CompactionSettings settings) {
+    return new IndexOptions(
+        journalCompression,
+        journalBlockSize,
+        commitInterval,
+        maxBucketEvents,
+        maxHotAge,
+        maxAge,
+        maxTotalBytes,
+        fieldTypes,
+        format,
+        blockEvents,
+        settings);
   }
 
   /** The declared type of an index-time field. */

@@ -78,6 +78,7 @@ public final class IndexStore implements Closeable {
   private final Object commitLock = new Object();
   private final ScheduledFuture<?> committer;
   private final ScheduledFuture<?> refresher;
+  private final ScheduledFuture<?> compactor;
 
   /** How often added events are made visible in the background (searches also refresh). */
   static final long REFRESH_INTERVAL_MILLIS = 1000;
@@ -160,6 +161,12 @@ public final class IndexStore implements Closeable {
     this.refresher =
         scheduler.scheduleWithFixedDelay(
             this::scheduledRefresh,
+            REFRESH_INTERVAL_MILLIS,
+            REFRESH_INTERVAL_MILLIS,
+            TimeUnit.MILLISECONDS);
+    this.compactor =
+        scheduler.scheduleWithFixedDelay(
+            this::scheduledCompaction,
             REFRESH_INTERVAL_MILLIS,
             REFRESH_INTERVAL_MILLIS,
             TimeUnit.MILLISECONDS);
@@ -403,6 +410,36 @@ public final class IndexStore implements Closeable {
     }
   }
 
+  /**
+   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}); runs
+   * every {@link #REFRESH_INTERVAL_MILLIS}. The merges run on Lucene's merge threads.
+   */
+  private void scheduledCompaction() {
+    try {
+      if (hot.compactIfDue(options.compaction())) {
+        LOG.fine("index " + name + ": compaction started");
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.FINE, "index " + name + ": compaction not started", e);
+    }
+  }
+
+  /** Where the deferred compaction of this index's buckets stands. */
+  public CompactionStatus compaction() {
+    long pending = 0;
+    long done = 0;
+    long doneBytes = 0;
+    boolean running = false;
+    for (Bucket bucket : buckets) {
+      pending += bucket.compactionPendingBytes();
+      running |= bucket.compacting();
+      long[] finished = bucket.compactionsDone();
+      done += finished[0];
+      doneBytes += finished[1];
+    }
+    return new CompactionStatus(pending, running, done, doneBytes);
+  }
+
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
   public void commit() throws IOException {
     synchronized (commitLock) {
@@ -612,6 +649,7 @@ public final class IndexStore implements Closeable {
   public void close() throws IOException {
     committer.cancel(false);
     refresher.cancel(false);
+    compactor.cancel(false);
     synchronized (commitLock) {
       if (closed) {
         return;

@@ -14,7 +14,6 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FilterDirectory;
@@ -217,27 +216,7 @@ class FaultInjectionTest {
   /** Reopens on healthy directories: every acknowledged event is there exactly once. */
   private void verify(Map<String, Integer> acknowledged) throws IOException {
     try (IndexStore store = open(new Random(), FSDirectory::open)) {
-      Map<String, Integer> found = new HashMap<>();
-      for (Bucket bucket : store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE)) {
-        var searcher = bucket.acquire();
-        try {
-          TimeOrderedCursor cursor =
-              new TimeOrderedCursor(
-                  List.of(new TimeOrderedScan.Source("main", store, bucket, searcher)),
-                  new MatchAllDocsQuery(),
-                  Long.MIN_VALUE,
-                  Long.MAX_VALUE,
-                  e -> {
-                    found.merge(e.event().raw(), 1, Integer::sum);
-                    return true;
-                  });
-          while (cursor.advance(Integer.MAX_VALUE)) {
-            // every event
-          }
-        } finally {
-          bucket.release(searcher);
-        }
-      }
+      Map<String, Integer> found = StoredRaws.of(store);
       assertThat(store.quarantinedBuckets()).isZero();
       for (Map.Entry<String, Integer> event : acknowledged.entrySet()) {
         assertThat(found.get(event.getKey()))

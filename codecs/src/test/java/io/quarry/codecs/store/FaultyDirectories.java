@@ -2,7 +2,6 @@ package io.quarry.codecs.store;
 
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FilterDirectory;
@@ -23,10 +22,20 @@ final class FaultyDirectories {
    */
   static Bucket.DirectoryFactory holding(
       Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
-    AtomicBoolean held = new AtomicBoolean();
+    return holdingAt(when, 1, entered, release);
+  }
+
+  /**
+   * As {@link #holding}, at the {@code nth} file opened where {@code when} holds: the writer has
+   * written the files before it.
+   */
+  static Bucket.DirectoryFactory holdingAt(
+      Predicate<IOContext> when, int nth, CountDownLatch entered, CountDownLatch release) {
+    java.util.concurrent.atomic.AtomicInteger opened =
+        new java.util.concurrent.atomic.AtomicInteger();
     return opening(
         context -> {
-          if (when.test(context) && held.compareAndSet(false, true)) {
+          if (when.test(context) && opened.incrementAndGet() == nth) {
             entered.countDown();
             try {
               release.await();
@@ -36,6 +45,12 @@ final class FaultyDirectories {
             }
           }
         });
+  }
+
+  /** Whether {@code context} is a deferred compaction's merge ({@link CompactionMergePolicy}). */
+  static boolean compaction(IOContext context) {
+    return context.context() == IOContext.Context.MERGE
+        && context.mergeInfo().mergeMaxNumSegments() == CompactionMergePolicy.COMPACT;
   }
 
   /** Directories where opening a file for which {@code when} holds throws an I/O error. */

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
  * {@code quarry indexes}: buckets, events, time range, size and compression of every index, then
  * every metric index (points, series, chunks, bytes per point); with {@code --verbose}, also where
  * the bytes go (journal, terms, postings, doc values, points; a metric index's series files, chunk
- * files and log) per index, as a share and as bytes per raw byte (per point for a metric index).
+ * files and log) per index, as a share and as bytes per raw byte (per point for a metric index),
+ * and where each index's deferred compaction stands (bytes waiting for it, running, merges done).
  */
 @Command(
     name = "indexes",
@@ -79,6 +80,11 @@ final class IndexesCommand implements Callable<Integer> {
       System.out.println();
       Table.print(
           System.out, List.of("index", "holds", "bytes", "share", "per raw byte"), kinds(client));
+      System.out.println();
+      Table.print(
+          System.out,
+          List.of("index", "waiting for compaction", "compacting", "compactions done"),
+          compaction(client));
       if (!metricIndexes.isEmpty()) {
         System.out.println();
         Table.print(
@@ -101,6 +107,21 @@ final class IndexesCommand implements Callable<Integer> {
           index.bytesByKind(),
           "per raw byte",
           raw < MIN_RAW_FOR_RATIO ? 0 : raw);
+    }
+    return rows;
+  }
+
+  /** One row per index: its deferred compaction's backlog and progress. */
+  private static List<Map<String, String>> compaction(QuarryClient client) throws Exception {
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (IndexSummary index : client.indexes()) {
+      Map<String, String> row = new LinkedHashMap<>();
+      row.put("index", index.name());
+      row.put(
+          "waiting for compaction", ByteBreakdownRows.megabytes(index.compactionPendingBytes()));
+      row.put("compacting", index.compacting() ? "yes" : "no");
+      row.put("compactions done", Long.toString(index.compactions()));
+      rows.add(row);
     }
     return rows;
   }

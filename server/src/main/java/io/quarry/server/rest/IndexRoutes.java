@@ -95,6 +95,14 @@ public final class IndexRoutes {
       entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
       entry.put("bytesByKind", index.bytesByKind());
       entry.put("quarantinedBuckets", index.quarantinedBuckets());
+      io.quarry.codecs.store.CompactionStatus compaction = index.compaction();
+      entry.put(
+          "compaction",
+          Map.of(
+              "pendingBytes", compaction.pendingBytes(),
+              "running", compaction.running(),
+              "compactions", compaction.compactions(),
+              "compactedBytes", compaction.compactedBytes()));
       if (index.walFailed()) {
         entry.put("walStopped", true); // an fsync failed: no events taken until a restart
       }

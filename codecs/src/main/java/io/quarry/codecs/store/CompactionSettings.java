@@ -1,0 +1,59 @@
+package io.quarry.codecs.store;
+
+import java.time.Duration;
+
+/**
+ * When a hot bucket's journal is compacted (its fast zstd-1 blocks rewritten as compact zstd-9
+ * ones, docs/design/block-index.md, "Compaction out of the ingest window").
+ *
+ * <p>{@code deferred} (the default): while the bucket takes events its merges write fast blocks
+ * only, and a compaction merges the segments still fast into compact ones when no event was added
+ * for {@code idle}, when the fast segments pass {@code pendingBytes} (a never-idle ingest still
+ * compacts, so its store does not stay larger than it has to), and when the bucket rolls to warm.
+ * Otherwise ({@code inline}, before session 33): merges of at least {@link
+ * io.quarry.codecs.journal.JournalStoredFieldsFormat#compactMergeBytes()} write compact blocks as
+ * they run, inside the ingest.
+ *
+ * <p>Set with the JVM properties {@value #MODE_PROPERTY} ({@code deferred} or {@code inline}),
+ * {@value #IDLE_PROPERTY} (milliseconds, 5000 unless set) and {@value #PENDING_BYTES_PROPERTY}
+ * (bytes, 1 GiB unless set).
+ *
+ * @param deferred whether compaction waits for idle, the bound or the roll (else: inline)
+ * @param idle a bucket no event was added to for this long is compacted
+ * @param pendingBytes a bucket whose fast segments hold this many bytes is compacted even while
+ *     events arrive
+ */
+public record CompactionSettings(boolean deferred, Duration idle, long pendingBytes) {
+  public static final String MODE_PROPERTY = "quarry.storage.compaction";
+  public static final String IDLE_PROPERTY = "quarry.storage.compactionIdleMillis";
+  public static final String PENDING_BYTES_PROPERTY = "quarry.storage.compactionPendingBytes";
+
+  public static final Duration DEFAULT_IDLE = Duration.ofSeconds(5);
+  public static final long DEFAULT_PENDING_BYTES = 1L << 30;
+
+  /** Compaction as it was before session 33: large merges compact as they run. */
+  public static final CompactionSettings INLINE =
+      new CompactionSettings(false, DEFAULT_IDLE, DEFAULT_PENDING_BYTES);
+
+  public CompactionSettings {
+    java.util.Objects.requireNonNull(idle, "idle is null");
+    if (idle.isNegative()) {
+      throw new IllegalArgumentException("idle must not be negative: " + idle);
+    }
+    if (pendingBytes < 1) {
+      throw new IllegalArgumentException("pendingBytes must be positive: " + pendingBytes);
+    }
+  }
+
+  /** The settings the JVM properties name, the defaults for those not set. */
+  public static CompactionSettings fromSystemProperties() {
+    String mode = System.getProperty(MODE_PROPERTY, "deferred").strip();
+    if (!mode.equals("deferred") && !mode.equals("inline")) {
+      throw new IllegalArgumentException(MODE_PROPERTY + " must be deferred or inline: " + mode);
+    }
+    return new CompactionSettings(
+        mode.equals("deferred"),
+        Duration.ofMillis(Long.getLong(IDLE_PROPERTY, DEFAULT_IDLE.toMillis())),
+        Long.getLong(PENDING_BYTES_PROPERTY, DEFAULT_PENDING_BYTES));
+  }
+}

@@ -1,0 +1,56 @@
+package io.quarry.server.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.client.IndexSummary;
+import io.quarry.client.QuarryClient;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code GET /api/v1/indexes} says where an index's deferred compaction stands: events loaded into
+ * a running server wait for it, then the idle index is compacted (a merge done, nothing waiting)
+ * and every event is still found once.
+ */
+class IndexCompactionTest {
+  @TempDir Path dataDirectory;
+
+  @Test
+  void anIdleIndexIsCompactedAndSaysSo() throws Exception {
+    try (QuarryServer server = TestServers.start(dataDirectory, "pw")) {
+      StringBuilder lines = new StringBuilder();
+      for (int i = 0; i < 3000; i++) {
+        lines.append("line ").append(i).append(" status=200\n");
+      }
+      TestServers.loadRaw(server, lines.toString());
+      QuarryClient client =
+          QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
+      assertThat(client.search("index=main | stats count", "0", null).rows().getFirst())
+          .containsEntry("count", "3000");
+
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      IndexSummary main = main(client);
+      while (!(main.compacted() && main.compactions() > 0) && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        main = main(client);
+      }
+      assertThat(main.compactions()).as("%s", main).isPositive();
+      assertThat(main.compactionPendingBytes()).isZero();
+      assertThat(main.compacting()).isFalse();
+      assertThat(client.search("index=main | stats count", "0", null).rows().getFirst())
+          .containsEntry("count", "3000");
+    }
+  }
+
+  private static IndexSummary main(QuarryClient client) throws Exception {
+    return client.indexes().stream()
+        .filter(index -> index.name().equals("main"))
+        .findFirst()
+        .orElseThrow();
+  }
+}
