@@ -42,15 +42,8 @@ import java.util.function.Consumer;
  * page goes on with only the positions they keep.
  */
 final class EventPages implements EventVisitor {
-  /**
-   * The events every {@code EventPages} of this server put on pages by block runs ({@link
-   * #visit(EventRun)}'s loops, not event by event), added once per slice as it is accounted (not on
-   * the scan's hot path): for tests that a plan takes runs or does not.
-   */
-  static final java.util.concurrent.atomic.LongAdder EVENTS_BY_RUN =
-      new java.util.concurrent.atomic.LongAdder();
-
-  private long eventsByRun; // this slice's, added to EVENTS_BY_RUN once it is accounted
+  // events put on pages by this slice's runs, added to the search's statistic once accounted
+  private long eventsByRun;
 
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
@@ -66,6 +59,7 @@ final class EventPages implements EventVisitor {
   private final List<String> fields;
   private final EventReading reading;
   private final EventColumn[] columns;
+  private final RunFill[] runFills; // how each column fills a block run
   private long matchedHere;
   private int visited;
   private int rows;
@@ -139,6 +133,10 @@ final class EventPages implements EventVisitor {
       }
     }
     this.columns = columns.toArray(EventColumn[]::new);
+    this.runFills = new RunFill[this.columns.length];
+    for (int c = 0; c < runFills.length; c++) {
+      runFills[c] = new RunFill(this.columns[c], pageSize);
+    }
     this.kept = new int[check != null ? pageSize : 0];
     this.answered = new boolean[Math.min(pageSize, SearchControl.EVERY)];
   }
@@ -192,15 +190,15 @@ final class EventPages implements EventVisitor {
 
   /**
    * Block runs when every event is on the page as read (no filter, not a listing) and every column
-   * fills a run in one loop ({@link EventColumn#fillsRuns}: {@code _time}, a fused {@code rex}'s
-   * field, a key=value field); every other plan reads event by event.
+   * fills a run in one loop ({@link RunFill#fillsRuns}: {@code _time}, a fused {@code rex}'s field,
+   * a key=value field); every other plan reads event by event.
    */
   @Override
   public boolean takesRuns() {
     if (check != null || listed != null) {
       return false;
     }
-    for (EventColumn column : columns) {
+    for (RunFill column : runFills) {
       if (!column.fillsRuns()) {
         return false;
       }
@@ -216,7 +214,7 @@ final class EventPages implements EventVisitor {
   @Override
   public boolean visit(EventRun run) {
     int fill = fill(run);
-    if (fill == EventColumn.BY_EVENT || (fill == EventColumn.BY_TEXT && !run.ascii())) {
+    if (fill == RunFill.BY_EVENT || (fill == RunFill.BY_TEXT && !run.ascii())) {
       return EventVisitor.super.visit(run);
     }
     int size = run.size();
@@ -243,15 +241,15 @@ final class EventPages implements EventVisitor {
 
   /**
    * Appends events {@code [from, from + count)} of {@code run} at positions from {@code rows} on:
-   * each stretch of events every column answers ({@link EventColumn#answers}) by one loop per
-   * column, each other event as an event, its columns sharing one extraction.
+   * each stretch of events every column answers ({@link RunFill#answers}) by one loop per column,
+   * each other event as an event, its columns sharing one extraction.
    */
   private void appendChunk(EventRun run, int from, int count) {
     long started = System.nanoTime();
     boolean[] answered = this.answered;
     for (int i = 0; i < count; i++) {
       boolean all = true;
-      for (EventColumn column : columns) {
+      for (RunFill column : runFills) {
         all &= column.answers(run, from + i, rows + i); // every column: a rex keeps its span
       }
       answered[i] = all;
@@ -262,7 +260,7 @@ final class EventPages implements EventVisitor {
       while (end < count && answered[end]) {
         end++;
       }
-      for (EventColumn column : columns) {
+      for (RunFill column : runFills) {
         column.appendRun(run, from + i, end - i, rows + i);
       }
       eventsByRun += end - i;
@@ -271,7 +269,7 @@ final class EventPages implements EventVisitor {
         reading.nextEvent();
         StoredEvent event = run.event(from + end);
         FieldExtractor extracted = null;
-        for (EventColumn column : columns) {
+        for (RunFill column : runFills) {
           extracted = column.appendProbed(event, extracted, rows + end);
         }
         started = System.nanoTime();
@@ -283,14 +281,14 @@ final class EventPages implements EventVisitor {
   }
 
   /**
-   * The most a column reads of {@code run} ({@link EventColumn#runFill}): when every column reads
-   * its events' own index-time values the run goes event by event, its block decoded only if an
-   * event's value needs it; the block's ASCII answer (which decodes it) is asked only when a column
-   * reads the texts.
+   * The most a column reads of {@code run} ({@link RunFill#runFill}): when every column reads its
+   * events' own index-time values the run goes event by event, its block decoded only if an event's
+   * value needs it; the block's ASCII answer (which decodes it) is asked only when a column reads
+   * the texts.
    */
   private int fill(EventRun run) {
-    int fill = EventColumn.BY_EVENT;
-    for (EventColumn column : columns) {
+    int fill = RunFill.BY_EVENT;
+    for (RunFill column : runFills) {
       fill = Math.max(fill, column.runFill(run));
     }
     return fill;
@@ -327,7 +325,7 @@ final class EventPages implements EventVisitor {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);
     control.extracted(reading.extraction().take());
-    EVENTS_BY_RUN.add(eventsByRun);
+    control.byRun(eventsByRun);
     eventsByRun = 0;
   }
 
