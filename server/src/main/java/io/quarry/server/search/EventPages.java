@@ -174,11 +174,7 @@ final class EventPages implements EventVisitor {
     if (check != null && !check.admit(event, rows)) {
       return true;
     }
-    reading.nextEvent();
-    FieldExtractor extracted = null; // one extraction for every column
-    for (EventColumn column : columns) {
-      extracted = column.append(event, extracted, rows);
-    }
+    append(event);
     if (listed != null) {
       listed.add(event.indexedFields());
     }
@@ -188,16 +184,30 @@ final class EventPages implements EventVisitor {
     return true;
   }
 
+  /** Appends the event's values at position {@code rows}, its columns sharing one extraction. */
+  private void append(StoredEvent event) {
+    reading.nextEvent();
+    FieldExtractor extracted = null; // one extraction for every column
+    for (EventColumn column : columns) {
+      extracted = column.append(event, extracted, rows);
+    }
+  }
+
   /**
-   * Block runs when every event is on the page as read (no filter, not a listing) and every column
-   * fills a run in one loop ({@link RunFill#fillsRuns}: {@code _time}, a fused {@code rex}'s field,
-   * a key=value field); every other plan reads event by event.
+   * Block runs when not a listing and either a filter decides which events are on the page ({@link
+   * #visitFiltered}) or every event is, and every column fills a run in one loop ({@link
+   * #fillsRuns}); every other plan reads event by event.
    */
   @Override
   public boolean takesRuns() {
-    if (check != null || listed != null) {
-      return false;
-    }
+    return listed == null && (check != null || fillsRuns());
+  }
+
+  /**
+   * Whether every column fills a run in one loop ({@link RunFill#fillsRuns}: {@code _time}, a fused
+   * {@code rex}'s field, a key=value field).
+   */
+  private boolean fillsRuns() {
     for (RunFill column : runFills) {
       if (!column.fillsRuns()) {
         return false;
@@ -213,6 +223,9 @@ final class EventPages implements EventVisitor {
    */
   @Override
   public boolean visit(EventRun run) {
+    if (check != null) {
+      return visitFiltered(run);
+    }
     int fill = fill(run);
     if (fill == RunFill.BY_EVENT || (fill == RunFill.BY_TEXT && !run.ascii())) {
       return EventVisitor.super.visit(run);
@@ -227,6 +240,58 @@ final class EventPages implements EventVisitor {
       appendChunk(run, done, count);
       done += count;
       rows += count;
+      visited += count;
+      if (rows == pageSize) {
+        flush();
+      }
+      if (visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
+        run.stoppedAfter(done);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A run under the search's filter: a chunk's words are worked out at once over its texts ({@link
+   * EventFilter.Check#runWords}: each word's letters searched for once over the texts lying back to
+   * back), each event is admitted from them (its {@code StoredEvent} made only where a word's
+   * answer is its text's), and an event they rule out is never visited; each stretch of admitted
+   * events is appended by run ({@link #appendChunk}) where every column fills runs, else event by
+   * event. A run whose block has a text past ASCII, when the filter has words, goes event by event.
+   */
+  private boolean visitFiltered(EventRun run) {
+    if (check.hasWords() && !run.ascii()) {
+      return EventVisitor.super.visit(run);
+    }
+    int fill = fillsRuns() ? fill(run) : RunFill.BY_EVENT;
+    boolean byRun = fill != RunFill.BY_EVENT && (fill != RunFill.BY_TEXT || run.ascii());
+    int size = run.size();
+    for (int done = 0; done < size; ) {
+      // a chunk ends at the next stop check, which comes after its events are on the page
+      int count =
+          Math.min(
+              Math.min(size - done, pageSize - rows),
+              SearchControl.EVERY - visited % SearchControl.EVERY);
+      check.runWords(run, done, count);
+      for (int i = 0; i < count; ) {
+        int start = i;
+        while (i < count && check.admit(i, rows + i - start)) {
+          if (!byRun) {
+            StoredEvent event = check.admitted();
+            append(event != null ? event : run.event(done + i));
+            rows++;
+            start++;
+          }
+          i++;
+        }
+        if (byRun && i > start) {
+          appendChunk(run, done + start, i - start);
+          rows += i - start;
+        }
+        i++; // ruled out (or past the chunk's end)
+      }
+      done += count;
       visited += count;
       if (rows == pageSize) {
         flush();
