@@ -195,7 +195,7 @@ final class EventPages implements EventVisitor {
 
   /**
    * Block runs when not a listing and either a filter decides which events are on the page ({@link
-   * #visitFiltered}) or every event is, and every column fills a run in one loop ({@link
+   * #appendAdmitted}) or every event is, and every column fills a run in one loop ({@link
    * #fillsRuns}); every other plan reads event by event.
    */
   @Override
@@ -219,15 +219,22 @@ final class EventPages implements EventVisitor {
   /**
    * Fills the columns for the run a page's worth at a time, one loop per column, no event object
    * per event; a run no column fills in a loop, or whose texts a column reads while its block has a
-   * non-ASCII text, is visited event by event.
+   * non-ASCII text, is visited event by event. Under the search's filter, a chunk's words are
+   * worked out at once over its texts ({@link EventFilter.Check#runWords}: each word's letters
+   * searched for once over the texts lying back to back), each event is admitted from them (its
+   * {@code StoredEvent} made only where a word's answer is its text's), an event they rule out is
+   * never visited, and the admitted events are filled by run where the columns allow, else appended
+   * as events; a run whose block has a text past ASCII, when the filter has words, goes event by
+   * event.
    */
   @Override
   public boolean visit(EventRun run) {
-    if (check != null) {
-      return visitFiltered(run);
+    if (check != null && check.hasWords() && !run.ascii()) {
+      return EventVisitor.super.visit(run);
     }
-    int fill = fill(run);
-    if (fill == RunFill.BY_EVENT || (fill == RunFill.BY_TEXT && !run.ascii())) {
+    int fill = fillsRuns() ? fill(run) : RunFill.BY_EVENT;
+    boolean byRun = fill != RunFill.BY_EVENT && (fill != RunFill.BY_TEXT || run.ascii());
+    if (!byRun && check == null) {
       return EventVisitor.super.visit(run);
     }
     int size = run.size();
@@ -237,9 +244,13 @@ final class EventPages implements EventVisitor {
           Math.min(
               Math.min(size - done, pageSize - rows),
               SearchControl.EVERY - visited % SearchControl.EVERY);
-      appendChunk(run, done, count);
+      if (check == null) {
+        appendChunk(run, done, count);
+        rows += count;
+      } else {
+        appendAdmitted(run, done, count, byRun);
+      }
       done += count;
-      rows += count;
       visited += count;
       if (rows == pageSize) {
         flush();
@@ -253,55 +264,28 @@ final class EventPages implements EventVisitor {
   }
 
   /**
-   * A run under the search's filter: a chunk's words are worked out at once over its texts ({@link
-   * EventFilter.Check#runWords}: each word's letters searched for once over the texts lying back to
-   * back), each event is admitted from them (its {@code StoredEvent} made only where a word's
-   * answer is its text's), and an event they rule out is never visited; each stretch of admitted
-   * events is appended by run ({@link #appendChunk}) where every column fills runs, else event by
-   * event. A run whose block has a text past ASCII, when the filter has words, goes event by event.
+   * Appends the events of {@code [from, from + count)} of {@code run} the filter admits, from
+   * {@code rows} on: each stretch of them by run ({@link #appendChunk}) when {@code byRun}, else
+   * each as an event.
    */
-  private boolean visitFiltered(EventRun run) {
-    if (check.hasWords() && !run.ascii()) {
-      return EventVisitor.super.visit(run);
-    }
-    int fill = fillsRuns() ? fill(run) : RunFill.BY_EVENT;
-    boolean byRun = fill != RunFill.BY_EVENT && (fill != RunFill.BY_TEXT || run.ascii());
-    int size = run.size();
-    for (int done = 0; done < size; ) {
-      // a chunk ends at the next stop check, which comes after its events are on the page
-      int count =
-          Math.min(
-              Math.min(size - done, pageSize - rows),
-              SearchControl.EVERY - visited % SearchControl.EVERY);
-      check.runWords(run, done, count);
-      for (int i = 0; i < count; ) {
-        int start = i;
-        while (i < count && check.admit(i, rows + i - start)) {
-          if (!byRun) {
-            StoredEvent event = check.admitted();
-            append(event != null ? event : run.event(done + i));
-            rows++;
-            start++;
-          }
-          i++;
+  private void appendAdmitted(EventRun run, int from, int count, boolean byRun) {
+    check.runWords(run, from, count);
+    for (int i = 0; i < count; i++) { // past each stretch: an event ruled out, or the chunk's end
+      int start = i;
+      while (i < count && check.admit(i, rows + i - start)) {
+        if (!byRun) {
+          StoredEvent event = check.admitted();
+          append(event != null ? event : run.event(from + i));
+          rows++;
+          start++;
         }
-        if (byRun && i > start) {
-          appendChunk(run, done + start, i - start);
-          rows += i - start;
-        }
-        i++; // ruled out (or past the chunk's end)
+        i++;
       }
-      done += count;
-      visited += count;
-      if (rows == pageSize) {
-        flush();
-      }
-      if (visited % SearchControl.EVERY == 0 && control.readAndCheck(SearchControl.EVERY)) {
-        run.stoppedAfter(done);
-        return false;
+      if (byRun && i > start) {
+        appendChunk(run, from + start, i - start);
+        rows += i - start;
       }
     }
-    return true;
   }
 
   /**

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A filtered scan over block runs ({@code EventPages.visitFiltered}: each word's letters searched
+ * A filtered scan over block runs ({@code EventPages.appendAdmitted}: each word's letters searched
  * for once over a run's texts lying back to back) against what the lines were made with, and
  * against the event-by-event path (under {@code head}): a word as a whole term in either case, the
  * same letters inside a longer term, a word that only the end of one text and the start of the next
