@@ -97,7 +97,7 @@ final class RawTerms {
       int end = run.textOffset(from + count - 1) + run.textLength(from + count - 1);
       int e = 0;
       for (int at = run.textOffset(from); ; ) {
-        int found = indexOf(bytes, at, end, lower, false);
+        int found = indexOf(bytes, at, at, end, lower, false);
         if (found < 0) {
           return;
         }
@@ -110,10 +110,13 @@ final class RawTerms {
           at = found + 1; // runs into the next text: not an occurrence of this one's
           continue;
         }
+        // a whole term of this text starts at found or later (no occurrence before found)
         into[e] =
-            decides
-                ? (byte) (find(bytes, textStart, textEnd, lower, wholeTerm) ? 1 : 0)
-                : UNDECIDED;
+            !decides
+                ? UNDECIDED
+                : !wholeTerm || indexOf(bytes, found, textStart, textEnd, lower, true) >= 0
+                    ? (byte) 1
+                    : 0;
         if (++e == count) {
           return;
         }
@@ -155,11 +158,15 @@ final class RawTerms {
    * one.
    */
   private static boolean find(byte[] bytes, int offset, int end, String lower, boolean wholeTerm) {
-    return indexOf(bytes, offset, end, lower, wholeTerm) >= 0;
+    return indexOf(bytes, offset, offset, end, lower, wholeTerm) >= 0;
   }
 
-  /** Where {@link #find} finds {@code lower} first, or -1. */
-  private static int indexOf(byte[] bytes, int offset, int end, String lower, boolean wholeTerm) {
+  /**
+   * Where {@link #find} finds {@code lower} first at or after {@code from} in the text {@code
+   * bytes[offset, end)} (whose ends bound a whole term), or -1.
+   */
+  private static int indexOf(
+      byte[] bytes, int from, int offset, int end, String lower, boolean wholeTerm) {
     int size = lower.length();
     int last = end - size;
     byte first = (byte) lower.charAt(0);
@@ -169,7 +176,7 @@ final class RawTerms {
     long uppers = (upper & 0xFFL) * ONES;
     long lasts = (lastByte & 0xFFL) * ONES;
     long lastUppers = (upperCase(lastByte) & 0xFFL) * ONES;
-    int at = offset;
+    int at = from;
     for (; at + 7 <= last; at += 8) {
       long starts = (long) WORDS.get(bytes, at);
       long ends = (long) WORDS.get(bytes, at + size - 1);

@@ -52,15 +52,15 @@ class FilteredRunSearchTest {
           case 2 -> user + " action=view the end"; // "end" + the next text's "2026": no END2026
           case 3 -> user + " marker END2026 x";
           case 4 -> user + " action=logout RareWord, said";
-          case 5 -> user + " action=login nothing";
-          case 6 -> user + " rare word apart";
+          case 5 -> user + " action=login nothing xrareword."; // bounded after, not before
+          case 6 -> user + " rare word apart, xrareword-ish then Rareword"; // inside, then whole
           default -> user + " raRewoRD"; // the word last in the text
         };
     return time + past + text;
   }
 
   private static boolean rareword(int kind) {
-    return kind == 0 || kind == 4 || kind == 7;
+    return kind == 0 || kind == 4 || kind == 6 || kind == 7;
   }
 
   @BeforeAll
@@ -148,14 +148,15 @@ class FilteredRunSearchTest {
     counts("NOT rareword", k -> !rareword(k));
     counts("CASE(RareWord)", k -> k == 4);
     counts("TERM(xRAREWORDx)", k -> k == 1);
-    counts("rare*", k -> rareword(k) || k == 6);
+    counts("rare*", FilteredRunSearchTest::rareword);
   }
 
   @Test
   void wordsWithFieldComparisons() throws Exception {
     counts("rareword OR action=view", k -> rareword(k) || k == 1 || k == 2);
+    counts("rareword NOT rare", k -> k == 0 || k == 4 || k == 7);
     counts("rareword who=a*", k -> k == 0);
-    counts("rareword NOT action=logout", k -> k == 0 || k == 7);
+    counts("rareword NOT action=logout", k -> k == 0 || k == 6 || k == 7);
   }
 
   @Test
