@@ -98,14 +98,15 @@ class EventRunSearchTest {
     Random random = new Random(21);
     Collections.shuffle(ascii, random);
     Collections.shuffle(mixed, random);
-    TestServers.loadRaw(server, lines(ascii)); // blocks of ASCII texts only: runs
-    TestServers.loadRaw(server, lines(mixed)); // blocks with non-ASCII texts: events
+    TestServers.loadRaw(server, lines(ascii, EventRunSearchTest::line)); // ASCII blocks: runs
+    TestServers.loadRaw(server, lines(mixed, EventRunSearchTest::line)); // non-ASCII: events
   }
 
-  private static String lines(List<Integer> order) {
+  /** The lines {@code line} makes of {@code order}'s numbers, in that order. */
+  static String lines(List<Integer> order, java.util.function.IntFunction<String> line) {
     StringBuilder lines = new StringBuilder();
     for (int i : order) {
-      lines.append(line(i)).append('\n');
+      lines.append(line.apply(i)).append('\n');
     }
     return lines.toString();
   }
@@ -116,7 +117,13 @@ class EventRunSearchTest {
   }
 
   private static List<JsonNode> results(String search) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, search);
+    return results(server, PASSWORD, search);
+  }
+
+  /** The results of {@code search} through the export endpoint. */
+  static List<JsonNode> results(QuarryServer server, String password, String search)
+      throws Exception {
+    HttpResponse<String> response = TestServers.export(server, password, search);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     List<JsonNode> results = new ArrayList<>();
     ObjectMapper json = new ObjectMapper();

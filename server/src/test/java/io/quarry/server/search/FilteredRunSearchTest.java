@@ -3,10 +3,8 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,16 +76,8 @@ class FilteredRunSearchTest {
     Random random = new Random(33);
     Collections.shuffle(ascii, random);
     Collections.shuffle(past, random);
-    TestServers.loadRaw(server, lines(ascii)); // blocks of ASCII texts only: runs
-    TestServers.loadRaw(server, lines(past)); // blocks with non-ASCII texts: events
-  }
-
-  private static String lines(List<Integer> order) {
-    StringBuilder lines = new StringBuilder();
-    for (int i : order) {
-      lines.append(line(i)).append('\n');
-    }
-    return lines.toString();
+    TestServers.loadRaw(server, EventRunSearchTest.lines(ascii, FilteredRunSearchTest::line));
+    TestServers.loadRaw(server, EventRunSearchTest.lines(past, FilteredRunSearchTest::line));
   }
 
   @AfterAll
@@ -96,17 +86,7 @@ class FilteredRunSearchTest {
   }
 
   private static List<JsonNode> results(String search) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, search);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<JsonNode> results = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String row : response.body().split("\n")) {
-      JsonNode result = row.isBlank() ? null : json.readTree(row).get("result");
-      if (result != null) {
-        results.add(result);
-      }
-    }
-    return results;
+    return EventRunSearchTest.results(server, PASSWORD, search);
   }
 
   private static long count(String search) throws Exception {
