@@ -290,6 +290,7 @@ public final class JobRoutes {
       scan.put("journalBytes", stats.scanCosts().journalBytes());
       scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
       scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
+      scan.put("eventsByRun", stats.eventsByRun());
       costs.put("scan", scan);
       stats
           .metricScan()

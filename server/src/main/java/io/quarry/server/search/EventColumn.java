@@ -2,7 +2,6 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
-import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.Block;
@@ -70,7 +69,6 @@ final class EventColumn {
                 .filter(i -> reading.rexes()[i].fields().contains(name))
                 .toArray();
     this.defaults = defaultField() ? new DictionaryBlockBuilder(pageSize) : null;
-    this.spans = producers.length == 1 ? new long[pageSize] : null;
     this.ordinals =
         kind == OTHER && producers.length == 0 ? new OrdinalColumn(name, pageSize) : null;
     reset(pageSize);
@@ -166,8 +164,7 @@ final class EventColumn {
    * As {@link #append(StoredEvent, FieldExtractor, int)} with the one fused {@code rex}'s {@code
    * span} over the event already known (a run's loop matched it: not matched again).
    */
-  private FieldExtractor append(
-      StoredEvent event, FieldExtractor extracted, int position, long span) {
+  FieldExtractor append(StoredEvent event, FieldExtractor extracted, int position, long span) {
     this.position = position;
     if (span >= 0) {
       return extracted; // appended
@@ -208,102 +205,51 @@ final class EventColumn {
     return extracted;
   }
 
-  /**
-   * Whether the column can fill a block run's positions in one loop ({@link #appendRun}): {@code
-   * _time}, a field only one fused {@code rex} may set, or a search-time field found by key=value
-   * extraction (no access-log field). Anything else is appended event by event.
-   */
-  boolean fillsRuns() {
-    return kind == TIME
-        || producers.length == 1
-        || (kind == OTHER
-            && producers.length == 0
-            && accessLogField < 0
-            && reading.extracts()
-            && !DateFields.is(name));
+  /** Whether this is the {@code _time} column. */
+  boolean time() {
+    return kind == TIME;
+  }
+
+  /** The one fused {@code rex} that may set this field, or null (none, or several). */
+  RexExtraction soleRex() {
+    return producers.length == 1 ? reading.rexes()[producers[0]] : null;
   }
 
   /**
-   * How a column fills a run ({@link #runFill}): event by event, from its times, from its texts.
+   * Whether the field is a search-time one found by key=value extraction: no default field, no
+   * fused {@code rex} sets it, no access-log or date field.
    */
-  static final int BY_EVENT = 0, BY_TIME = 1, BY_TEXT = 2;
-
-  /**
-   * How this column fills {@code run} ({@link #fillsRuns}): {@link #BY_EVENT} where the block may
-   * hold the field at index time (its own values, from doc values, no decode), else {@link
-   * #BY_TIME} for {@code _time} or {@link #BY_TEXT} for a loop over the run's texts.
-   */
-  int runFill(EventRun run) {
-    if (kind == TIME) {
-      return BY_TIME;
-    }
-    return producers.length == 1 || !run.mayHaveField(name) ? BY_TEXT : BY_EVENT;
+  boolean keyValueField() {
+    return kind == OTHER
+        && producers.length == 0
+        && accessLogField < 0
+        && reading.extracts()
+        && !DateFields.is(name);
   }
 
-  /**
-   * Whether the run's loop ({@link #appendRun}) answers event {@code e} of {@code run} (an ASCII
-   * run), to be put at {@code position} of the page: {@code _time} always; a rex column when the
-   * rex matches (its span kept for the fill, or for the event's own value: not matched again); a
-   * key=value column when the block holds no such index-time field, the sourcetype does not extract
-   * it and the text is not JSON-like. An event some column does not answer goes as an event ({@link
-   * #appendProbed}).
-   */
-  boolean answers(EventRun run, int e, int position) {
-    if (kind == TIME) {
-      return true;
-    }
-    if (producers.length == 1) {
-      long span = reading.rexes()[producers[0]].span(run.text(e, runText));
-      spans[position] = span;
-      return span >= 0;
-    }
-    return !run.mayHaveField(name)
-        && !sourcetypeExtracts(run.sourcetype(e))
-        && !KeyValueCells.mayBeJson(run.bytes(), run.textOffset(e), run.textLength(e));
+  void appendTime(long micros) {
+    times.append(micros);
   }
 
-  /**
-   * Appends events {@code [from, from + count)} of {@code run} at positions {@code [position,
-   * position + count)} of the page in one loop, each an event this column {@link #answers}.
-   */
-  void appendRun(EventRun run, int from, int count, int position) {
-    if (kind == TIME) {
-      for (int i = 0; i < count; i++) {
-        times.append(run.time(from + i));
-      }
-    } else if (producers.length == 1) {
-      byte[] bytes = run.bytes();
-      for (int i = 0; i < count; i++) {
-        long span = spans[position + i];
-        int start = run.textOffset(from + i) + (int) (span >>> 32);
-        texts.append(bytes, start, (int) span - (int) (span >>> 32));
-      }
-    } else {
-      keyValueRun(run, from, count);
-    }
+  void appendBytes(byte[] bytes, int offset, int length) {
+    texts.append(bytes, offset, length);
   }
 
-  /** As {@link #append}, for an event of a run this column was asked about ({@link #answers}). */
-  FieldExtractor appendProbed(StoredEvent event, FieldExtractor extracted, int position) {
-    return append(
-        event, extracted, position, producers.length == 1 ? spans[position] : UNDECIDED_SPAN);
-  }
-
-  private final AsciiText runText = new AsciiText(); // the run's event the rex reads
-  private final long[] spans; // by page position: the rex's span over a run's event
-
-  private void keyValueRun(EventRun run, int from, int count) {
-    if (ordinals != null && !plain) { // no ordinal in a block without the index-time field
+  /** The page's values from here on plain (a block run holds no index-time value of the field). */
+  void goPlain() {
+    if (ordinals != null && !plain) {
       plain = true;
       texts = BytesBlock.builder(pageSize);
       ordinals.copyInto(texts);
     }
-    byte[] bytes = run.bytes();
-    TextRegion region = run.textRegion();
-    for (int i = 0; i < count; i++) {
-      int e = from + i;
-      keyValuesFromBytes(bytes, run.textOffset(e), run.textLength(e), region);
-    }
+  }
+
+  /**
+   * The field by key=value extraction over an ASCII text known not to be JSON-like (the run's probe
+   * checked it), its block's texts lying in {@code region}.
+   */
+  void appendKeyValues(byte[] bytes, int offset, int length, TextRegion region) {
+    keyValues.appendNotJson(texts, bytes, offset, length, region);
   }
 
   /**
@@ -344,7 +290,7 @@ final class EventColumn {
   }
 
   /** Whether the sourcetype's own extraction may give this field (then key=value does not). */
-  private boolean sourcetypeExtracts(String sourcetypeName) {
+  boolean sourcetypeExtracts(String sourcetypeName) {
     if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
       checkedSourcetype = sourcetypeName;
       sourcetypeExtracts =

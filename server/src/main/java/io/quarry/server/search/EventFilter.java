@@ -1,6 +1,7 @@
 package io.quarry.server.search;
 
 import io.quarry.codecs.store.AsciiText;
+import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.SearchExpression;
@@ -203,10 +204,72 @@ final class EventFilter {
     private int open; // positions of the page whose fields decide
     private StoredEvent event;
     private RawTerms.Text text; // the event's raw text as a String, made when a word needs it
+    private EventRun run; // the run whose chunk's words are known ({@link #runWords})
+    private int runFrom;
+    private int runEvent = -1; // the chunk's event being admitted: its StoredEvent made on need
+    private final byte[][] runWords; // per word, per event of the chunk: 1, 0 or UNDECIDED
 
     private Check(int pageSize) {
       this.words = new boolean[terms.size()][pageSize];
       this.decided = new boolean[pageSize];
+      this.runWords = new byte[terms.size()][Math.min(pageSize, SearchControl.EVERY)];
+    }
+
+    /** Whether the expression has words (bare words or phrases), which read the texts. */
+    boolean hasWords() {
+      return !terms.isEmpty();
+    }
+
+    /**
+     * Works out the words of events {@code [from, from + count)} of {@code run} (an ASCII run;
+     * {@code count} at most a page and at most {@link SearchControl#EVERY}) at once, each word's
+     * letters searched for once over the texts ({@link RawTerms.OnBytes#answers}), for {@link
+     * #admit(int, int)}.
+     */
+    void runWords(EventRun run, int from, int count) {
+      this.run = run;
+      this.runFrom = from;
+      for (int t = 0; t < terms.size(); t++) {
+        if (terms.get(t).pattern() != null) {
+          Arrays.fill(runWords[t], 0, count, (byte) RawTerms.UNDECIDED); // the text decides
+        } else {
+          onBytes[t].answers(run, from, count, runWords[t]);
+        }
+      }
+    }
+
+    /**
+     * As {@link #admit(StoredEvent, int)} for event {@code e} of the chunk {@link #runWords} worked
+     * out: its words known from there, its {@code StoredEvent} made only where a word's answer is
+     * the text's (returned by {@link #admitted} for the source to reuse).
+     */
+    boolean admit(int e, int position) {
+      for (int t = 0; t < known.length; t++) {
+        byte answer = runWords[t][e];
+        known[t] = answer == 1 ? TRUE : answer == 0 ? FALSE : OPEN;
+      }
+      runEvent = e;
+      event = null; // the last one's, if the source did not take it
+      try {
+        return decide(position);
+      } finally {
+        this.text = null;
+        runEvent = -1;
+      }
+    }
+
+    /** The event of a run the last {@link #admit(int, int)} made, else null; cleared once read. */
+    StoredEvent admitted() {
+      StoredEvent made = event;
+      event = null;
+      return made;
+    }
+
+    private StoredEvent event() {
+      if (event == null && runEvent >= 0) {
+        event = run.event(runFrom + runEvent);
+      }
+      return event;
     }
 
     /**
@@ -217,22 +280,27 @@ final class EventFilter {
       this.event = event;
       try {
         Arrays.fill(known, OPEN);
-        byte answer = root.decide(this);
-        if (answer == FALSE) {
-          return false;
-        }
-        decided[position] = answer == TRUE;
-        if (answer == OPEN) {
-          open++;
-          for (int i = 0; i < known.length; i++) { // the page's test reads every word
-            words[i][position] = word(i);
-          }
-        }
-        return true;
+        return decide(position);
       } finally {
         this.event = null;
         this.text = null;
       }
+    }
+
+    /** Decides the event at {@code position} from its words, {@link #known} as far as known. */
+    private boolean decide(int position) {
+      byte answer = root.decide(this);
+      if (answer == FALSE) {
+        return false;
+      }
+      decided[position] = answer == TRUE;
+      if (answer == OPEN) {
+        open++;
+        for (int i = 0; i < known.length; i++) { // the page's test reads every word
+          words[i][position] = word(i);
+        }
+      }
+      return true;
     }
 
     /** Whether the page needs {@link #select}: some admitted event's fields decide. */
@@ -270,6 +338,7 @@ final class EventFilter {
     /** Whether the visited event's raw text holds term {@code index}. */
     private boolean matches(int index) {
       SearchTerm term = terms.get(index);
+      StoredEvent event = event();
       if (term.pattern() == null && event.rawText() instanceof AsciiText raw) {
         RawTerms.OnBytes bytes = onBytes[index];
         int held = bytes.matches(raw.array(), raw.offset(), raw.length());

@@ -42,15 +42,8 @@ import java.util.function.Consumer;
  * page goes on with only the positions they keep.
  */
 final class EventPages implements EventVisitor {
-  /**
-   * The events every {@code EventPages} of this server put on pages by block runs ({@link
-   * #visit(EventRun)}'s loops, not event by event), added once per slice as it is accounted (not on
-   * the scan's hot path): for tests that a plan takes runs or does not.
-   */
-  static final java.util.concurrent.atomic.LongAdder EVENTS_BY_RUN =
-      new java.util.concurrent.atomic.LongAdder();
-
-  private long eventsByRun; // this slice's, added to EVENTS_BY_RUN once it is accounted
+  // events put on pages by this slice's runs, added to the search's statistic once accounted
+  private long eventsByRun;
 
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
@@ -66,6 +59,7 @@ final class EventPages implements EventVisitor {
   private final List<String> fields;
   private final EventReading reading;
   private final EventColumn[] columns;
+  private final RunFill[] runFills; // how each column fills a block run
   private long matchedHere;
   private int visited;
   private int rows;
@@ -139,6 +133,10 @@ final class EventPages implements EventVisitor {
       }
     }
     this.columns = columns.toArray(EventColumn[]::new);
+    this.runFills = new RunFill[this.columns.length];
+    for (int c = 0; c < runFills.length; c++) {
+      runFills[c] = new RunFill(this.columns[c], pageSize);
+    }
     this.kept = new int[check != null ? pageSize : 0];
     this.answered = new boolean[Math.min(pageSize, SearchControl.EVERY)];
   }
@@ -176,11 +174,7 @@ final class EventPages implements EventVisitor {
     if (check != null && !check.admit(event, rows)) {
       return true;
     }
-    reading.nextEvent();
-    FieldExtractor extracted = null; // one extraction for every column
-    for (EventColumn column : columns) {
-      extracted = column.append(event, extracted, rows);
-    }
+    append(event);
     if (listed != null) {
       listed.add(event.indexedFields());
     }
@@ -190,17 +184,31 @@ final class EventPages implements EventVisitor {
     return true;
   }
 
+  /** Appends the event's values at position {@code rows}, its columns sharing one extraction. */
+  private void append(StoredEvent event) {
+    reading.nextEvent();
+    FieldExtractor extracted = null; // one extraction for every column
+    for (EventColumn column : columns) {
+      extracted = column.append(event, extracted, rows);
+    }
+  }
+
   /**
-   * Block runs when every event is on the page as read (no filter, not a listing) and every column
-   * fills a run in one loop ({@link EventColumn#fillsRuns}: {@code _time}, a fused {@code rex}'s
-   * field, a key=value field); every other plan reads event by event.
+   * Block runs when not a listing and either a filter decides which events are on the page ({@link
+   * #appendAdmitted}) or every event is, and every column fills a run in one loop ({@link
+   * #fillsRuns}); every other plan reads event by event.
    */
   @Override
   public boolean takesRuns() {
-    if (check != null || listed != null) {
-      return false;
-    }
-    for (EventColumn column : columns) {
+    return listed == null && (check != null || fillsRuns());
+  }
+
+  /**
+   * Whether every column fills a run in one loop ({@link RunFill#fillsRuns}: {@code _time}, a fused
+   * {@code rex}'s field, a key=value field).
+   */
+  private boolean fillsRuns() {
+    for (RunFill column : runFills) {
       if (!column.fillsRuns()) {
         return false;
       }
@@ -211,12 +219,22 @@ final class EventPages implements EventVisitor {
   /**
    * Fills the columns for the run a page's worth at a time, one loop per column, no event object
    * per event; a run no column fills in a loop, or whose texts a column reads while its block has a
-   * non-ASCII text, is visited event by event.
+   * non-ASCII text, is visited event by event. Under the search's filter, a chunk's words are
+   * worked out at once over its texts ({@link EventFilter.Check#runWords}: each word's letters
+   * searched for once over the texts lying back to back), each event is admitted from them (its
+   * {@code StoredEvent} made only where a word's answer is its text's), an event they rule out is
+   * never visited, and the admitted events are filled by run where the columns allow, else appended
+   * as events; a run whose block has a text past ASCII, when the filter has words, goes event by
+   * event.
    */
   @Override
   public boolean visit(EventRun run) {
-    int fill = fill(run);
-    if (fill == EventColumn.BY_EVENT || (fill == EventColumn.BY_TEXT && !run.ascii())) {
+    if (check != null && check.hasWords() && !run.ascii()) {
+      return EventVisitor.super.visit(run);
+    }
+    int fill = fillsRuns() ? fill(run) : RunFill.BY_EVENT;
+    boolean byRun = fill != RunFill.BY_EVENT && (fill != RunFill.BY_TEXT || run.ascii());
+    if (!byRun && check == null) {
       return EventVisitor.super.visit(run);
     }
     int size = run.size();
@@ -226,9 +244,13 @@ final class EventPages implements EventVisitor {
           Math.min(
               Math.min(size - done, pageSize - rows),
               SearchControl.EVERY - visited % SearchControl.EVERY);
-      appendChunk(run, done, count);
+      if (check == null) {
+        appendChunk(run, done, count);
+        rows += count;
+      } else {
+        appendAdmitted(run, done, count, byRun);
+      }
       done += count;
-      rows += count;
       visited += count;
       if (rows == pageSize) {
         flush();
@@ -242,16 +264,41 @@ final class EventPages implements EventVisitor {
   }
 
   /**
+   * Appends the events of {@code [from, from + count)} of {@code run} the filter admits, from
+   * {@code rows} on: each stretch of them by run ({@link #appendChunk}) when {@code byRun}, else
+   * each as an event.
+   */
+  private void appendAdmitted(EventRun run, int from, int count, boolean byRun) {
+    check.runWords(run, from, count);
+    for (int i = 0; i < count; i++) { // past each stretch: an event ruled out, or the chunk's end
+      int start = i;
+      while (i < count && check.admit(i, rows + i - start)) {
+        if (!byRun) {
+          StoredEvent event = check.admitted();
+          append(event != null ? event : run.event(from + i));
+          rows++;
+          start++;
+        }
+        i++;
+      }
+      if (byRun && i > start) {
+        appendChunk(run, from + start, i - start);
+        rows += i - start;
+      }
+    }
+  }
+
+  /**
    * Appends events {@code [from, from + count)} of {@code run} at positions from {@code rows} on:
-   * each stretch of events every column answers ({@link EventColumn#answers}) by one loop per
-   * column, each other event as an event, its columns sharing one extraction.
+   * each stretch of events every column answers ({@link RunFill#answers}) by one loop per column,
+   * each other event as an event, its columns sharing one extraction.
    */
   private void appendChunk(EventRun run, int from, int count) {
     long started = System.nanoTime();
     boolean[] answered = this.answered;
     for (int i = 0; i < count; i++) {
       boolean all = true;
-      for (EventColumn column : columns) {
+      for (RunFill column : runFills) {
         all &= column.answers(run, from + i, rows + i); // every column: a rex keeps its span
       }
       answered[i] = all;
@@ -262,7 +309,7 @@ final class EventPages implements EventVisitor {
       while (end < count && answered[end]) {
         end++;
       }
-      for (EventColumn column : columns) {
+      for (RunFill column : runFills) {
         column.appendRun(run, from + i, end - i, rows + i);
       }
       eventsByRun += end - i;
@@ -271,7 +318,7 @@ final class EventPages implements EventVisitor {
         reading.nextEvent();
         StoredEvent event = run.event(from + end);
         FieldExtractor extracted = null;
-        for (EventColumn column : columns) {
+        for (RunFill column : runFills) {
           extracted = column.appendProbed(event, extracted, rows + end);
         }
         started = System.nanoTime();
@@ -283,14 +330,14 @@ final class EventPages implements EventVisitor {
   }
 
   /**
-   * The most a column reads of {@code run} ({@link EventColumn#runFill}): when every column reads
-   * its events' own index-time values the run goes event by event, its block decoded only if an
-   * event's value needs it; the block's ASCII answer (which decodes it) is asked only when a column
-   * reads the texts.
+   * The most a column reads of {@code run} ({@link RunFill#runFill}): when every column reads its
+   * events' own index-time values the run goes event by event, its block decoded only if an event's
+   * value needs it; the block's ASCII answer (which decodes it) is asked only when a column reads
+   * the texts.
    */
   private int fill(EventRun run) {
-    int fill = EventColumn.BY_EVENT;
-    for (EventColumn column : columns) {
+    int fill = RunFill.BY_EVENT;
+    for (RunFill column : runFills) {
       fill = Math.max(fill, column.runFill(run));
     }
     return fill;
@@ -327,7 +374,7 @@ final class EventPages implements EventVisitor {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);
     control.extracted(reading.extraction().take());
-    EVENTS_BY_RUN.add(eventsByRun);
+    control.byRun(eventsByRun);
     eventsByRun = 0;
   }
 

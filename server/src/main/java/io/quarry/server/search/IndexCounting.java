@@ -1,6 +1,7 @@
 package io.quarry.server.search;
 
 import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.ql.engine.aggregation.CountPages;
@@ -112,6 +113,23 @@ final class IndexCounting implements EventVisitor {
   @Override
   public boolean visit(StoredEvent event) {
     return remainder.visit(event);
+  }
+
+  /** The remainder's runs: the blocks this source counts are taken before any is read. */
+  @Override
+  public boolean takesRuns() {
+    return remainder.takesRuns();
+  }
+
+  @Override
+  public boolean visit(EventRun run) {
+    return remainder.visit(run);
+  }
+
+  /** As the remainder: nothing here holds an event past its visit. */
+  @Override
+  public boolean keepsEvents() {
+    return remainder.keepsEvents();
   }
 
   @Override

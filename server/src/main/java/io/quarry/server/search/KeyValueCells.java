@@ -35,6 +35,13 @@ final class KeyValueCells implements KeyValueBytes.Values {
     if (mayBeJson(bytes, offset, length)) {
       return false;
     }
+    appendNotJson(texts, bytes, offset, length, region);
+    return true;
+  }
+
+  /** As {@link #append}, for a text already known not to be JSON-like ({@link #mayBeJson}). */
+  void appendNotJson(
+      BytesBlock.Builder texts, byte[] bytes, int offset, int length, TextRegion region) {
     this.texts = texts;
     scanned = bytes;
     found = 0;
@@ -51,7 +58,6 @@ final class KeyValueCells implements KeyValueBytes.Values {
     } else {
       texts.endPositionEntry();
     }
-    return true;
   }
 
   /** A value the key=value scan found: one is kept, a second starts a multivalue. */

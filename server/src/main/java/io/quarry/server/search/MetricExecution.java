@@ -107,6 +107,7 @@ final class MetricExecution {
         Duration.ofNanos(System.nanoTime() - started),
         io.quarry.codecs.store.ScanStats.Costs.NONE,
         Duration.ZERO,
+        0,
         stages.stages(),
         messages,
         java.util.Optional.of(scan));
@@ -219,6 +220,7 @@ final class MetricExecution {
         Duration.ofNanos(System.nanoTime() - started),
         io.quarry.codecs.store.ScanStats.Costs.NONE,
         Duration.ZERO,
+        0,
         stages.stages(),
         messages,
         java.util.Optional.of(scan));

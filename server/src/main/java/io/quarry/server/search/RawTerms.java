@@ -1,5 +1,6 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.tokens.Segmenter;
 import io.quarry.ql.exec.RawTermMatcher;
 import io.quarry.ql.exec.SearchTerm;
@@ -73,6 +74,55 @@ final class RawTerms {
     boolean surelyAbsent(byte[] bytes, int offset, int length) {
       return ascii && !find(bytes, offset, offset + length, lower, false);
     }
+
+    /**
+     * This term's answers for events {@code [from, from + count)} of an ASCII block run, into
+     * {@code into[0, count)}: 1 or 0 where {@link #matches} decides, {@link #UNDECIDED} where only
+     * the event's text can tell — the same answers {@link #matches} and {@link #surelyAbsent} give
+     * event by event. The run's texts lie back to back in its block, so the word's letters are
+     * searched for once over them all: an event none of whose occurrences lies wholly inside its
+     * own text is answered 0 without being visited, and only an event holding one is checked on its
+     * own (as a whole term where that decides, between its own text's ends). A term past ASCII or
+     * with a wildcard or directive it cannot rule out (not {@link #ascii}) is {@link #UNDECIDED}
+     * for every event.
+     */
+    void answers(EventRun run, int from, int count, byte[] into) {
+      if (!ascii || count == 0) {
+        java.util.Arrays.fill(into, 0, count, (byte) UNDECIDED);
+        return;
+      }
+      java.util.Arrays.fill(into, 0, count, (byte) 0);
+      byte[] bytes = run.bytes();
+      int size = lower.length();
+      int end = run.textOffset(from + count - 1) + run.textLength(from + count - 1);
+      int e = 0;
+      for (int at = run.textOffset(from); ; ) {
+        int found = indexOf(bytes, at, at, end, lower, false);
+        if (found < 0) {
+          return;
+        }
+        while (run.textOffset(from + e) + run.textLength(from + e) <= found) {
+          e++; // texts are in event order, back to back: the event whose text holds found
+        }
+        int textStart = run.textOffset(from + e);
+        int textEnd = textStart + run.textLength(from + e);
+        if (found + size > textEnd) {
+          at = found + 1; // runs into the next text: not an occurrence of this one's
+          continue;
+        }
+        // a whole term of this text starts at found or later (no occurrence before found)
+        into[e] =
+            !decides
+                ? UNDECIDED
+                : !wholeTerm || indexOf(bytes, found, textStart, textEnd, lower, true) >= 0
+                    ? (byte) 1
+                    : 0;
+        if (++e == count) {
+          return;
+        }
+        at = textEnd;
+      }
+    }
   }
 
   private static boolean breaks(byte b) {
@@ -108,6 +158,15 @@ final class RawTerms {
    * one.
    */
   private static boolean find(byte[] bytes, int offset, int end, String lower, boolean wholeTerm) {
+    return indexOf(bytes, offset, offset, end, lower, wholeTerm) >= 0;
+  }
+
+  /**
+   * Where {@link #find} finds {@code lower} first at or after {@code from} in the text {@code
+   * bytes[offset, end)} (whose ends bound a whole term), or -1.
+   */
+  private static int indexOf(
+      byte[] bytes, int from, int offset, int end, String lower, boolean wholeTerm) {
     int size = lower.length();
     int last = end - size;
     byte first = (byte) lower.charAt(0);
@@ -117,7 +176,7 @@ final class RawTerms {
     long uppers = (upper & 0xFFL) * ONES;
     long lasts = (lastByte & 0xFFL) * ONES;
     long lastUppers = (upperCase(lastByte) & 0xFFL) * ONES;
-    int at = offset;
+    int at = from;
     for (; at + 7 <= last; at += 8) {
       long starts = (long) WORDS.get(bytes, at);
       long ends = (long) WORDS.get(bytes, at + size - 1);
@@ -127,17 +186,17 @@ final class RawTerms {
       while (candidates != 0) {
         int candidate = at + (Long.numberOfTrailingZeros(candidates) >>> 3);
         if (heldFrom(bytes, candidate, offset, end, lower, first, upper, wholeTerm)) {
-          return true;
+          return candidate;
         }
         candidates &= candidates - 1;
       }
     }
     for (; at <= last; at++) {
       if (heldFrom(bytes, at, offset, end, lower, first, upper, wholeTerm)) {
-        return true;
+        return at;
       }
     }
-    return false;
+    return -1;
   }
 
   /** Whether {@code lower} is held at {@code at} of the text {@code bytes[offset, end)}. */

@@ -30,6 +30,7 @@ public final class SearchControl {
   private volatile Stop stop = Stop.NONE;
   private final LongAdder eventsRead = new LongAdder();
   private final LongAdder extractionNanos = new LongAdder();
+  private final LongAdder eventsByRun = new LongAdder();
 
   private volatile boolean everyEventField;
 
@@ -239,6 +240,16 @@ public final class SearchControl {
   /** Adds search-time field extraction time (estimated by an {@link ExtractionClock}). */
   void extracted(long nanos) {
     extractionNanos.add(nanos);
+  }
+
+  /** Adds events a page source put on pages by block runs ({@code EventPages}). */
+  void byRun(long events) {
+    eventsByRun.add(events);
+  }
+
+  /** The events put on pages by block runs so far, over every thread of the search. */
+  long eventsByRun() {
+    return eventsByRun.sum();
   }
 
   /** The search-time field extraction time so far, over every thread of the search. */

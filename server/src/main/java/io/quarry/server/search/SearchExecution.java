@@ -141,6 +141,7 @@ final class SearchExecution {
             Duration.ofNanos(System.nanoTime() - started),
             scan.costs(),
             control.extraction(),
+            control.eventsByRun(),
             stages.stages(),
             messages,
             java.util.Optional.empty());

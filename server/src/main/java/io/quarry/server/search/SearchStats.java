@@ -18,6 +18,8 @@ import java.util.List;
  * @param exactIndexQuery whether the term index answered the search expression alone
  * @param scanCosts where the scan's time went: term index, journal decode (summed over threads)
  * @param fieldExtraction search-time field extraction time (sampled, summed over threads)
+ * @param eventsByRun events the scan put on pages by block runs, one loop per column over a run of
+ *     a block's events rather than event by event (see {@code EventPages})
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -36,6 +38,7 @@ public record SearchStats(
     Duration elapsed,
     io.quarry.codecs.store.ScanStats.Costs scanCosts,
     Duration fieldExtraction,
+    long eventsByRun,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan) {
@@ -67,6 +70,7 @@ public record SearchStats(
         elapsed,
         scanCosts,
         fieldExtraction,
+        eventsByRun,
         stages,
         messages,
         java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)));
@@ -104,7 +108,9 @@ public record SearchStats(
             .append(" journal_decode_ms=")
             .append(scanCosts.journalDecodeNanos() / 1_000_000)
             .append(" field_extraction_ms=")
-            .append(fieldExtraction.toMillis());
+            .append(fieldExtraction.toMillis())
+            .append(" events_by_run=")
+            .append(eventsByRun);
     metricScan.ifPresent(
         scan ->
             line.append(" series=")
