@@ -1,0 +1,54 @@
+package io.quarry.ql.builtins;
+
+import static io.quarry.ql.builtins.CommandHarness.row;
+import static io.quarry.ql.builtins.CommandHarness.run;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Review of session 33's everyday commands: each test fails on cb0b616c. */
+class EverydayReviewTest {
+
+  /**
+   * A number far from start: the numeric bucket count {@code last - first + 1} overflows to a
+   * negative number, passes the MAX_BUCKETS check, and the fill loop runs without end (until the
+   * heap is gone: an uncounted OutOfMemoryError in the server's search thread).
+   */
+  @Test
+  void makecontinuousFarNumberIsCutByTheBucketLimit() {
+    var out =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10),
+            () -> run("makecontinuous x span=1 start=0", List.of(row("x", 1e300))));
+    assertThat(out).hasSizeLessThanOrEqualTo(MakeContinuousCommand.MAX_BUCKETS + 1);
+  }
+
+  /**
+   * A numeric span over _time (Splunk: seconds, as bin _time span=3600) writes the bucket's seconds
+   * into the _time column, which is read as microseconds: 1970.
+   */
+  @Test
+  void makecontinuousNumericSpanOverTimeKeepsMicroseconds() {
+    long nine = 1_767_603_600_000_000L; // 2026-01-05T09:00:00Z in microseconds
+    var out =
+        run(
+            "makecontinuous _time span=3600",
+            List.of(row("_time", nine, "n", 1L), row("_time", nine + 7_200_000_000L, "n", 2L)));
+    assertThat(out)
+        .extracting(r -> r.get("_time"))
+        .containsExactly(nine, nine + 3_600_000_000L, nine + 7_200_000_000L);
+  }
+
+  /**
+   * Splunk's xmlkv: maxinputs is how many results go into one invocation; the command is invoked
+   * again until every result is read. Quarry leaves the results after the first maxinputs unread.
+   */
+  @Test
+  void xmlkvReadsEveryResultWhateverMaxinputs() {
+    var out = run("xmlkv maxinputs=1", List.of(row("_raw", "<v>1</v>"), row("_raw", "<v>2</v>")));
+    assertThat(out).extracting(r -> r.get("v")).containsExactly("1", "2");
+  }
+}
