@@ -51,4 +51,20 @@ class EverydayReviewTest {
     var out = run("xmlkv maxinputs=1", List.of(row("_raw", "<v>1</v>"), row("_raw", "<v>2</v>")));
     assertThat(out).extracting(r -> r.get("v")).containsExactly("1", "2");
   }
+
+  /**
+   * clean_keys=f keeps a leading underscore, and FoundFields replaces any field found: an event
+   * text holding "_time=soon" turns the result's _time (a TIMESTAMP) into the text "soon" and
+   * "_raw=x" replaces _raw itself. Splunk's extractions never set internal (underscore) fields.
+   */
+  @Test
+  void extractNeverOverwritesInternalFields() {
+    long nine = 1_767_603_600_000_000L;
+    var out =
+        run("extract clean_keys=f", List.of(row("_raw", "a=1 _time=soon _raw=x", "_time", nine)));
+    assertThat(out.get(0))
+        .containsEntry("a", "1")
+        .containsEntry("_time", nine)
+        .containsEntry("_raw", "a=1 _time=soon _raw=x");
+  }
 }
