@@ -67,4 +67,17 @@ class EverydayReviewTest {
         .containsEntry("_time", nine)
         .containsEntry("_raw", "a=1 _time=soon _raw=x");
   }
+
+  /**
+   * Axis writes a bucket's value as index × span in binary floating point; bin (Bins.multiple)
+   * writes the decimal it stands for: 3 × 0.1 is 0.3 there, 0.30000000000000004 here.
+   */
+  @Test
+  void makecontinuousDecimalSpanGivesTheDecimalBucket() {
+    var out =
+        run("makecontinuous x span=0.1", List.of(row("x", 0.1, "n", 1L), row("x", 0.4, "n", 2L)));
+    assertThat(out)
+        .extracting(r -> io.quarry.ql.exec.Values.toText(r.get("x")))
+        .containsExactly("0.1", "0.2", "0.3", "0.4");
+  }
 }
