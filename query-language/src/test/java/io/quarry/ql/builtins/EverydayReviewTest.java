@@ -80,4 +80,16 @@ class EverydayReviewTest {
         .extracting(r -> io.quarry.ql.exec.Values.toText(r.get("x")))
         .containsExactly("0.1", "0.2", "0.3", "0.4");
   }
+
+  /**
+   * One value past Long.MAX_VALUE buckets, no start/end: first = last = Long.MAX_VALUE, the count
+   * is 1, but the loop's {@code b <= last; b = b + 1} wraps to Long.MIN_VALUE and never ends.
+   */
+  @Test
+  void makecontinuousOneHugeValueEnds() {
+    var out =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10), () -> run("makecontinuous x span=1", List.of(row("x", 1e19))));
+    assertThat(out).hasSize(1);
+  }
 }
