@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * {@code makecontinuous}'s x-axis: a field's values put in buckets of a span — a time span over
  * microseconds ({@code _time}'s own, another field's seconds), aligned by {@link Span#floor}; a
- * numeric one over {@code [k·w, (k+1)·w)} — and the buckets between the first and the last filled.
+ * numeric one over {@code [k·w, (k+1)·w)} (seconds over {@code _time}) — and the buckets between
+ * the first and the last filled.
  */
 final class Axis {
   /** A number more spans than this from 0 has no bucket index (a long would saturate). */
@@ -140,6 +141,9 @@ final class Axis {
       return TimeField.is(field) ? (Object) b : TimeField.secondsOf(b);
     }
     double start = b * span.width();
+    if (TimeField.is(field)) {
+      return Math.round(start * 1e6); // a numeric span over _time is seconds; _time microseconds
+    }
     return start == Math.rint(start) && Math.abs(start) < 1e15 ? (Object) (long) start : start;
   }
 }
