@@ -140,7 +140,7 @@ final class Axis {
     if (span.isTime()) {
       return TimeField.is(field) ? (Object) b : TimeField.secondsOf(b);
     }
-    double start = b * span.width();
+    double start = span.multiple(b);
     if (TimeField.is(field)) {
       return Math.round(start * 1e6); // a numeric span over _time is seconds; _time microseconds
     }
