@@ -34,7 +34,8 @@ import java.util.function.BiConsumer;
  * every search extracts); with them, {@link DelimitedPairs}. Only the first {@code maxchars}
  * characters are read (10240) and the first {@code limit} pairs kept (50); a key seen again adds a
  * value only with {@code mv_add=t} (else the first value stays); {@code clean_keys} (default true)
- * makes keys field names. A found field replaces the result's own ({@link FoundFields}).
+ * makes keys field names. A found field fills a result without it; with {@code mv_add=t} it
+ * replaces the result's own; never an internal field ({@link FoundFields}).
  */
 final class ExtractCommand implements CommandDefinition, CustomSyntax {
   private static final String RAW = "_raw";
@@ -206,7 +207,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
             String text = FoundFields.text(raw, p);
             found.add(text == null ? Map.of() : fields(text));
           }
-          return FoundFields.set(factory, input, found);
+          return FoundFields.set(factory, input, found, !mvAdd); // Splunk's MV_ADD=false
         }
       };
     }

@@ -97,7 +97,7 @@ final class XmlKvCommand implements CommandDefinition {
             String text = FoundFields.text(raw, p);
             found.add(text == null ? Map.of() : elements(text));
           }
-          return FoundFields.set(factory, input, found);
+          return FoundFields.set(factory, input, found, false);
         }
       };
     }
