@@ -66,7 +66,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
   public String syntax() {
     return name
         + " [pairdelim=\"<chars>\" kvdelim=\"<chars>\"] [limit=<int>] [maxchars=<int>]"
-        + " [mv_add=<bool>] [clean_keys=<bool>]";
+        + " [mv_add=<bool>] [clean_keys=<bool>] [auto=<bool>] [reload=<bool>]";
   }
 
   @Override
@@ -96,6 +96,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
     values.put("mv_add", false);
     values.put("clean_keys", true);
     Map<String, Token> given = new HashMap<>();
+    Token autoOff = null;
     while (!reader.atCommandEnd()) {
       if (reader.at(TokenType.COMMA) && !given.isEmpty()) {
         reader.next(); // Splunk's examples separate the options with commas
@@ -126,12 +127,24 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
         case "maxchars" ->
             values.put(option, Syntax.whole(reader, value, "maxchars", 1, Integer.MAX_VALUE));
         case "mv_add", "clean_keys" -> values.put(option, Syntax.bool(reader, value));
+        case "auto", "reload" -> { // Splunk's; auto=f: only the delimiters, reload: no .conf here
+          if (!Syntax.bool(reader, value) && option.equals("auto")) {
+            autoOff = key;
+          }
+        }
         default ->
             throw reader.error(
                 key,
                 name + " has no option '" + key.text() + "'",
-                "pairdelim, kvdelim, limit, maxchars, mv_add or clean_keys");
+                "pairdelim, kvdelim, limit, maxchars, mv_add, clean_keys, auto or reload");
       }
+    }
+    if (autoOff != null && !values.containsKey("pairdelim")) {
+      throw reader.error(
+          autoOff,
+          name
+              + " auto=f extracts nothing without pairdelim and kvdelim (no configured extractors)",
+          "pairdelim=… kvdelim=…, or auto=t");
     }
     if (values.containsKey("pairdelim") != values.containsKey("kvdelim")) {
       Token one = given.getOrDefault("pairdelim", given.get("kvdelim"));
