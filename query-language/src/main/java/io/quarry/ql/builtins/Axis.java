@@ -35,10 +35,15 @@ final class Axis {
    * {@code rows} (field to values; {@code _time} in microseconds) in bucket order, their field set
    * to their bucket, a row of only the field for each empty bucket from the first (or {@code
    * start}) to the last (or {@code end}); rows outside {@code [start, end]} (NaN: unbounded)
-   * dropped, rows whose field is not a number last.
+   * dropped, rows whose field is not a number last. Each filled row is handed to {@code filled}
+   * before it is kept (the operator counts its memory).
    */
   List<Map<String, List<Object>>> fill(
-      List<Map<String, List<Object>>> rows, double start, double end, Consumer<String> warn) {
+      List<Map<String, List<Object>>> rows,
+      double start,
+      double end,
+      Consumer<String> warn,
+      Consumer<Map<String, List<Object>>> filled) {
     TreeMap<Long, List<Map<String, List<Object>>>> buckets = new TreeMap<>(); // by bucket index
     List<Map<String, List<Object>>> other = new ArrayList<>();
     boolean tooFar = false;
@@ -81,7 +86,9 @@ final class Axis {
         for (long i = 0; i < n; i++, b = following(b)) {
           List<Map<String, List<Object>>> inBucket = buckets.get(b);
           if (inBucket == null) {
-            out.add(at(Map.of(), b));
+            Map<String, List<Object>> empty = at(Map.of(), b);
+            filled.accept(empty);
+            out.add(empty);
           } else {
             for (Map<String, List<Object>> row : inBucket) {
               out.add(at(row, b));
