@@ -1,5 +1,6 @@
 package io.quarry.ql.ast;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -56,6 +57,21 @@ public record Span(long amount, ChronoUnit unit, double width) {
 
   public boolean isTime() {
     return unit != null;
+  }
+
+  /**
+   * A numeric span's bucket {@code index} start, {@code index × width}, as the decimal it stands
+   * for ({@code 3 × 0.1} is 0.3, not 0.300…04): {@code bin}'s labels, {@code makecontinuous}'s
+   * buckets.
+   */
+  public double multiple(double index) {
+    double product = index * width;
+    if (product == Math.rint(product) && width == Math.rint(width)) {
+      return product;
+    }
+    return new BigDecimal(Double.toString(width))
+        .multiply(new BigDecimal(Double.toString(index)))
+        .doubleValue();
   }
 
   /**

@@ -20,10 +20,11 @@ import java.util.Set;
 
 /**
  * {@code addinfo}: every result gets the search's own facts — {@code info_min_time} and {@code
- * info_max_time}, its time range in epoch seconds ({@code 0} and the text {@code +Infinity} when
- * unbounded, as Splunk shows them), {@code info_search_time}, the search's time, and {@code
- * info_sid}, its id (null for a search run without one). The range is the plan's, handed to the
- * operator by its search ({@link SearchResources.Context#searchInfo}).
+ * info_max_time}, its time range in epoch seconds ({@code 0} without an earliest; without a latest
+ * the search's time, as Splunk's latest defaults to now, and the text {@code +Infinity} for All
+ * time only), {@code info_search_time}, the search's time, and {@code info_sid}, its id (null for a
+ * search run without one). The range is the plan's, handed to the operator by its search ({@link
+ * SearchResources.Context#searchInfo}).
  */
 final class AddInfoCommand implements CommandDefinition {
   static final List<String> FIELDS =
@@ -71,11 +72,20 @@ final class AddInfoCommand implements CommandDefinition {
       BlockFactory factory = context.blockFactory();
       SearchInfo info =
           context instanceof SearchResources.Context search ? search.searchInfo() : SearchInfo.NONE;
+      boolean allTime =
+          info.earliestMicros() == Long.MIN_VALUE && info.latestMicros() == Long.MAX_VALUE;
+      double searchTime = context.now().getEpochSecond() + context.now().getNano() / 1e9;
+      Object latest; // Splunk: latest defaults to now; only All time ends at +Infinity
+      if (info.latestMicros() != Long.MAX_VALUE) {
+        latest = seconds(info.latestMicros());
+      } else {
+        latest = allTime ? "+Infinity" : searchTime;
+      }
       List<Object> values =
           Arrays.asList(
               info.earliestMicros() == Long.MIN_VALUE ? 0.0 : seconds(info.earliestMicros()),
-              info.latestMicros() == Long.MAX_VALUE ? "+Infinity" : seconds(info.latestMicros()),
-              context.now().getEpochSecond() + context.now().getNano() / 1e9,
+              latest,
+              searchTime,
               info.sid().isEmpty() ? null : info.sid());
       return new PageTransformOperator() {
         @Override

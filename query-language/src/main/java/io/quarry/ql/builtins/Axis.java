@@ -14,9 +14,13 @@ import java.util.function.Consumer;
 /**
  * {@code makecontinuous}'s x-axis: a field's values put in buckets of a span — a time span over
  * microseconds ({@code _time}'s own, another field's seconds), aligned by {@link Span#floor}; a
- * numeric one over {@code [k·w, (k+1)·w)} — and the buckets between the first and the last filled.
+ * numeric one over {@code [k·w, (k+1)·w)} (seconds over {@code _time}) — and the buckets between
+ * the first and the last filled.
  */
 final class Axis {
+  /** A number more spans than this from 0 has no bucket index (a long would saturate). */
+  private static final double MAX_INDEX = 1e15;
+
   private final String field;
   private final Span span;
   private final ZoneId zone;
@@ -31,20 +35,36 @@ final class Axis {
    * {@code rows} (field to values; {@code _time} in microseconds) in bucket order, their field set
    * to their bucket, a row of only the field for each empty bucket from the first (or {@code
    * start}) to the last (or {@code end}); rows outside {@code [start, end]} (NaN: unbounded)
-   * dropped, rows whose field is not a number last.
+   * dropped, rows whose field is not a number last. Each filled row is handed to {@code filled}
+   * before it is kept (the operator counts its memory).
    */
   List<Map<String, List<Object>>> fill(
-      List<Map<String, List<Object>>> rows, double start, double end, Consumer<String> warn) {
+      List<Map<String, List<Object>>> rows,
+      double start,
+      double end,
+      Consumer<String> warn,
+      Consumer<Map<String, List<Object>>> filled) {
     TreeMap<Long, List<Map<String, List<Object>>>> buckets = new TreeMap<>(); // by bucket index
     List<Map<String, List<Object>>> other = new ArrayList<>();
+    boolean tooFar = false;
     for (Map<String, List<Object>> row : rows) {
       List<Object> values = row.get(field);
       double x = values == null ? Double.NaN : seconds(values.get(0));
+      if (!Double.isNaN(x) && !span.isTime() && Math.abs(x / span.width()) > MAX_INDEX) {
+        tooFar = true;
+        x = Double.NaN; // no bucket index for it: it goes with the values that are not numbers
+      }
       if (Double.isNaN(x)) {
         other.add(row);
       } else if (!(x < start) && !(x > end)) {
         buckets.computeIfAbsent(bucket(x), b -> new ArrayList<>()).add(row);
       }
+    }
+    if (tooFar) {
+      warn.accept(
+          "makecontinuous: a "
+              + field
+              + " more than 1e15 spans from 0 has no bucket; such results come last");
     }
     List<Map<String, List<Object>>> out = new ArrayList<>(rows.size());
     if (!buckets.isEmpty() || (!Double.isNaN(start) && !Double.isNaN(end))) {
@@ -61,10 +81,14 @@ final class Axis {
                 + " buckets between the first and the last; the gaps were left unfilled");
         buckets.forEach((b, inBucket) -> inBucket.forEach(r -> out.add(at(r, b))));
       } else {
-        for (long b = first; b <= last; b = following(b)) {
+        long n = (long) count(first, last);
+        long b = first;
+        for (long i = 0; i < n; i++, b = following(b)) {
           List<Map<String, List<Object>>> inBucket = buckets.get(b);
           if (inBucket == null) {
-            out.add(at(Map.of(), b));
+            Map<String, List<Object>> empty = at(Map.of(), b);
+            filled.accept(empty);
+            out.add(empty);
           } else {
             for (Map<String, List<Object>> row : inBucket) {
               out.add(at(row, b));
@@ -100,9 +124,10 @@ final class Axis {
     return span.isTime() ? span.next(bucket, zone) : bucket + 1;
   }
 
-  private long count(long first, long last) {
+  /** The buckets from {@code first} to {@code last}: counted in double (no overflow). */
+  private double count(long first, long last) {
     if (!span.isTime()) {
-      return last - first + 1;
+      return (double) last - (double) first + 1;
     }
     long n = 0;
     for (long b = first; b <= last && n <= limit(); b = following(b)) {
@@ -122,7 +147,10 @@ final class Axis {
     if (span.isTime()) {
       return TimeField.is(field) ? (Object) b : TimeField.secondsOf(b);
     }
-    double start = b * span.width();
+    double start = span.multiple(b);
+    if (TimeField.is(field)) {
+      return Math.round(start * 1e6); // a numeric span over _time is seconds; _time microseconds
+    }
     return start == Math.rint(start) && Math.abs(start) < 1e15 ? (Object) (long) start : start;
   }
 }

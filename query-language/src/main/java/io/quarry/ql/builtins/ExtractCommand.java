@@ -34,7 +34,8 @@ import java.util.function.BiConsumer;
  * every search extracts); with them, {@link DelimitedPairs}. Only the first {@code maxchars}
  * characters are read (10240) and the first {@code limit} pairs kept (50); a key seen again adds a
  * value only with {@code mv_add=t} (else the first value stays); {@code clean_keys} (default true)
- * makes keys field names. A found field replaces the result's own ({@link FoundFields}).
+ * makes keys field names. A found field fills a result without it; with {@code mv_add=t} it
+ * replaces the result's own; never an internal field ({@link FoundFields}).
  */
 final class ExtractCommand implements CommandDefinition, CustomSyntax {
   private static final String RAW = "_raw";
@@ -65,7 +66,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
   public String syntax() {
     return name
         + " [pairdelim=\"<chars>\" kvdelim=\"<chars>\"] [limit=<int>] [maxchars=<int>]"
-        + " [mv_add=<bool>] [clean_keys=<bool>]";
+        + " [mv_add=<bool>] [clean_keys=<bool>] [auto=<bool>] [reload=<bool>]";
   }
 
   @Override
@@ -95,6 +96,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
     values.put("mv_add", false);
     values.put("clean_keys", true);
     Map<String, Token> given = new HashMap<>();
+    Token autoOff = null;
     while (!reader.atCommandEnd()) {
       if (reader.at(TokenType.COMMA) && !given.isEmpty()) {
         reader.next(); // Splunk's examples separate the options with commas
@@ -125,12 +127,24 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
         case "maxchars" ->
             values.put(option, Syntax.whole(reader, value, "maxchars", 1, Integer.MAX_VALUE));
         case "mv_add", "clean_keys" -> values.put(option, Syntax.bool(reader, value));
+        case "auto", "reload" -> { // Splunk's; auto=f: only the delimiters, reload: no .conf here
+          if (!Syntax.bool(reader, value) && option.equals("auto")) {
+            autoOff = key;
+          }
+        }
         default ->
             throw reader.error(
                 key,
                 name + " has no option '" + key.text() + "'",
-                "pairdelim, kvdelim, limit, maxchars, mv_add or clean_keys");
+                "pairdelim, kvdelim, limit, maxchars, mv_add, clean_keys, auto or reload");
       }
+    }
+    if (autoOff != null && !values.containsKey("pairdelim")) {
+      throw reader.error(
+          autoOff,
+          name
+              + " auto=f extracts nothing without pairdelim and kvdelim (no configured extractors)",
+          "pairdelim=… kvdelim=…, or auto=t");
     }
     if (values.containsKey("pairdelim") != values.containsKey("kvdelim")) {
       Token one = given.getOrDefault("pairdelim", given.get("kvdelim"));
@@ -206,7 +220,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
             String text = FoundFields.text(raw, p);
             found.add(text == null ? Map.of() : fields(text));
           }
-          return FoundFields.set(factory, input, found);
+          return FoundFields.set(factory, input, found, !mvAdd); // Splunk's MV_ADD=false
         }
       };
     }

@@ -11,19 +11,28 @@ import java.util.Set;
 
 /**
  * Fields a command found in each result's text ({@code extract}, {@code xmlkv}) set on a page: a
- * field found in a result takes the values found (replacing the result's own), a result where it
- * was not found keeps what it had; the columns are texts, as search-time fields are.
+ * field found in a result takes the values found (replacing the result's own, or, when the command
+ * keeps them, only where the result has none: Splunk's {@code MV_ADD=false}), a result where it was
+ * not found keeps what it had; an internal field (a name starting with {@code _}) is never set, as
+ * Splunk's extractions never set one. The columns are texts, as search-time fields are.
  */
 final class FoundFields {
   private FoundFields() {}
 
-  /** {@code page} with {@code found.get(p)}'s fields set at position {@code p}. */
-  static Page set(BlockFactory factory, Page page, List<Map<String, List<String>>> found) {
+  /**
+   * {@code page} with {@code found.get(p)}'s fields set at position {@code p}; with {@code
+   * keepExisting} a value the result already has stays.
+   */
+  static Page set(
+      BlockFactory factory,
+      Page page,
+      List<Map<String, List<String>>> found,
+      boolean keepExisting) {
     Set<String> names = new LinkedHashSet<>();
     for (Map<String, List<String>> fields : found) {
       names.addAll(fields.keySet());
     }
-    names.remove(Cells.ROW);
+    names.removeIf(name -> name.startsWith("_")); // internal fields (Cells.ROW among them)
     if (names.isEmpty()) {
       return page;
     }
@@ -34,7 +43,8 @@ final class FoundFields {
       Cells.Column column = new Cells.Column();
       for (int p = 0; p < page.positionCount(); p++) {
         List<String> values = found.get(p).get(name);
-        if (values != null) {
+        boolean has = had != null && !had.isNull(p);
+        if (values != null && !(keepExisting && has)) {
           column.add(values);
         } else {
           column.add(had == null ? List.of() : Cells.values(had, p));

@@ -181,7 +181,8 @@ final class MakeContinuousCommand implements CommandDefinition, CustomSyntax {
         @Override
         protected void onFinish() {
           fields.add(field);
-          List<Map<String, List<Object>>> out = axis.fill(rows, start, end, context::warn);
+          List<Map<String, List<Object>>> out =
+              axis.fill(rows, start, end, context::warn, row -> reserve(Cells.bytes(row)));
           List<String> names = new ArrayList<>(fields);
           List<Cells.Column> columns = new ArrayList<>(names.size());
           for (String name : names) {

@@ -23,9 +23,10 @@ import java.util.regex.Pattern;
 /**
  * {@code xmlkv [maxinputs=N]}: each {@code <tag>value</tag>} of a result's {@code _raw} whose value
  * holds no tag (the innermost elements; attributes of the opening tag allowed) becomes the field
- * {@code tag}, its first value when the tag repeats; an empty element gives no field. Only the
- * first {@code maxinputs} results (50000, Splunk's default) are read, the rest pass unchanged. The
- * centralized kind keeps that count over the whole result set.
+ * {@code tag}, its first value when the tag repeats; an empty element gives no field. Every result
+ * is read: Splunk's {@code maxinputs} is how many results go into one invocation of the command,
+ * which runs again until all are read, so it is validated (at least 1) and has no other effect.
+ * Streaming.
  */
 final class XmlKvCommand implements CommandDefinition {
   private static final Pattern ELEMENT =
@@ -43,14 +44,14 @@ final class XmlKvCommand implements CommandDefinition {
 
   @Override
   public CommandKind kind() {
-    return CommandKind.CENTRALIZED;
+    return CommandKind.STREAMING;
   }
 
   @Override
   public List<ArgumentSpec> arguments() {
     return List.of(
         ArgumentSpec.optional(
-            "maxinputs", ArgumentType.LONG, "50000", "how many results to read (the first)"));
+            "maxinputs", ArgumentType.LONG, "50000", "Splunk's batch size: accepted, no effect"));
   }
 
   @Override
@@ -72,6 +73,7 @@ final class XmlKvCommand implements CommandDefinition {
     return fields;
   }
 
+  /** {@code maxInputs}: kept for the search's text; every result is read. */
   record Bound(long maxInputs) implements BoundCommand {
     @Override
     public Set<String> requiredFields() {
@@ -87,20 +89,15 @@ final class XmlKvCommand implements CommandDefinition {
     public Operator createOperator(OperatorContext context) {
       BlockFactory factory = context.blockFactory();
       return new PageTransformOperator() {
-        private long read;
-
         @Override
         protected Page process(Page input) {
-          if (read >= maxInputs) {
-            return input;
-          }
           Block raw = input.block("_raw");
           List<Map<String, List<String>>> found = new ArrayList<>(input.positionCount());
           for (int p = 0; p < input.positionCount(); p++) {
-            String text = read++ < maxInputs ? FoundFields.text(raw, p) : null;
+            String text = FoundFields.text(raw, p);
             found.add(text == null ? Map.of() : elements(text));
           }
-          return FoundFields.set(factory, input, found);
+          return FoundFields.set(factory, input, found, false);
         }
       };
     }

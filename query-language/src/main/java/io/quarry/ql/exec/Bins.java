@@ -2,7 +2,6 @@ package io.quarry.ql.exec;
 
 import io.quarry.ql.ast.BinCommand;
 import io.quarry.ql.ast.Span;
-import java.math.BigDecimal;
 import java.time.ZoneId;
 
 /**
@@ -88,19 +87,6 @@ final class Bins {
       return value;
     }
     double index = Math.floor(number / span.width());
-    return Values.toText(multiple(index, span.width()))
-        + "-"
-        + Values.toText(multiple(index + 1, span.width()));
-  }
-
-  /** {@code index × width} as the decimal it stands for ({@code 3 × 0.1} is 0.3, not 0.300…04). */
-  private static double multiple(double index, double width) {
-    double product = index * width;
-    if (product == Math.rint(product) && width == Math.rint(width)) {
-      return product;
-    }
-    return new BigDecimal(Double.toString(width))
-        .multiply(new BigDecimal(Double.toString(index)))
-        .doubleValue();
+    return Values.toText(span.multiple(index)) + "-" + Values.toText(span.multiple(index + 1));
   }
 }

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A search's expression context and its functions: the time and zone, the lookup tables, the
@@ -30,6 +31,7 @@ public final class Evaluator {
   private final ZoneId zone;
 
   private final LookupTable.Source lookups;
+  private SearchInfo searchInfo = SearchInfo.NONE;
 
   /** The search's time: what {@code now()} returns. */
   public Instant now() {
@@ -52,15 +54,15 @@ public final class Evaluator {
       Instant now, ZoneId zone, LookupTable.Source lookups, LookupTable.Writer lookupWriter) {
     this.now = now;
     this.zone = zone;
-    this.lookups = java.util.Objects.requireNonNull(lookups, "lookups is null");
-    this.lookupWriter = java.util.Objects.requireNonNull(lookupWriter, "lookupWriter is null");
+    this.lookups = Objects.requireNonNull(lookups, "lookups is null");
+    this.lookupWriter = Objects.requireNonNull(lookupWriter, "lookupWriter is null");
   }
 
   private SearchResources resources = SearchResources.unbounded();
 
   /** This evaluator, its search's operators using {@code runtime} (memory, cancellation). */
   public Evaluator withResources(SearchResources runtime) {
-    this.resources = java.util.Objects.requireNonNull(runtime, "runtime is null");
+    this.resources = Objects.requireNonNull(runtime, "runtime is null");
     return this;
   }
 
@@ -68,7 +70,7 @@ public final class Evaluator {
 
   /** This evaluator, matching search terms in a page's {@code _raw} with {@code matcher}. */
   public Evaluator withRawTermMatcher(RawTermMatcher matcher) {
-    this.rawTerms = java.util.Objects.requireNonNull(matcher, "matcher is null");
+    this.rawTerms = Objects.requireNonNull(matcher, "matcher is null");
     return this;
   }
 
@@ -92,11 +94,9 @@ public final class Evaluator {
     return resources.tracker(stage);
   }
 
-  private SearchInfo searchInfo = SearchInfo.NONE;
-
   /** This evaluator, its search's time range and id being {@code info} ({@code addinfo}). */
   public Evaluator withSearchInfo(SearchInfo info) {
-    this.searchInfo = java.util.Objects.requireNonNull(info, "info is null");
+    this.searchInfo = Objects.requireNonNull(info, "info is null");
     return this;
   }
 
@@ -114,7 +114,7 @@ public final class Evaluator {
 
   /** This evaluator, its search's {@code mstats append=true} reading points from {@code source}. */
   public Evaluator withMetricAppend(MetricAppend source) {
-    this.metricAppend = java.util.Objects.requireNonNull(source, "source is null");
+    this.metricAppend = Objects.requireNonNull(source, "source is null");
     return this;
   }
 

@@ -51,19 +51,14 @@ public record SearchResources(
 
   /** The context a plugin operator of this search gets. */
   public OperatorContext context(Instant now, ZoneId zone) {
-    return context(now, zone, null);
+    return context(now, zone, null, SearchInfo.NONE);
   }
 
   /**
-   * As above; {@code rawTerms} (null: none) is how the search's bare words match a raw text, which
-   * a pipeline a built-in operator runs over its rows asks ({@link SubPipeline}: {@code
-   * appendpipe}).
+   * As above; {@code rawTerms} (null: none) is how the search's bare words match a raw text (what a
+   * pipeline run over an operator's rows asks, as {@code appendpipe}'s), {@code info} the search's
+   * time range and id ({@code addinfo}).
    */
-  OperatorContext context(Instant now, ZoneId zone, RawTermMatcher rawTerms) {
-    return context(now, zone, rawTerms, SearchInfo.NONE);
-  }
-
-  /** As above, the search's time range and id ({@code addinfo}) being {@code info}. */
   OperatorContext context(Instant now, ZoneId zone, RawTermMatcher rawTerms, SearchInfo info) {
     return new Context(new BlockFactory(memory), this, now, zone, rawTerms, info);
   }

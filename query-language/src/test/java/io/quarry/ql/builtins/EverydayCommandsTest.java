@@ -112,4 +112,14 @@ class EverydayCommandsTest {
           .isInstanceOf(QueryParseException.class);
     }
   }
+
+  /** 100,000 filled rows from two results are counted against the memory limit as they are made. */
+  @Test
+  void makecontinuousFilledRowsCountAgainstTheMemoryLimit() {
+    var rows = List.of(row("x", 0L), row("x", 99_999L));
+    assertThatThrownBy(
+            () -> CommandHarness.runWithLimit("makecontinuous x span=1", rows, 1024 * 1024))
+        .isInstanceOf(io.quarry.plugin.api.data.MemoryLimitExceededException.class)
+        .hasMessageContaining("makecontinuous");
+  }
 }

@@ -53,11 +53,20 @@ class BuiltinOperatorsTest extends OperatorTestCase {
             "lookup users.csv user OUTPUT team",
             "lookup users.csv user OUTPUTNEW team AS g",
             // the second lookup's index may not fit once the first one's does
-            "lookup users.csv user OUTPUT team | lookup users.csv user OUTPUT team AS t2"));
+            "lookup users.csv user OUTPUT team | lookup users.csv user OUTPUT team AS t2",
+            "addinfo",
+            "extract",
+            "kv pairdelim=\" \" kvdelim=\"=\" mv_add=t",
+            "xmlkv",
+            "uniq",
+            "table g | uniq"));
     return commands;
   }
 
-  /** The streaming built-ins whose output columns are built from the input page, and mvexpand. */
+  /**
+   * The streaming built-ins whose output columns are built from the input page, mvexpand, and
+   * session 33's everyday commands.
+   */
   @Override
   protected List<String> sweptCommands() {
     return List.of(
@@ -69,7 +78,15 @@ class BuiltinOperatorsTest extends OperatorTestCase {
         "trendline sma3(n) AS t wma2(x) AS w ema4(n) AS e",
         "autoregress n p=1-3",
         "addtotals col=t labelfield=g label=all n x",
-        "makemv delim=\" \" msg | mvexpand msg");
+        "makemv delim=\" \" msg | mvexpand msg",
+        "addinfo",
+        "extract",
+        "kv pairdelim=\" \" kvdelim=\"=\" mv_add=t",
+        "xmlkv",
+        "uniq",
+        "table g | uniq",
+        "makecontinuous _time span=1h",
+        "makecontinuous n span=10");
   }
 
   @Override
@@ -94,7 +111,9 @@ class BuiltinOperatorsTest extends OperatorTestCase {
         "rare user",
         "mvcombine user",
         "xyseries g user n",
-        "outputlookup out.csv");
+        "outputlookup out.csv",
+        "makecontinuous _time span=1h",
+        "makecontinuous n span=10");
   }
 
   @Override
