@@ -1,0 +1,137 @@
+package io.quarry.codecs.store;
+
+import static io.quarry.codecs.store.NumberedEvents.events;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.IOContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review (session 33, review-a): what a deferred compaction does to a close and to a roll. A
+ * compaction's merge (or a roll's forced merge) is held at its first file; meanwhile the store is
+ * closed, or searched. Both must not wait for the held zstd-9 rewrite: every acknowledged event is
+ * committed (or in the log) before it, so the merge could be aborted (close) or run outside the
+ * bucket's monitor (roll).
+ */
+class CompactionShutdownReviewTest {
+  @TempDir Path data;
+
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private final ExecutorService other = Executors.newSingleThreadExecutor();
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+    other.shutdownNow();
+  }
+
+  private IndexStore open(CompactionSettings compaction, Bucket.DirectoryFactory directories)
+      throws Exception {
+    IndexOptions options =
+        IndexOptions.DEFAULTS
+            .withCommitInterval(Duration.ofHours(1))
+            .withFormat(BucketFormat.BLOCKS)
+            .withCompaction(compaction);
+    return new IndexStore(
+        "main", data.resolve("main"), options, scheduler, Clock.systemUTC(), directories);
+  }
+
+  private static void addSegments(IndexStore store) throws Exception {
+    for (int segment = 0; segment < 5; segment++) {
+      store.add(events(segment * 2000, 2000));
+      store.commit();
+    }
+  }
+
+  /** Fails: close() waits (here: forever) for the idle compaction's merge to finish. */
+  @Test
+  void closeDoesNotWaitForARunningCompaction() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    IndexStore store =
+        open(
+            new CompactionSettings(true, Duration.ofMillis(300), 1L << 40),
+            FaultyDirectories.holding(FaultyDirectories::compaction, entered, release));
+    addSegments(store);
+    assertThat(entered.await(30, TimeUnit.SECONDS)).as("the idle compaction started").isTrue();
+    Future<?> closing =
+        other.submit(
+            () -> {
+              store.close();
+              return null;
+            });
+    boolean closedInTime;
+    try {
+      closing.get(10, TimeUnit.SECONDS);
+      closedInTime = true;
+    } catch (TimeoutException e) {
+      closedInTime = false;
+    } finally {
+      release.countDown();
+    }
+    closing.get(60, TimeUnit.SECONDS);
+    try (IndexStore reopened = open(CompactionSettings.INLINE, FSDirectory::open)) {
+      assertThat(StoredRaws.of(reopened)).hasSize(10_000); // consistent either way
+    }
+    assertThat(closedInTime).as("close returned while the compaction's merge was held").isTrue();
+  }
+
+  /** A roll's forced merge (to 4 segments, compacting what is left). */
+  private static boolean rollMerge(IOContext context) {
+    return context.context() == IOContext.Context.MERGE
+        && context.mergeInfo().mergeMaxNumSegments() == 4;
+  }
+
+  /**
+   * Fails: a search of the rolling bucket waits for the roll's forced merge — with deferred
+   * compaction the zstd-9 rewrite of every byte not compacted since the bucket was last idle (up to
+   * {@code pendingBytes}, 1 GiB by default), under the bucket's monitor and the index's commit
+   * lock, on the one committer thread of every index.
+   */
+  @Test
+  void aSearchDoesNotWaitForTheRollsCompaction() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (IndexStore store =
+        open(
+            new CompactionSettings(true, Duration.ofDays(1), 1L << 40),
+            FaultyDirectories.holding(CompactionShutdownReviewTest::rollMerge, entered, release))) {
+      addSegments(store);
+      Future<?> rolling =
+          other.submit(
+              () -> {
+                store.rollHotBucket();
+                return null;
+              });
+      assertThat(entered.await(30, TimeUnit.SECONDS)).as("the roll's merge started").isTrue();
+      ExecutorService searcher = Executors.newSingleThreadExecutor();
+      Future<Integer> search = searcher.submit(() -> StoredRaws.of(store).size());
+      Integer found;
+      try {
+        found = search.get(10, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        found = null;
+      } finally {
+        release.countDown();
+        rolling.get(60, TimeUnit.SECONDS);
+        searcher.shutdown();
+      }
+      assertThat(found)
+          .as("events a search found while the roll's merge was held")
+          .isEqualTo(10_000);
+    }
+  }
+}
