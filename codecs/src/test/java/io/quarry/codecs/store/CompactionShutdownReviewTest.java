@@ -134,4 +134,47 @@ class CompactionShutdownReviewTest {
           .isEqualTo(10_000);
     }
   }
+
+  /**
+   * Fails: a compaction whose merge fails (here every file it opens: a full disk, an I/O error) is
+   * a tragic event for Lucene: the writer closes. Until the next add or commit recovers the bucket,
+   * a search gets the bucket's last searcher ({@code reopenSearchers} takes the writer's {@code
+   * AlreadyClosedException} for a roll) and misses acknowledged events, with no error; then the
+   * idle bucket's compaction starts again (and fails again) with no backoff.
+   */
+  @Test
+  void aFailingCompactionIsNotRetriedEverySecond() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger attempts =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.Set<Object> merges = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    try (IndexStore store =
+        open(
+            new CompactionSettings(true, Duration.ofMillis(300), 1L << 40),
+            FaultyDirectories.failing(
+                context -> {
+                  boolean compaction = FaultyDirectories.compaction(context);
+                  if (compaction && merges.add(context.mergeInfo())) {
+                    attempts.incrementAndGet();
+                  }
+                  return compaction;
+                }))) {
+      addSegments(store); // acknowledged and committed; nobody searched yet
+      Thread.sleep(8_000);
+      int found = StoredRaws.of(store).size();
+      int tried = attempts.get();
+      store.commit(); // the commit's recover() reopens the bucket the failed merge closed
+      int foundAfterCommit = StoredRaws.of(store).size();
+      org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+      soft.assertThat(found)
+          .as("events a search finds after the compaction failed (before any add or commit)")
+          .isEqualTo(10_000);
+      soft.assertThat(tried)
+          .as("compaction merges attempted in 8 s of idleness")
+          .isLessThanOrEqualTo(2);
+      soft.assertThat(foundAfterCommit)
+          .as("events found after the commit's recovery")
+          .isEqualTo(10_000);
+      soft.assertAll();
+    }
+  }
 }
