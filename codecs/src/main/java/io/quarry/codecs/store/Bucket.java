@@ -78,6 +78,8 @@ final class Bucket implements Closeable {
   private CompactionMergePolicy compaction;
   private volatile long lastAddNanos = System.nanoTime();
   private volatile long searchedCompactions; // compaction merges the searchers already see
+  private volatile boolean compactionRequested; // compactIfDue started one since the bucket opened
+  private volatile long compactionsAtRequest; // compaction merges done when it last started one
   private final java.util.concurrent.atomic.AtomicLong merges =
       new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
   private volatile long searchedMerges; // merged segments the searchers already see
@@ -453,6 +455,8 @@ final class Bucket implements Closeable {
       if (state != State.HOT || !current.isOpen()) {
         return false;
       }
+      compactionsAtRequest = policy.compactions();
+      compactionRequested = true;
       current.forceMerge(CompactionMergePolicy.COMPACT, false); // flushes, then registers merges
       return true;
     } finally {
@@ -487,10 +491,45 @@ final class Bucket implements Closeable {
     if (current != null) {
       try {
         current.maybeRefreshBlocking();
-      } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
-        // rolled to warm: its events are committed and seen through the warm reader
+      } catch (org.apache.lucene.store.AlreadyClosedException closed) {
+        // rolled to warm meanwhile: its events are committed and seen through the warm reader;
+        // but a writer Lucene closed on a tragic exception (a failed merge or flush) is no roll
+        if (failed()) {
+          throw writerFailed(closed);
+        }
       }
     }
+  }
+
+  /**
+   * The error a search of a bucket whose writer failed gets: its last searcher may miss
+   * acknowledged events, so it is not answered from (the index recovers the bucket, {@code
+   * IndexStore.recover}, at its next search, add or commit).
+   */
+  private IOException writerFailed(Throwable cause) {
+    IndexWriter current = writer;
+    Throwable tragic = current == null ? null : current.getTragicException();
+    return new IOException(
+        "bucket "
+            + id
+            + " ("
+            + path
+            + ") cannot be searched: its writer failed and the bucket is being recovered",
+        tragic != null ? tragic : cause);
+  }
+
+  /**
+   * Whether the bucket's writer failed (a tragic exception) after a compaction was started and
+   * before one finished: the index backs off its next compaction ({@code IndexStore}).
+   */
+  boolean compactionFailed() {
+    CompactionMergePolicy policy = compaction;
+    IndexWriter current = writer;
+    return policy != null
+        && compactionRequested
+        && policy.compactions() == compactionsAtRequest
+        && current != null
+        && current.getTragicException() != null;
   }
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
@@ -547,6 +586,9 @@ final class Bucket implements Closeable {
     lastAcquiredNanos = System.nanoTime();
     if (state != State.WARM) {
       refresh(addedGeneration.get());
+      if (failed()) { // no refresh was due, but the searcher it has may be older than the failure
+        throw writerFailed(null);
+      }
     }
     return acquireCurrent();
   }

@@ -101,6 +101,12 @@ public final class IndexStore implements Closeable {
 
   private volatile boolean closed; // written under commitLock
 
+  static final long FIRST_COMPACTION_BACKOFF_NANOS = TimeUnit.MINUTES.toNanos(1);
+  static final long MAX_COMPACTION_BACKOFF_NANOS = TimeUnit.HOURS.toNanos(1);
+  // the delay before the next compaction after failed ones in a row (0: none failed), and when
+  private volatile long compactionBackoffNanos;
+  private volatile long compactionNotBefore = System.nanoTime();
+
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
       throws IOException {
@@ -250,6 +256,9 @@ public final class IndexStore implements Closeable {
         Bucket failed = buckets.get(i);
         if (!failed.failed()) {
           continue;
+        }
+        if (failed.compactionFailed()) {
+          backOffCompaction();
         }
         try {
           failed.close();
@@ -415,13 +424,41 @@ public final class IndexStore implements Closeable {
    * every {@link #REFRESH_INTERVAL_MILLIS}. The merges run on Lucene's merge threads.
    */
   private void scheduledCompaction() {
+    Bucket current = hot;
+    if (current.compactionsDone()[0] > 0) {
+      compactionBackoffNanos = 0; // a compaction of the bucket succeeded
+    } else if (System.nanoTime() - compactionNotBefore < 0) {
+      return;
+    }
     try {
-      if (hot.compactIfDue(options.compaction())) {
+      if (current.compactIfDue(options.compaction())) {
         LOG.fine("index " + name + ": compaction started");
       }
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.FINE, "index " + name + ": compaction not started", e);
     }
+  }
+
+  /**
+   * After a compaction whose merge failed (the writer closed on it; {@link #recover} reopened the
+   * bucket), the next is not started before a delay that doubles with each failure in a row, from
+   * {@link #FIRST_COMPACTION_BACKOFF_NANOS} up to {@link #MAX_COMPACTION_BACKOFF_NANOS}: a disk
+   * that fails every merge does not make the idle bucket fail, recover and fail again every second.
+   */
+  private void backOffCompaction() {
+    long backoff = compactionBackoffNanos;
+    backoff =
+        backoff == 0
+            ? FIRST_COMPACTION_BACKOFF_NANOS
+            : Math.min(2 * backoff, MAX_COMPACTION_BACKOFF_NANOS);
+    compactionBackoffNanos = backoff;
+    compactionNotBefore = System.nanoTime() + backoff;
+    LOG.warning(
+        "index "
+            + name
+            + ": a compaction failed; the next starts in "
+            + TimeUnit.NANOSECONDS.toSeconds(backoff)
+            + " s at the earliest");
   }
 
   /** Where the deferred compaction of this index's buckets stands. */
@@ -595,8 +632,13 @@ public final class IndexStore implements Closeable {
     return Retention.apply(name, options, clock.millis() * 1000, buckets);
   }
 
-  /** The buckets whose time bounds overlap {@code [earliest, latest)}. */
-  List<Bucket> bucketsOverlapping(long earliest, long latest) {
+  /**
+   * The buckets whose time bounds overlap {@code [earliest, latest)}, after recovering any whose
+   * writer failed ({@link #recover}): a search never answers from a failed bucket's last searcher,
+   * which may miss acknowledged events.
+   */
+  List<Bucket> bucketsOverlapping(long earliest, long latest) throws IOException {
+    recover();
     return BucketListing.overlapping(buckets, earliest, latest);
   }
 
