@@ -83,6 +83,8 @@ final class Bucket implements Closeable {
   private final java.util.concurrent.atomic.AtomicLong merges =
       new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
   private volatile long searchedMerges; // merged segments the searchers already see
+  private AbortableMergeScheduler mergeScheduler; // hot
+  private volatile boolean closing; // closeAbortingMerges: no compaction starts (under forcedMerge)
   // a compaction and a roll do not set the writer's forced merge at once
   private final java.util.concurrent.locks.ReentrantLock forcedMerge =
       new java.util.concurrent.locks.ReentrantLock();
@@ -159,6 +161,8 @@ final class Bucket implements Closeable {
         // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
         config.setIndexSort(TIME_DESCENDING);
       }
+      bucket.mergeScheduler = new AbortableMergeScheduler();
+      config.setMergeScheduler(bucket.mergeScheduler);
       config.setRAMBufferSizeMB(64);
       config.setMergedSegmentWarmer(merged -> bucket.merges.incrementAndGet());
       config.setCommitOnClose(true);
@@ -452,7 +456,7 @@ final class Bucket implements Closeable {
       return false;
     }
     try {
-      if (state != State.HOT || !current.isOpen()) {
+      if (closing || state != State.HOT || !current.isOpen()) {
         return false;
       }
       compactionsAtRequest = policy.compactions();
@@ -673,6 +677,27 @@ final class Bucket implements Closeable {
       }
       return total;
     }
+  }
+
+  /**
+   * Closes the bucket without waiting for its running merges (a compaction's zstd-9 rewrite): they
+   * are aborted and the writer rolled back. Only once every event added is committed or in the
+   * write-ahead log ({@code IndexStore.close}, after its last commit): what the writer holds beyond
+   * its last commit is dropped.
+   */
+  void closeAbortingMerges() throws IOException {
+    forcedMerge.lock();
+    try {
+      closing = true; // no compaction starts from here on
+    } finally {
+      forcedMerge.unlock();
+    }
+    IndexWriter current = writer;
+    if (state == State.HOT && current != null && current.isOpen()) {
+      mergeScheduler.abortRunning();
+      current.rollback();
+    }
+    close();
   }
 
   @Override

@@ -424,6 +424,9 @@ public final class IndexStore implements Closeable {
    * every {@link #REFRESH_INTERVAL_MILLIS}. The merges run on Lucene's merge threads.
    */
   private void scheduledCompaction() {
+    if (closed) {
+      return;
+    }
     Bucket current = hot;
     if (current.compactionsDone()[0] > 0) {
       compactionBackoffNanos = 0; // a compaction of the bucket succeeded
@@ -700,7 +703,12 @@ public final class IndexStore implements Closeable {
         commitLocked(false);
       } finally {
         closed = true;
-        List<Closeable> closeables = new ArrayList<>(buckets);
+        // every acknowledged event is committed or in the log: running merges (a compaction) are
+        // aborted, not waited for
+        List<Closeable> closeables = new ArrayList<>();
+        for (Bucket bucket : buckets) {
+          closeables.add(bucket::closeAbortingMerges);
+        }
         closeables.add(wal);
         org.apache.lucene.util.IOUtils.close(closeables);
       }
