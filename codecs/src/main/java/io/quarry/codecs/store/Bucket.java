@@ -433,7 +433,8 @@ final class Bucket implements Closeable {
   /**
    * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
    * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
-   * segments (or events not yet flushed) and no event added for {@code settings.idle()}, or fast
+   * segments (with events not yet flushed) of at least {@code settings.idleMinBytes()} and no event
+   * added for {@code settings.idle()}, or fast
    * segments of at least {@code settings.pendingBytes()}; none while one runs or a roll does.
    *
    * @return whether it started one
@@ -451,7 +452,8 @@ final class Bucket implements Closeable {
     }
     long pending = policy.pendingBytes();
     boolean due =
-        idle && (pending > 0 || current.numRamDocs() > 0) || pending >= settings.pendingBytes();
+        idle && pending + current.ramBytesUsed() >= settings.idleMinBytes()
+            || pending >= settings.pendingBytes();
     if (!due || !forcedMerge.tryLock()) {
       return false;
     }

@@ -100,6 +100,25 @@ class DeferredCompactionTest {
 
   @ParameterizedTest
   @EnumSource(BucketFormat.class)
+  void anIdleBucketSmallerThanTheIdleMinimumIsNotCompacted(BucketFormat format) throws Exception {
+    // _audit, _internal: a few events per idle gap, each not worth a flush and a zstd-9 rewrite
+    CompactionSettings compaction =
+        new CompactionSettings(true, Duration.ofMillis(100), 1L << 20, 1L << 40);
+    try (IndexStore store = open(format, compaction, FSDirectory::open)) {
+      for (int gap = 0; gap < 3; gap++) {
+        store.add(events(gap * 50, 50));
+        store.commit();
+        Thread.sleep(1_500); // idle: past the 100 ms, several of the scheduler's looks
+      }
+      assertThat(store.compaction().compactions()).as("%s", store.compaction()).isZero();
+      assertThat(store.compaction().pendingBytes()).isPositive().isLessThan(1L << 20);
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
+      assertEachOnce(store, 150);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
   void fastBytesPastTheBoundAreCompactedWhileEventsArrive(BucketFormat format) throws Exception {
     // never idle long enough: only the bound starts a compaction
     CompactionSettings compaction = new CompactionSettings(true, Duration.ofDays(1), 1);
