@@ -24,9 +24,9 @@ import org.apache.lucene.index.SegmentInfos;
  * codec makes every forced merge compact ({@link JournalStoredFieldsFormat}, "Fast and compact
  * blocks").
  *
- * <p>A compaction merges the fast segments (groups of at most {@code maxSegmentBytes}) together
- * with the compact segments smaller than the group, whose blocks are copied as they are: the
- * compact segments stay few (each compaction at least doubles what it merges) for little work.
+ * <p>A compaction merges the fast segments only, in groups of at most {@code maxSegmentBytes}
+ * (index order); compact segments are left as they are — the natural merges among them (apart from
+ * the fast ones) keep them few, copying their blocks as they are.
  */
 final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segment count of {@code forceMerge} that asks for a compaction. */
@@ -108,13 +108,14 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       }
     }
     List<SegmentCommitInfo> fast = new ArrayList<>();
-    List<SegmentCommitInfo> compact = new ArrayList<>();
     long pending = 0;
     for (SegmentCommitInfo segment : infos) {
-      boolean isCompact = JournalStoredFieldsFormat.isCompact(segment.info);
-      pending += isCompact ? 0 : segment.sizeInBytes();
+      if (JournalStoredFieldsFormat.isCompact(segment.info)) {
+        continue;
+      }
+      pending += segment.sizeInBytes();
       if (!taken.contains(segment) && segmentsToMerge.containsKey(segment)) {
-        (isCompact ? compact : fast).add(segment);
+        fast.add(segment);
       }
     }
     pendingBytes = pending;
