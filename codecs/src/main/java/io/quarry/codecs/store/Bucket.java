@@ -434,8 +434,8 @@ final class Bucket implements Closeable {
    * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
    * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
    * segments (with events not yet flushed) of at least {@code settings.idleMinBytes()} and no event
-   * added for {@code settings.idle()}, or fast
-   * segments of at least {@code settings.pendingBytes()}; none while one runs or a roll does.
+   * added for {@code settings.idle()}, or fast segments of at least {@code
+   * settings.pendingBytes()}; none while one runs or a roll does.
    *
    * @return whether it started one
    */
@@ -552,12 +552,15 @@ final class Bucket implements Closeable {
         && (policy.compacting() || policy.compactions() != searchedCompactions);
   }
 
-  /** Compaction merges finished in this bucket since it opened: {count, bytes they read}. */
-  long[] compactionsDone() {
+  /**
+   * Counts this bucket's compaction merges in the index's {@code counter} from now on: before the
+   * bucket takes part in the index (none starts before {@link #compactIfDue} or the roll).
+   */
+  void countCompactionsIn(CompactionCounter counter) {
     CompactionMergePolicy policy = compaction;
-    return policy == null
-        ? new long[2]
-        : new long[] {policy.compactions(), policy.compactedBytes()};
+    if (policy != null) {
+      policy.countIn(counter);
+    }
   }
 
   private void rollToWarm() throws IOException {

@@ -35,7 +35,7 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   private final long maxSegmentBytes;
   private final Set<CompactionMerge> running = ConcurrentHashMap.newKeySet();
   private final AtomicLong compactions = new AtomicLong();
-  private final AtomicLong compactedBytes = new AtomicLong();
+  private volatile CompactionCounter index; // the index's, once the bucket is its
   private volatile long pendingBytes;
 
   CompactionMergePolicy(MergePolicy in, long maxSegmentBytes) {
@@ -54,14 +54,14 @@ final class CompactionMergePolicy extends FilterMergePolicy {
     return !running.isEmpty();
   }
 
-  /** Compaction merges finished. */
+  /** Compaction merges finished in this bucket since it opened. */
   long compactions() {
     return compactions.get();
   }
 
-  /** The bytes the finished compaction merges read. */
-  long compactedBytes() {
-    return compactedBytes.get();
+  /** Counts the compaction merges finished from now on in {@code counter} (the index's) too. */
+  void countIn(CompactionCounter counter) {
+    index = counter;
   }
 
   @Override
@@ -161,7 +161,10 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       running.remove(this);
       if (success) {
         compactions.incrementAndGet();
-        compactedBytes.addAndGet(totalBytesSize());
+        CompactionCounter counter = index;
+        if (counter != null) {
+          counter.add(totalBytesSize());
+        }
       }
     }
   }

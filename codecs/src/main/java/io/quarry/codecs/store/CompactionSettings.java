@@ -14,9 +14,9 @@ import java.time.Duration;
  * io.quarry.codecs.journal.JournalStoredFieldsFormat#compactMergeBytes()} write compact blocks as
  * they run, inside the ingest.
  *
- * <p>An idle bucket is compacted only once its fast segments (with the events not yet flushed)
- * hold at least {@code idleMinBytes}: a small index ({@code _audit}, {@code _internal}) is not
- * flushed and rewritten at zstd 9 after every idle gap; its roll compacts it.
+ * <p>An idle bucket is compacted only once its fast segments (with the events not yet flushed) hold
+ * at least {@code idleMinBytes}: a small index ({@code _audit}, {@code _internal}) is not flushed
+ * and rewritten at zstd 9 after every idle gap; its roll compacts it.
  *
  * <p>Set with the JVM properties {@value #MODE_PROPERTY} ({@code deferred} or {@code inline}),
  * {@value #IDLE_PROPERTY} (milliseconds, 5000 unless set), {@value #IDLE_MIN_BYTES_PROPERTY}

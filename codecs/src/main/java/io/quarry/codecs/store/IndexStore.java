@@ -106,6 +106,10 @@ public final class IndexStore implements Closeable {
   // the delay before the next compaction after failed ones in a row (0: none failed), and when
   private volatile long compactionBackoffNanos;
   private volatile long compactionNotBefore = System.nanoTime();
+  private volatile long compactionsAtBackoff; // compactionsDone's count at the last failure
+
+  /** The compaction merges this index finished since it opened (the server started). */
+  private final CompactionCounter compactionsDone = new CompactionCounter();
 
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
@@ -135,6 +139,7 @@ public final class IndexStore implements Closeable {
     try {
       BucketOpening opened =
           BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
+      opened.buckets().forEach(bucket -> bucket.countCompactionsIn(compactionsDone));
       buckets.addAll(opened.buckets());
       hot = opened.hot();
       List<WalBatch> logged = new ArrayList<>();
@@ -267,6 +272,7 @@ public final class IndexStore implements Closeable {
         }
         Bucket reopened =
             Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
+        reopened.countCompactionsIn(compactionsDone);
         buckets.set(i, reopened);
         if (hot == failed) {
           hot = reopened;
@@ -428,8 +434,8 @@ public final class IndexStore implements Closeable {
       return;
     }
     Bucket current = hot;
-    if (current.compactionsDone()[0] > 0) {
-      compactionBackoffNanos = 0; // a compaction of the bucket succeeded
+    if (compactionsDone.compactions() > compactionsAtBackoff) {
+      compactionBackoffNanos = 0; // a compaction succeeded since the last failed
     } else if (System.nanoTime() - compactionNotBefore < 0) {
       return;
     }
@@ -455,6 +461,7 @@ public final class IndexStore implements Closeable {
             ? FIRST_COMPACTION_BACKOFF_NANOS
             : Math.min(2 * backoff, MAX_COMPACTION_BACKOFF_NANOS);
     compactionBackoffNanos = backoff;
+    compactionsAtBackoff = compactionsDone.compactions();
     compactionNotBefore = System.nanoTime() + backoff;
     LOG.warning(
         "index "
@@ -467,17 +474,13 @@ public final class IndexStore implements Closeable {
   /** Where the deferred compaction of this index's buckets stands. */
   public CompactionStatus compaction() {
     long pending = 0;
-    long done = 0;
-    long doneBytes = 0;
     boolean running = false;
     for (Bucket bucket : buckets) {
       pending += bucket.compactionPendingBytes();
       running |= bucket.compacting();
-      long[] finished = bucket.compactionsDone();
-      done += finished[0];
-      doneBytes += finished[1];
     }
-    return new CompactionStatus(pending, running, done, doneBytes);
+    return new CompactionStatus(
+        pending, running, compactionsDone.compactions(), compactionsDone.compactedBytes());
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
@@ -522,6 +525,7 @@ public final class IndexStore implements Closeable {
         generation = wal.roll();
         committing = hot;
         if (next != null) {
+          next.countCompactionsIn(compactionsDone);
           buckets.add(next);
           hot = next;
         }

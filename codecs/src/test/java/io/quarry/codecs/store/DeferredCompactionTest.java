@@ -119,6 +119,27 @@ class DeferredCompactionTest {
 
   @ParameterizedTest
   @EnumSource(BucketFormat.class)
+  void theIndexsCompactionCountNeverGoesDown(BucketFormat format) throws Exception {
+    CompactionSettings compaction = new CompactionSettings(true, Duration.ofMillis(100), 1L << 40);
+    try (IndexStore store = open(format, compaction, FSDirectory::open)) {
+      addSegments(store);
+      awaitSettled(store);
+      long compacted = store.compaction().compactions();
+      assertThat(compacted).isPositive();
+      store.rollHotBucket();
+      long afterRoll = store.compaction().compactions();
+      assertThat(afterRoll).isGreaterThanOrEqualTo(compacted);
+      Bucket warm = store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE).getFirst();
+      assertThat(warm.isWarm()).isTrue();
+      store.quarantine(warm, new java.io.IOException("test: the bucket leaves the index"));
+      assertThat(store.compaction().compactions())
+          .as("compactions after the compacted bucket left the index")
+          .isEqualTo(afterRoll);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
   void fastBytesPastTheBoundAreCompactedWhileEventsArrive(BucketFormat format) throws Exception {
     // never idle long enough: only the bound starts a compaction
     CompactionSettings compaction = new CompactionSettings(true, Duration.ofDays(1), 1);
