@@ -412,15 +412,20 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Makes the hot bucket warm: commits, merges it down to few segments, closes the writer and
-   * writes the manifest atomically.
+   * Makes the hot bucket warm: merges it down to few segments, commits, closes the writer and
+   * writes the manifest atomically. The forced merge (with deferred compaction, the zstd-9 rewrite
+   * of every fast segment left) runs outside the bucket's monitor: searches of the rolling bucket
+   * go on through its searchers meanwhile; only the short swap to the warm reader holds it.
    */
-  synchronized void roll() throws IOException {
+  void roll() throws IOException {
     forcedMerge.lock();
     state = State.ROLLING;
     try {
-      rollToWarm();
-      state = State.WARM;
+      writer.forceMerge(4);
+      synchronized (this) {
+        rollToWarm();
+        state = State.WARM;
+      }
     } catch (IOException | RuntimeException | Error e) {
       IndexWriter current = writer; // still open: the roll failed before closing it, still hot
       state = current != null && current.isOpen() ? State.HOT : State.FAILED;
@@ -564,7 +569,7 @@ final class Bucket implements Closeable {
   }
 
   private void rollToWarm() throws IOException {
-    writer.forceMerge(4);
+    writer.forceMerge(4); // nothing left to merge, unless a natural merge ended meanwhile
     writer.commit();
     IOUtils.close(searchers, writer);
     searchers = null;
