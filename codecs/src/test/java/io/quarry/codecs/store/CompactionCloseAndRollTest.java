@@ -20,13 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review (session 33, review-a): what a deferred compaction does to a close and to a roll. A
+ * What a deferred compaction does to a close, to a roll and to searches when it fails. A
  * compaction's merge (or a roll's forced merge) is held at its first file; meanwhile the store is
  * closed, or searched. Both must not wait for the held zstd-9 rewrite: every acknowledged event is
  * committed (or in the log) before it, so the merge could be aborted (close) or run outside the
  * bucket's monitor (roll).
  */
-class CompactionShutdownReviewTest {
+class CompactionCloseAndRollTest {
   @TempDir Path data;
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
@@ -56,7 +56,7 @@ class CompactionShutdownReviewTest {
     }
   }
 
-  /** Fails: close() waits (here: forever) for the idle compaction's merge to finish. */
+  /** close() does not wait (here: forever) for the idle compaction's merge to finish. */
   @Test
   void closeDoesNotWaitForARunningCompaction() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
@@ -96,11 +96,11 @@ class CompactionShutdownReviewTest {
   }
 
   /**
-   * Fails: a search of the rolling bucket waits for the roll's forced merge — with deferred
+   * A search of the rolling bucket does not wait for the roll's forced merge — with deferred
    * compaction the zstd-9 rewrite of every byte not compacted since the bucket was last idle (up to
-   * {@code pendingBytes}, 1 GiB by default), under the bucket's monitor and the index's commit
-   * lock, on the one committer thread of every index. Fails inline too: the wait is the roll's
-   * (before session 33 as well); deferred compaction makes the work inside it the whole re-encode.
+   * {@code pendingBytes}, 1 GiB by default): it runs outside the bucket's monitor (inline too: the
+   * wait was the roll's before session 33 as well; deferred compaction made the work inside it the
+   * whole re-encode).
    */
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
@@ -110,7 +110,7 @@ class CompactionShutdownReviewTest {
     try (IndexStore store =
         open(
             new CompactionSettings(deferred, Duration.ofDays(1), 1L << 40),
-            FaultyDirectories.holding(CompactionShutdownReviewTest::rollMerge, entered, release))) {
+            FaultyDirectories.holding(CompactionCloseAndRollTest::rollMerge, entered, release))) {
       addSegments(store);
       Future<?> rolling =
           other.submit(
@@ -138,11 +138,10 @@ class CompactionShutdownReviewTest {
   }
 
   /**
-   * Fails: a compaction whose merge fails (here every file it opens: a full disk, an I/O error) is
-   * a tragic event for Lucene: the writer closes. Until the next add or commit recovers the bucket,
-   * a search gets the bucket's last searcher ({@code reopenSearchers} takes the writer's {@code
-   * AlreadyClosedException} for a roll) and misses acknowledged events, with no error; then the
-   * idle bucket's compaction starts again (and fails again) with no backoff.
+   * A compaction whose merge fails (here every file it opens: a full disk, an I/O error) is a
+   * tragic event for Lucene: the writer closes. A search then recovers the bucket instead of
+   * answering from its last searcher (which missed acknowledged events, with no error), and the
+   * idle bucket's compaction is not started again (and failed again) without a backoff.
    */
   @Test
   void aFailingCompactionIsNotRetriedEverySecond() throws Exception {
