@@ -479,8 +479,8 @@ public final class EndToEnd implements Callable<Integer> {
    * once when compaction is inline) — five minutes at most; returns the seconds since {@code
    * start}.
    *
-   * @throws IOException when the server lists no index main, or main is not compact in five
-   *     minutes (no figure is reported for a compaction that did not end)
+   * @throws IOException when the server lists no index main, or main is not compact in five minutes
+   *     (no figure is reported for a compaction that did not end)
    */
   private double untilCompact(QuarryClient client, long start) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);

@@ -1,10 +1,8 @@
 package io.quarry.codecs.store;
 
-import static io.quarry.codecs.store.NumberedEvents.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -40,20 +38,12 @@ class CompactionCloseAndRollTest {
 
   private IndexStore open(CompactionSettings compaction, Bucket.DirectoryFactory directories)
       throws Exception {
-    IndexOptions options =
-        IndexOptions.DEFAULTS
-            .withCommitInterval(Duration.ofHours(1))
-            .withFormat(BucketFormat.BLOCKS)
-            .withCompaction(compaction);
-    return new IndexStore(
-        "main", data.resolve("main"), options, scheduler, Clock.systemUTC(), directories);
+    return DeferredCompactionTest.open(
+        data, scheduler, BucketFormat.BLOCKS, compaction, directories);
   }
 
   private static void addSegments(IndexStore store) throws Exception {
-    for (int segment = 0; segment < 5; segment++) {
-      store.add(events(segment * 2000, 2000));
-      store.commit();
-    }
+    DeferredCompactionTest.addSegments(store);
   }
 
   /** close() does not wait (here: forever) for the idle compaction's merge to finish. */

@@ -35,6 +35,17 @@ class DeferredCompactionTest {
   private IndexStore open(
       BucketFormat format, CompactionSettings compaction, Bucket.DirectoryFactory directories)
       throws Exception {
+    return open(data, scheduler, format, compaction, directories);
+  }
+
+  /** Index main in {@code data}, committed by the test only. */
+  static IndexStore open(
+      Path data,
+      ScheduledExecutorService scheduler,
+      BucketFormat format,
+      CompactionSettings compaction,
+      Bucket.DirectoryFactory directories)
+      throws Exception {
     IndexOptions options =
         IndexOptions.DEFAULTS
             .withCommitInterval(Duration.ofHours(1)) // commits are the test's
@@ -45,7 +56,7 @@ class DeferredCompactionTest {
   }
 
   /** Five segments of 2,000 events each (committed one by one). */
-  private static void addSegments(IndexStore store) throws Exception {
+  static void addSegments(IndexStore store) throws Exception {
     for (int segment = 0; segment < 5; segment++) {
       store.add(events(segment * 2000, 2000));
       store.commit();
