@@ -478,20 +478,26 @@ public final class EndToEnd implements Callable<Integer> {
    * Waits until index main is compact — nothing waits for its deferred compaction and none runs (at
    * once when compaction is inline) — five minutes at most; returns the seconds since {@code
    * start}.
+   *
+   * @throws IOException when the server lists no index main, or main is not compact in five minutes
+   *     (no figure is reported for a compaction that did not end)
    */
   private double untilCompact(QuarryClient client, long start) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (System.nanoTime() < deadline) {
-      boolean compact =
+    while (true) {
+      io.quarry.client.IndexSummary main =
           client.indexes().stream()
               .filter(index -> index.name().equals("main"))
-              .allMatch(io.quarry.client.IndexSummary::compacted);
-      if (compact) {
-        break;
+              .findFirst()
+              .orElseThrow(() -> new IOException("the server lists no index main"));
+      if (main.compacted()) {
+        return (System.nanoTime() - start) / 1e9;
+      }
+      if (System.nanoTime() >= deadline) {
+        throw new IOException("index main is not compact after five minutes: " + main);
       }
       Thread.sleep(500);
     }
-    return (System.nanoTime() - start) / 1e9;
   }
 
   /**

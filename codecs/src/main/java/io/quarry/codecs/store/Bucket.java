@@ -78,9 +78,13 @@ final class Bucket implements Closeable {
   private CompactionMergePolicy compaction;
   private volatile long lastAddNanos = System.nanoTime();
   private volatile long searchedCompactions; // compaction merges the searchers already see
+  private volatile boolean compactionRequested; // compactIfDue started one since the bucket opened
+  private volatile long compactionsAtRequest; // compaction merges done when it last started one
   private final java.util.concurrent.atomic.AtomicLong merges =
       new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
   private volatile long searchedMerges; // merged segments the searchers already see
+  private AbortableMergeScheduler mergeScheduler; // hot
+  private volatile boolean closing; // closeAbortingMerges: no compaction starts (under forcedMerge)
   // a compaction and a roll do not set the writer's forced merge at once
   private final java.util.concurrent.locks.ReentrantLock forcedMerge =
       new java.util.concurrent.locks.ReentrantLock();
@@ -157,6 +161,8 @@ final class Bucket implements Closeable {
         // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
         config.setIndexSort(TIME_DESCENDING);
       }
+      bucket.mergeScheduler = new AbortableMergeScheduler();
+      config.setMergeScheduler(bucket.mergeScheduler);
       config.setRAMBufferSizeMB(64);
       config.setMergedSegmentWarmer(merged -> bucket.merges.incrementAndGet());
       config.setCommitOnClose(true);
@@ -406,15 +412,20 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Makes the hot bucket warm: commits, merges it down to few segments, closes the writer and
-   * writes the manifest atomically.
+   * Makes the hot bucket warm: merges it down to few segments, commits, closes the writer and
+   * writes the manifest atomically. The forced merge (with deferred compaction, the zstd-9 rewrite
+   * of every fast segment left) runs outside the bucket's monitor: searches of the rolling bucket
+   * go on through its searchers meanwhile; only the short swap to the warm reader holds it.
    */
-  synchronized void roll() throws IOException {
+  void roll() throws IOException {
     forcedMerge.lock();
     state = State.ROLLING;
     try {
-      rollToWarm();
-      state = State.WARM;
+      writer.forceMerge(4);
+      synchronized (this) {
+        rollToWarm();
+        state = State.WARM;
+      }
     } catch (IOException | RuntimeException | Error e) {
       IndexWriter current = writer; // still open: the roll failed before closing it, still hot
       state = current != null && current.isOpen() ? State.HOT : State.FAILED;
@@ -427,8 +438,9 @@ final class Bucket implements Closeable {
   /**
    * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
    * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
-   * segments (or events not yet flushed) and no event added for {@code settings.idle()}, or fast
-   * segments of at least {@code settings.pendingBytes()}; none while one runs or a roll does.
+   * segments (with events not yet flushed) of at least {@code settings.idleMinBytes()} and no event
+   * added for {@code settings.idle()}, or fast segments of at least {@code
+   * settings.pendingBytes()}; none while one runs or a roll does.
    *
    * @return whether it started one
    */
@@ -445,14 +457,17 @@ final class Bucket implements Closeable {
     }
     long pending = policy.pendingBytes();
     boolean due =
-        idle && (pending > 0 || current.numRamDocs() > 0) || pending >= settings.pendingBytes();
+        idle && pending + current.ramBytesUsed() >= settings.idleMinBytes()
+            || pending >= settings.pendingBytes();
     if (!due || !forcedMerge.tryLock()) {
       return false;
     }
     try {
-      if (state != State.HOT || !current.isOpen()) {
+      if (closing || state != State.HOT || !current.isOpen()) {
         return false;
       }
+      compactionsAtRequest = policy.compactions();
+      compactionRequested = true;
       current.forceMerge(CompactionMergePolicy.COMPACT, false); // flushes, then registers merges
       return true;
     } finally {
@@ -487,10 +502,45 @@ final class Bucket implements Closeable {
     if (current != null) {
       try {
         current.maybeRefreshBlocking();
-      } catch (org.apache.lucene.store.AlreadyClosedException rolledMeanwhile) {
-        // rolled to warm: its events are committed and seen through the warm reader
+      } catch (org.apache.lucene.store.AlreadyClosedException closed) {
+        // rolled to warm meanwhile: its events are committed and seen through the warm reader;
+        // but a writer Lucene closed on a tragic exception (a failed merge or flush) is no roll
+        if (failed()) {
+          throw writerFailed(closed);
+        }
       }
     }
+  }
+
+  /**
+   * The error a search of a bucket whose writer failed gets: its last searcher may miss
+   * acknowledged events, so it is not answered from (the index recovers the bucket, {@code
+   * IndexStore.recover}, at its next search, add or commit).
+   */
+  private IOException writerFailed(Throwable cause) {
+    IndexWriter current = writer;
+    Throwable tragic = current == null ? null : current.getTragicException();
+    return new IOException(
+        "bucket "
+            + id
+            + " ("
+            + path
+            + ") cannot be searched: its writer failed and the bucket is being recovered",
+        tragic != null ? tragic : cause);
+  }
+
+  /**
+   * Whether the bucket's writer failed (a tragic exception) after a compaction was started and
+   * before one finished: the index backs off its next compaction ({@code IndexStore}).
+   */
+  boolean compactionFailed() {
+    CompactionMergePolicy policy = compaction;
+    IndexWriter current = writer;
+    return policy != null
+        && compactionRequested
+        && policy.compactions() == compactionsAtRequest
+        && current != null
+        && current.getTragicException() != null;
   }
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
@@ -507,16 +557,19 @@ final class Bucket implements Closeable {
         && (policy.compacting() || policy.compactions() != searchedCompactions);
   }
 
-  /** Compaction merges finished in this bucket since it opened: {count, bytes they read}. */
-  long[] compactionsDone() {
+  /**
+   * Counts this bucket's compaction merges in the index's {@code counter} from now on: before the
+   * bucket takes part in the index (none starts before {@link #compactIfDue} or the roll).
+   */
+  void countCompactionsIn(CompactionCounter counter) {
     CompactionMergePolicy policy = compaction;
-    return policy == null
-        ? new long[2]
-        : new long[] {policy.compactions(), policy.compactedBytes()};
+    if (policy != null) {
+      policy.countIn(counter);
+    }
   }
 
   private void rollToWarm() throws IOException {
-    writer.forceMerge(4);
+    writer.forceMerge(4); // nothing left to merge, unless a natural merge ended meanwhile
     writer.commit();
     IOUtils.close(searchers, writer);
     searchers = null;
@@ -547,6 +600,9 @@ final class Bucket implements Closeable {
     lastAcquiredNanos = System.nanoTime();
     if (state != State.WARM) {
       refresh(addedGeneration.get());
+      if (failed()) { // no refresh was due, but the searcher it has may be older than the failure
+        throw writerFailed(null);
+      }
     }
     return acquireCurrent();
   }
@@ -631,6 +687,27 @@ final class Bucket implements Closeable {
       }
       return total;
     }
+  }
+
+  /**
+   * Closes the bucket without waiting for its running merges (a compaction's zstd-9 rewrite): they
+   * are aborted and the writer rolled back. Only once every event added is committed or in the
+   * write-ahead log ({@code IndexStore.close}, after its last commit): what the writer holds beyond
+   * its last commit is dropped.
+   */
+  void closeAbortingMerges() throws IOException {
+    forcedMerge.lock();
+    try {
+      closing = true; // no compaction starts from here on
+    } finally {
+      forcedMerge.unlock();
+    }
+    IndexWriter current = writer;
+    if (state == State.HOT && current != null && current.isOpen()) {
+      mergeScheduler.abortRunning();
+      current.rollback();
+    }
+    close();
   }
 
   @Override

@@ -24,9 +24,9 @@ import org.apache.lucene.index.SegmentInfos;
  * codec makes every forced merge compact ({@link JournalStoredFieldsFormat}, "Fast and compact
  * blocks").
  *
- * <p>A compaction merges the fast segments (groups of at most {@code maxSegmentBytes}) together
- * with the compact segments smaller than the group, whose blocks are copied as they are: the
- * compact segments stay few (each compaction at least doubles what it merges) for little work.
+ * <p>A compaction merges the fast segments only, in groups of at most {@code maxSegmentBytes}
+ * (index order); compact segments are left as they are — the natural merges among them (apart from
+ * the fast ones) keep them few, copying their blocks as they are.
  */
 final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segment count of {@code forceMerge} that asks for a compaction. */
@@ -35,7 +35,7 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   private final long maxSegmentBytes;
   private final Set<CompactionMerge> running = ConcurrentHashMap.newKeySet();
   private final AtomicLong compactions = new AtomicLong();
-  private final AtomicLong compactedBytes = new AtomicLong();
+  private volatile CompactionCounter index; // the index's, once the bucket is its
   private volatile long pendingBytes;
 
   CompactionMergePolicy(MergePolicy in, long maxSegmentBytes) {
@@ -54,14 +54,14 @@ final class CompactionMergePolicy extends FilterMergePolicy {
     return !running.isEmpty();
   }
 
-  /** Compaction merges finished. */
+  /** Compaction merges finished in this bucket since it opened. */
   long compactions() {
     return compactions.get();
   }
 
-  /** The bytes the finished compaction merges read. */
-  long compactedBytes() {
-    return compactedBytes.get();
+  /** Counts the compaction merges finished from now on in {@code counter} (the index's) too. */
+  void countIn(CompactionCounter counter) {
+    index = counter;
   }
 
   @Override
@@ -108,13 +108,14 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       }
     }
     List<SegmentCommitInfo> fast = new ArrayList<>();
-    List<SegmentCommitInfo> compact = new ArrayList<>();
     long pending = 0;
     for (SegmentCommitInfo segment : infos) {
-      boolean isCompact = JournalStoredFieldsFormat.isCompact(segment.info);
-      pending += isCompact ? 0 : segment.sizeInBytes();
+      if (JournalStoredFieldsFormat.isCompact(segment.info)) {
+        continue;
+      }
+      pending += segment.sizeInBytes();
       if (!taken.contains(segment) && segmentsToMerge.containsKey(segment)) {
-        (isCompact ? compact : fast).add(segment);
+        fast.add(segment);
       }
     }
     pendingBytes = pending;
@@ -160,7 +161,10 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       running.remove(this);
       if (success) {
         compactions.incrementAndGet();
-        compactedBytes.addAndGet(totalBytesSize());
+        CompactionCounter counter = index;
+        if (counter != null) {
+          counter.add(totalBytesSize());
+        }
       }
     }
   }

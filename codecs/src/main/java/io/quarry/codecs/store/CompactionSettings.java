@@ -14,35 +14,51 @@ import java.time.Duration;
  * io.quarry.codecs.journal.JournalStoredFieldsFormat#compactMergeBytes()} write compact blocks as
  * they run, inside the ingest.
  *
+ * <p>An idle bucket is compacted only once its fast segments (with the events not yet flushed) hold
+ * at least {@code idleMinBytes}: a small index ({@code _audit}, {@code _internal}) is not flushed
+ * and rewritten at zstd 9 after every idle gap; its roll compacts it.
+ *
  * <p>Set with the JVM properties {@value #MODE_PROPERTY} ({@code deferred} or {@code inline}),
- * {@value #IDLE_PROPERTY} (milliseconds, 5000 unless set) and {@value #PENDING_BYTES_PROPERTY}
- * (bytes, 1 GiB unless set).
+ * {@value #IDLE_PROPERTY} (milliseconds, 5000 unless set), {@value #IDLE_MIN_BYTES_PROPERTY}
+ * (bytes, 1 MiB unless set) and {@value #PENDING_BYTES_PROPERTY} (bytes, 1 GiB unless set).
  *
  * @param deferred whether compaction waits for idle, the bound or the roll (else: inline)
  * @param idle a bucket no event was added to for this long is compacted
+ * @param idleMinBytes the fast bytes an idle bucket holds at least for its compaction to start
  * @param pendingBytes a bucket whose fast segments hold this many bytes is compacted even while
  *     events arrive
  */
-public record CompactionSettings(boolean deferred, Duration idle, long pendingBytes) {
+public record CompactionSettings(
+    boolean deferred, Duration idle, long idleMinBytes, long pendingBytes) {
   public static final String MODE_PROPERTY = "quarry.storage.compaction";
   public static final String IDLE_PROPERTY = "quarry.storage.compactionIdleMillis";
+  public static final String IDLE_MIN_BYTES_PROPERTY = "quarry.storage.compactionIdleMinBytes";
   public static final String PENDING_BYTES_PROPERTY = "quarry.storage.compactionPendingBytes";
 
   public static final Duration DEFAULT_IDLE = Duration.ofSeconds(5);
+  public static final long DEFAULT_IDLE_MIN_BYTES = 1L << 20;
   public static final long DEFAULT_PENDING_BYTES = 1L << 30;
 
   /** Compaction as it was before session 33: large merges compact as they run. */
   public static final CompactionSettings INLINE =
-      new CompactionSettings(false, DEFAULT_IDLE, DEFAULT_PENDING_BYTES);
+      new CompactionSettings(false, DEFAULT_IDLE, DEFAULT_IDLE_MIN_BYTES, DEFAULT_PENDING_BYTES);
 
   public CompactionSettings {
     java.util.Objects.requireNonNull(idle, "idle is null");
     if (idle.isNegative()) {
       throw new IllegalArgumentException("idle must not be negative: " + idle);
     }
+    if (idleMinBytes < 1) {
+      throw new IllegalArgumentException("idleMinBytes must be positive: " + idleMinBytes);
+    }
     if (pendingBytes < 1) {
       throw new IllegalArgumentException("pendingBytes must be positive: " + pendingBytes);
     }
+  }
+
+  /** Settings whose idle trigger takes any fast byte (tests of small indexes). */
+  public CompactionSettings(boolean deferred, Duration idle, long pendingBytes) {
+    this(deferred, idle, 1, pendingBytes);
   }
 
   /** The settings the JVM properties name, the defaults for those not set. */
@@ -54,6 +70,7 @@ public record CompactionSettings(boolean deferred, Duration idle, long pendingBy
     return new CompactionSettings(
         mode.equals("deferred"),
         Duration.ofMillis(Long.getLong(IDLE_PROPERTY, DEFAULT_IDLE.toMillis())),
+        Long.getLong(IDLE_MIN_BYTES_PROPERTY, DEFAULT_IDLE_MIN_BYTES),
         Long.getLong(PENDING_BYTES_PROPERTY, DEFAULT_PENDING_BYTES));
   }
 }

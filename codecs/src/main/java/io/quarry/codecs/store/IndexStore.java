@@ -101,6 +101,16 @@ public final class IndexStore implements Closeable {
 
   private volatile boolean closed; // written under commitLock
 
+  static final long FIRST_COMPACTION_BACKOFF_NANOS = TimeUnit.MINUTES.toNanos(1);
+  static final long MAX_COMPACTION_BACKOFF_NANOS = TimeUnit.HOURS.toNanos(1);
+  // the delay before the next compaction after failed ones in a row (0: none failed), and when
+  private volatile long compactionBackoffNanos;
+  private volatile long compactionNotBefore = System.nanoTime();
+  private volatile long compactionsAtBackoff; // compactionsDone's count at the last failure
+
+  /** The compaction merges this index finished since it opened (the server started). */
+  private final CompactionCounter compactionsDone = new CompactionCounter();
+
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
       throws IOException {
@@ -129,6 +139,7 @@ public final class IndexStore implements Closeable {
     try {
       BucketOpening opened =
           BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
+      opened.buckets().forEach(bucket -> bucket.countCompactionsIn(compactionsDone));
       buckets.addAll(opened.buckets());
       hot = opened.hot();
       List<WalBatch> logged = new ArrayList<>();
@@ -251,6 +262,9 @@ public final class IndexStore implements Closeable {
         if (!failed.failed()) {
           continue;
         }
+        if (failed.compactionFailed()) {
+          backOffCompaction();
+        }
         try {
           failed.close();
         } catch (IOException | RuntimeException e) {
@@ -258,6 +272,7 @@ public final class IndexStore implements Closeable {
         }
         Bucket reopened =
             Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
+        reopened.countCompactionsIn(compactionsDone);
         buckets.set(i, reopened);
         if (hot == failed) {
           hot = reopened;
@@ -415,8 +430,17 @@ public final class IndexStore implements Closeable {
    * every {@link #REFRESH_INTERVAL_MILLIS}. The merges run on Lucene's merge threads.
    */
   private void scheduledCompaction() {
+    if (closed) {
+      return;
+    }
+    Bucket current = hot;
+    if (compactionsDone.compactions() > compactionsAtBackoff) {
+      compactionBackoffNanos = 0; // a compaction succeeded since the last failed
+    } else if (System.nanoTime() - compactionNotBefore < 0) {
+      return;
+    }
     try {
-      if (hot.compactIfDue(options.compaction())) {
+      if (current.compactIfDue(options.compaction())) {
         LOG.fine("index " + name + ": compaction started");
       }
     } catch (IOException | RuntimeException e) {
@@ -424,20 +448,39 @@ public final class IndexStore implements Closeable {
     }
   }
 
+  /**
+   * After a compaction whose merge failed (the writer closed on it; {@link #recover} reopened the
+   * bucket), the next is not started before a delay that doubles with each failure in a row, from
+   * {@link #FIRST_COMPACTION_BACKOFF_NANOS} up to {@link #MAX_COMPACTION_BACKOFF_NANOS}: a disk
+   * that fails every merge does not make the idle bucket fail, recover and fail again every second.
+   */
+  private void backOffCompaction() {
+    long backoff = compactionBackoffNanos;
+    backoff =
+        backoff == 0
+            ? FIRST_COMPACTION_BACKOFF_NANOS
+            : Math.min(2 * backoff, MAX_COMPACTION_BACKOFF_NANOS);
+    compactionBackoffNanos = backoff;
+    compactionsAtBackoff = compactionsDone.compactions();
+    compactionNotBefore = System.nanoTime() + backoff;
+    LOG.warning(
+        "index "
+            + name
+            + ": a compaction failed; the next starts in "
+            + TimeUnit.NANOSECONDS.toSeconds(backoff)
+            + " s at the earliest");
+  }
+
   /** Where the deferred compaction of this index's buckets stands. */
   public CompactionStatus compaction() {
     long pending = 0;
-    long done = 0;
-    long doneBytes = 0;
     boolean running = false;
     for (Bucket bucket : buckets) {
       pending += bucket.compactionPendingBytes();
       running |= bucket.compacting();
-      long[] finished = bucket.compactionsDone();
-      done += finished[0];
-      doneBytes += finished[1];
     }
-    return new CompactionStatus(pending, running, done, doneBytes);
+    return new CompactionStatus(
+        pending, running, compactionsDone.compactions(), compactionsDone.compactedBytes());
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
@@ -482,6 +525,7 @@ public final class IndexStore implements Closeable {
         generation = wal.roll();
         committing = hot;
         if (next != null) {
+          next.countCompactionsIn(compactionsDone);
           buckets.add(next);
           hot = next;
         }
@@ -595,8 +639,13 @@ public final class IndexStore implements Closeable {
     return Retention.apply(name, options, clock.millis() * 1000, buckets);
   }
 
-  /** The buckets whose time bounds overlap {@code [earliest, latest)}. */
-  List<Bucket> bucketsOverlapping(long earliest, long latest) {
+  /**
+   * The buckets whose time bounds overlap {@code [earliest, latest)}, after recovering any whose
+   * writer failed ({@link #recover}): a search never answers from a failed bucket's last searcher,
+   * which may miss acknowledged events.
+   */
+  List<Bucket> bucketsOverlapping(long earliest, long latest) throws IOException {
+    recover();
     return BucketListing.overlapping(buckets, earliest, latest);
   }
 
@@ -658,7 +707,12 @@ public final class IndexStore implements Closeable {
         commitLocked(false);
       } finally {
         closed = true;
-        List<Closeable> closeables = new ArrayList<>(buckets);
+        // every acknowledged event is committed or in the log: running merges (a compaction) are
+        // aborted, not waited for
+        List<Closeable> closeables = new ArrayList<>();
+        for (Bucket bucket : buckets) {
+          closeables.add(bucket::closeAbortingMerges);
+        }
         closeables.add(wal);
         org.apache.lucene.util.IOUtils.close(closeables);
       }

@@ -35,6 +35,17 @@ class DeferredCompactionTest {
   private IndexStore open(
       BucketFormat format, CompactionSettings compaction, Bucket.DirectoryFactory directories)
       throws Exception {
+    return open(data, scheduler, format, compaction, directories);
+  }
+
+  /** Index main in {@code data}, committed by the test only. */
+  static IndexStore open(
+      Path data,
+      ScheduledExecutorService scheduler,
+      BucketFormat format,
+      CompactionSettings compaction,
+      Bucket.DirectoryFactory directories)
+      throws Exception {
     IndexOptions options =
         IndexOptions.DEFAULTS
             .withCommitInterval(Duration.ofHours(1)) // commits are the test's
@@ -45,7 +56,7 @@ class DeferredCompactionTest {
   }
 
   /** Five segments of 2,000 events each (committed one by one). */
-  private static void addSegments(IndexStore store) throws Exception {
+  static void addSegments(IndexStore store) throws Exception {
     for (int segment = 0; segment < 5; segment++) {
       store.add(events(segment * 2000, 2000));
       store.commit();
@@ -95,6 +106,46 @@ class DeferredCompactionTest {
       assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("9 compact"));
       assertThat(store.compaction().compactions()).isPositive();
       assertThat(store.compaction().pendingBytes()).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void anIdleBucketSmallerThanTheIdleMinimumIsNotCompacted(BucketFormat format) throws Exception {
+    // _audit, _internal: a few events per idle gap, each not worth a flush and a zstd-9 rewrite
+    CompactionSettings compaction =
+        new CompactionSettings(true, Duration.ofMillis(100), 1L << 20, 1L << 40);
+    try (IndexStore store = open(format, compaction, FSDirectory::open)) {
+      for (int gap = 0; gap < 3; gap++) {
+        store.add(events(gap * 50, 50));
+        store.commit();
+        Thread.sleep(1_500); // idle: past the 100 ms, several of the scheduler's looks
+      }
+      assertThat(store.compaction().compactions()).as("%s", store.compaction()).isZero();
+      assertThat(store.compaction().pendingBytes()).isPositive().isLessThan(1L << 20);
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
+      assertEachOnce(store, 150);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BucketFormat.class)
+  void theIndexsCompactionCountNeverGoesDown(BucketFormat format) throws Exception {
+    CompactionSettings compaction = new CompactionSettings(true, Duration.ofMillis(100), 1L << 40);
+    try (IndexStore store = open(format, compaction, FSDirectory::open)) {
+      addSegments(store);
+      awaitSettled(store);
+      long compacted = store.compaction().compactions();
+      assertThat(compacted).isPositive();
+      store.rollHotBucket();
+      long afterRoll = store.compaction().compactions();
+      assertThat(afterRoll).isGreaterThanOrEqualTo(compacted);
+      Bucket warm = store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE).getFirst();
+      assertThat(warm.isWarm()).isTrue();
+      store.quarantine(warm, new java.io.IOException("test: the bucket leaves the index"));
+      assertThat(store.compaction().compactions())
+          .as("compactions after the compacted bucket left the index")
+          .isEqualTo(afterRoll);
     }
   }
 

@@ -23,15 +23,19 @@ class IndexCompactionTest {
   @Test
   void anIdleIndexIsCompactedAndSaysSo() throws Exception {
     try (QuarryServer server = TestServers.start(dataDirectory, "pw")) {
+      // more than the idle compaction's minimum (1 MiB of fast segments): random ids compress
+      // little
+      java.util.Random random = new java.util.Random(33);
       StringBuilder lines = new StringBuilder();
-      for (int i = 0; i < 3000; i++) {
-        lines.append("line ").append(i).append(" status=200\n");
+      for (int i = 0; i < 80_000; i++) {
+        lines.append("line ").append(i).append(" status=200 id=");
+        lines.append(Long.toHexString(random.nextLong())).append('\n');
       }
       TestServers.loadRaw(server, lines.toString());
       QuarryClient client =
           QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
       assertThat(client.search("index=main | stats count", "0", null).rows().getFirst())
-          .containsEntry("count", "3000");
+          .containsEntry("count", "80000");
 
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       IndexSummary main = main(client);
@@ -43,7 +47,7 @@ class IndexCompactionTest {
       assertThat(main.compactionPendingBytes()).isZero();
       assertThat(main.compacting()).isFalse();
       assertThat(client.search("index=main | stats count", "0", null).rows().getFirst())
-          .containsEntry("count", "3000");
+          .containsEntry("count", "80000");
     }
   }
 

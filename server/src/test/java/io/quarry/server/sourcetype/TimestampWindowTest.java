@@ -41,16 +41,10 @@ class TimestampWindowTest {
   @Test
   void theWindowAnswersAsTheWholeText() {
     Optional<StrptimeFormat> access = Optional.of(StrptimeFormat.compile("%d/%b/%Y:%H:%M:%S %z"));
-    List<TimestampRule> rules =
-        List.of(
-            TimestampRule.automatic(),
-            new TimestampRule(Optional.empty(), access, 28, ZoneOffset.UTC),
-            new TimestampRule(Optional.of(Pattern.compile("\\[")), access, 28, ZoneOffset.UTC),
-            new TimestampRule(Optional.of(Pattern.compile("^\\[")), access, 40, ZoneOffset.UTC),
-            new TimestampRule(
-                Optional.of(Pattern.compile("time=")), Optional.empty(), 30, ZoneOffset.UTC),
-            new TimestampRule(
-                Optional.of(Pattern.compile("\\[")), Optional.empty(), 5, ZoneOffset.UTC));
+    // automatic recognition remembers a hint per source: the whole texts and the windows each go
+    // to their own instances of the rules, which see the same history (the same sources, in order)
+    List<TimestampRule> rules = rules(access);
+    List<TimestampRule> windowRules = rules(access);
     Random random = new Random(33);
     int windows = 0;
     int found = 0;
@@ -62,12 +56,14 @@ class TimestampWindowTest {
       }
       String text = line.toString();
       byte[] body = ("ab\n" + text + "\ncd").getBytes(StandardCharsets.US_ASCII);
-      for (TimestampRule rule : rules) {
-        int window = rule.asciiWindow(body, 3, text.length());
+      for (int r = 0; r < rules.size(); r++) {
+        TimestampRule rule = rules.get(r);
+        TimestampRule windowRule = windowRules.get(r);
+        int window = windowRule.asciiWindow(body, 3, text.length());
         assertThat(window).as(text).isBetween(0, text.length());
-        String source = "s" + random.nextInt(3); // automatic recognition remembers per source
+        String source = "s" + random.nextInt(3);
         OptionalLong whole = rule.find(text, source, NOW);
-        OptionalLong cut = rule.find(text.substring(0, window), source, NOW);
+        OptionalLong cut = windowRule.find(text.substring(0, window), source, NOW);
         assertThat(cut).as("%s over [%s]", rule.prefix(), text).isEqualTo(whole);
         windows += window < text.length() ? 1 : 0;
         found += whole.isPresent() ? 1 : 0;
@@ -78,6 +74,19 @@ class TimestampWindowTest {
     TimestampRule expression =
         new TimestampRule(Optional.of(Pattern.compile("\\d+ ")), access, 28, ZoneOffset.UTC);
     assertThat(expression.asciiWindow(new byte[] {'1', ' ', 'x'}, 0, 3)).isEqualTo(-1);
+  }
+
+  /** New instances of the rules the test reads times with (each with no history). */
+  private static List<TimestampRule> rules(Optional<StrptimeFormat> access) {
+    return List.of(
+        TimestampRule.automatic(),
+        new TimestampRule(Optional.empty(), access, 28, ZoneOffset.UTC),
+        new TimestampRule(Optional.of(Pattern.compile("\\[")), access, 28, ZoneOffset.UTC),
+        new TimestampRule(Optional.of(Pattern.compile("^\\[")), access, 40, ZoneOffset.UTC),
+        new TimestampRule(
+            Optional.of(Pattern.compile("time=")), Optional.empty(), 30, ZoneOffset.UTC),
+        new TimestampRule(
+            Optional.of(Pattern.compile("\\[")), Optional.empty(), 5, ZoneOffset.UTC));
   }
 
   @Test
