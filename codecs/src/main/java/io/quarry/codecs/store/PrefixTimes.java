@@ -40,11 +40,17 @@ final class PrefixTimes {
 
   /**
    * Block document {@code doc}'s times, newest first, checked against its doc values: {@code
-   * events} events, the oldest and newest {@code oldest} and {@code newest}.
+   * events} events, the oldest and newest {@code oldest} and {@code newest}; null when {@code doc}
+   * shares its journal block with other documents (blocks as ingest flushed them, before a
+   * compaction): reading it by prefix would decode the documents before it, each time again, where
+   * the whole decode is cached for the block's next document.
    *
    * @throws CorruptIndexException when they do not match, or the prefix is not an event block's
    */
   long[] read(int doc, int events, long oldest, long newest) throws IOException {
+    if (!journal.soleDocument(doc)) {
+      return null; // a prefix read would decode the documents before it again: decode it whole
+    }
     journal.readPrefix(doc, prefix);
     byte[] bytes = prefix.bytes();
     int start = prefix.valueStart();
