@@ -1,6 +1,7 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlockTimes;
+import io.quarry.codecs.journal.JournalCodec;
 import io.quarry.codecs.journal.JournalPrefix;
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.io.IOException;
@@ -30,10 +31,15 @@ final class PrefixTimes {
     this.journal = journal;
   }
 
-  /** The prefix reader of a segment's journal, or null when its stored fields are not a journal. */
+  /**
+   * The prefix reader of a segment's journal, or null when its stored fields are not a journal or
+   * its blocks are not zstd's (an lz4 or uncompressed block has no streaming decode to stop: it is
+   * decoded whole, checksum checked and cached, by the ordinary read).
+   */
   static PrefixTimes of(LeafReader reader) {
     return reader instanceof CodecReader codec
             && codec.getFieldsReader() instanceof JournalStoredFieldsReader journal
+            && journal.codec() == JournalCodec.ZSTD
         ? new PrefixTimes(journal.clone())
         : null;
   }
