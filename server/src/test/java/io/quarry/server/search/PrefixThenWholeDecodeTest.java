@@ -89,16 +89,25 @@ class PrefixThenWholeDecodeTest {
         .isLessThanOrEqualTo(whole.get("journalBytes").asLong());
   }
 
-  /** The search's scan costs as its job's inspector reports them ({@code /costs/scan}). */
   private static JsonNode scan(String search) throws Exception {
+    return scan(server, PASSWORD, search);
+  }
+
+  /**
+   * The search's scan costs as its job's inspector reports them ({@code /costs/scan}), with its
+   * results ({@code rows}, through the export endpoint) and {@code eventsRead}.
+   */
+  static JsonNode scan(QuarryServer server, String password, String search) throws Exception {
     ObjectMapper json = new ObjectMapper();
     String id =
-        json.readTree(job("POST", "", json.writeValueAsString(Map.of("query", search))))
+        json.readTree(
+                job(server, password, "POST", "", json.writeValueAsString(Map.of("query", search))))
             .get("id")
             .asText();
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (true) {
-      String state = json.readTree(job("GET", "/" + id, null)).get("state").asText();
+      String state =
+          json.readTree(job(server, password, "GET", "/" + id, null)).get("state").asText();
       if (!state.equals("RUNNING") && !state.equals("QUEUED")) {
         assertThat(state).isEqualTo("DONE");
         break;
@@ -106,8 +115,8 @@ class PrefixThenWholeDecodeTest {
       assertThat(System.nanoTime()).as("job %s still running", id).isLessThan(deadline);
       Thread.sleep(20);
     }
-    JsonNode inspect = json.readTree(job("GET", "/" + id + "/inspect", null));
-    List<JsonNode> results = EventRunSearchTest.results(server, PASSWORD, search);
+    JsonNode inspect = json.readTree(job(server, password, "GET", "/" + id + "/inspect", null));
+    List<JsonNode> results = EventRunSearchTest.results(server, password, search);
     assertThat(results).as(search).isNotEmpty();
     List<String> rows = new ArrayList<>();
     results.forEach(r -> rows.add(r.toString()));
@@ -117,11 +126,13 @@ class PrefixThenWholeDecodeTest {
     return inspect.at("/costs/scan");
   }
 
-  private static String job(String method, String path, String body) throws Exception {
+  private static String job(
+      QuarryServer server, String password, String method, String path, String body)
+      throws Exception {
     java.net.http.HttpRequest.Builder request =
         java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create(server.url() + "/api/v1/jobs" + path))
-            .header("Authorization", TestServers.basic(PASSWORD))
+            .header("Authorization", TestServers.basic(password))
             .header("Content-Type", "application/json")
             .method(
                 method,
