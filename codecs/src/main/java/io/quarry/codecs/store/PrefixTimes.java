@@ -7,6 +7,7 @@ import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.io.IOException;
 import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReader;
 
 /**
@@ -25,10 +26,12 @@ final class PrefixTimes {
   private static final int FIRST_BYTES = 256; // a block's header and section table, most often
 
   private final JournalStoredFieldsReader journal;
+  private final int blockField; // the field number of a block document's event block
   private final JournalPrefix prefix = new JournalPrefix();
 
-  private PrefixTimes(JournalStoredFieldsReader journal) {
+  private PrefixTimes(JournalStoredFieldsReader journal, int blockField) {
     this.journal = journal;
+    this.blockField = blockField;
   }
 
   /**
@@ -37,10 +40,12 @@ final class PrefixTimes {
    * decoded whole, checksum checked and cached, by the ordinary read).
    */
   static PrefixTimes of(LeafReader reader) {
-    return reader instanceof CodecReader codec
+    FieldInfo block = reader.getFieldInfos().fieldInfo(BlockDocuments.BLOCK);
+    return block != null
+            && reader instanceof CodecReader codec
             && codec.getFieldsReader() instanceof JournalStoredFieldsReader journal
             && journal.codec() == JournalCodec.ZSTD
-        ? new PrefixTimes(journal.clone())
+        ? new PrefixTimes(journal.clone(), block.number)
         : null;
   }
 
@@ -58,6 +63,11 @@ final class PrefixTimes {
       return null; // a prefix read would decode the documents before it again: decode it whole
     }
     journal.readPrefix(doc, prefix);
+    if (prefix.fieldNumber() != blockField) {
+      throw new CorruptIndexException(
+          "block document starts with field " + prefix.fieldNumber() + ", not its event block",
+          "doc " + doc);
+    }
     byte[] bytes = prefix.bytes();
     int start = prefix.valueStart();
     int length = prefix.valueLength();
