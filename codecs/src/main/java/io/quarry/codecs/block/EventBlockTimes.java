@@ -89,10 +89,7 @@ public final class EventBlockTimes {
       for (int s = 0; s < 2 + columns; s++) {
         in.readVInt();
       }
-      times = new long[count];
-      for (int e = 0; e < count && in.getPosition() - offset <= end; e++) {
-        times[e] = newest - in.readVLong();
-      }
+      times = EventBlock.decodeTimes(in, count, newest);
     } catch (RuntimeException e) {
       throw new CorruptBlockException("event block times cannot be decoded: " + e);
     }
@@ -109,13 +106,7 @@ public final class EventBlockTimes {
     if (available < 1) {
       throw new CorruptBlockException("an event block of no bytes");
     }
-    int header = bytes[offset] & 0xFF;
-    int version = header & EventBlockFormat.VERSION_BITS;
-    if ((version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE)
-        || (header & ~EventBlockFormat.VERSION_BITS)
-            == (EventBlockFormat.ALL_ASCII | EventBlockFormat.SOME_NOT_ASCII)) {
-      throw new CorruptBlockException("event block header " + Integer.toHexString(header));
-    }
+    EventBlock.texts(bytes[offset] & 0xFF);
     return new ByteArrayDataInput(bytes, offset + 1, available - 1);
   }
 }
