@@ -3,14 +3,11 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,24 +95,7 @@ class PrefixThenWholeDecodeTest {
    * results ({@code rows}, through the export endpoint) and {@code eventsRead}.
    */
   static JsonNode scan(QuarryServer server, String password, String search) throws Exception {
-    ObjectMapper json = new ObjectMapper();
-    String id =
-        json.readTree(
-                job(server, password, "POST", "", json.writeValueAsString(Map.of("query", search))))
-            .get("id")
-            .asText();
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (true) {
-      String state =
-          json.readTree(job(server, password, "GET", "/" + id, null)).get("state").asText();
-      if (!state.equals("RUNNING") && !state.equals("QUEUED")) {
-        assertThat(state).isEqualTo("DONE");
-        break;
-      }
-      assertThat(System.nanoTime()).as("job %s still running", id).isLessThan(deadline);
-      Thread.sleep(20);
-    }
-    JsonNode inspect = json.readTree(job(server, password, "GET", "/" + id + "/inspect", null));
+    JsonNode inspect = EventRunSearchTest.inspect(server, password, search);
     List<JsonNode> results = EventRunSearchTest.results(server, password, search);
     assertThat(results).as(search).isNotEmpty();
     List<String> rows = new ArrayList<>();
@@ -124,26 +104,5 @@ class PrefixThenWholeDecodeTest {
         .put("rows", String.join(";", rows))
         .put("eventsRead", inspect.at("/costs/eventsRead").asLong());
     return inspect.at("/costs/scan");
-  }
-
-  private static String job(
-      QuarryServer server, String password, String method, String path, String body)
-      throws Exception {
-    java.net.http.HttpRequest.Builder request =
-        java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(server.url() + "/api/v1/jobs" + path))
-            .header("Authorization", TestServers.basic(password))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? java.net.http.HttpRequest.BodyPublishers.noBody()
-                    : java.net.http.HttpRequest.BodyPublishers.ofString(body));
-    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
-      return response.body();
-    }
   }
 }
