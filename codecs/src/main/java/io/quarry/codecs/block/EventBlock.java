@@ -88,26 +88,8 @@ public final class EventBlock {
                 + Integer.toHexString((int) crc.getValue()));
       }
     }
-    int header = block[offset] & 0xFF;
-    byte version = (byte) (header & EventBlockFormat.VERSION_BITS);
-    if (version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE) {
-      throw new CorruptBlockException(
-          "event block version "
-              + version
-              + " is not "
-              + EventBlockFormat.VERSION
-              + " or "
-              + EventBlockFormat.VERSION_ELSEWHERE);
-    }
-    Texts texts =
-        switch (header & ~EventBlockFormat.VERSION_BITS) {
-          case 0 -> Texts.UNRECORDED;
-          case EventBlockFormat.ALL_ASCII -> Texts.ALL_ASCII;
-          case EventBlockFormat.SOME_NOT_ASCII -> Texts.SOME_NOT_ASCII;
-          default ->
-              throw new CorruptBlockException(
-                  "event block header " + Integer.toHexString(header) + " records texts both ways");
-        };
+    Texts texts = texts(block[offset] & 0xFF);
+    byte version = (byte) (block[offset] & EventBlockFormat.VERSION_BITS); // checked by texts
     try {
       ByteArrayDataInput in = new ByteArrayDataInput(block, offset + 1, body - offset - 1);
       int count = in.readVInt();
@@ -198,14 +180,49 @@ public final class EventBlock {
   /** Event {@code i}'s time, epoch microseconds. */
   public long time(int i) {
     if (times == null) {
-      ByteArrayDataInput in = section(0);
-      long[] decoded = new long[count];
-      for (int e = 0; e < count; e++) {
-        decoded[e] = newest - in.readVLong();
-      }
-      times = decoded;
+      times = decodeTimes(section(0), count, newest);
     }
     return times[i];
+  }
+
+  /**
+   * What an event block's header byte records of its texts, once its version is checked (shared
+   * with {@link EventBlockTimes}).
+   *
+   * @throws CorruptBlockException when the version is not a block's or the texts are recorded both
+   *     ways
+   */
+  static Texts texts(int header) throws CorruptBlockException {
+    byte version = (byte) (header & EventBlockFormat.VERSION_BITS);
+    if (version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE) {
+      throw new CorruptBlockException(
+          "event block version "
+              + version
+              + " is not "
+              + EventBlockFormat.VERSION
+              + " or "
+              + EventBlockFormat.VERSION_ELSEWHERE);
+    }
+    return switch (header & ~EventBlockFormat.VERSION_BITS) {
+      case 0 -> Texts.UNRECORDED;
+      case EventBlockFormat.ALL_ASCII -> Texts.ALL_ASCII;
+      case EventBlockFormat.SOME_NOT_ASCII -> Texts.SOME_NOT_ASCII;
+      default ->
+          throw new CorruptBlockException(
+              "event block header " + Integer.toHexString(header) + " records texts both ways");
+    };
+  }
+
+  /**
+   * The {@code Times} section's {@code count} times read from {@code in}, newest first, epoch
+   * microseconds (shared with {@link EventBlockTimes}).
+   */
+  static long[] decodeTimes(ByteArrayDataInput in, int count, long newest) {
+    long[] decoded = new long[count];
+    for (int e = 0; e < count; e++) {
+      decoded[e] = newest - in.readVLong();
+    }
+    return decoded;
   }
 
   /**

@@ -29,26 +29,44 @@ public final class EventBlockTimes {
     if (available < Math.min(HEADER, length)) {
       return -1;
     }
-    ByteArrayDataInput in = header(bytes, offset, length);
-    int count = in.readVInt();
-    in.readZLong(); // newest
-    int columns = in.readVInt();
-    if (count < 0 || count > EventBlockFormat.MAX_EVENTS || columns < 0) {
-      throw new CorruptBlockException(
-          "event block header: " + count + " events, " + columns + " columns");
+    try {
+      ByteArrayDataInput in = header(bytes, offset, available);
+      int count = in.readVInt();
+      in.readZLong(); // newest
+      int columns = in.readVInt();
+      if (in.getPosition() - offset > available) {
+        return more(available, length); // read past the decoded bytes: their values are stale
+      }
+      if (count < 0 || count > EventBlockFormat.MAX_EVENTS || columns < 0) {
+        throw new CorruptBlockException(
+            "event block header: " + count + " events, " + columns + " columns");
+      }
+      if (available < length && HEADER + 5L * (2 + columns) > available) {
+        return -1; // the section table may run past what is decoded
+      }
+      int timesEnd = in.readVInt();
+      for (int s = 1; s < 2 + columns; s++) {
+        in.readVInt();
+      }
+      if (in.getPosition() - offset > available) {
+        return more(available, length);
+      }
+      long end = (long) in.getPosition() - offset + timesEnd;
+      if (timesEnd < 0 || end > length - Integer.BYTES) {
+        throw new CorruptBlockException("event block times end at " + end + " of " + length);
+      }
+      return (int) end;
+    } catch (RuntimeException e) {
+      throw new CorruptBlockException("event block header cannot be decoded: " + e);
     }
-    if (available < length && HEADER + 5L * (2 + columns) > available) {
-      return -1; // the section table may run past what is decoded
+  }
+
+  /** -1 when more of the block may be decoded, else its header runs past its end: corrupt. */
+  private static int more(int available, int length) throws CorruptBlockException {
+    if (available < length) {
+      return -1;
     }
-    int timesEnd = in.readVInt();
-    for (int s = 1; s < 2 + columns; s++) {
-      in.readVInt();
-    }
-    long end = (long) in.getPosition() - offset + timesEnd;
-    if (timesEnd < 0 || end > length - Integer.BYTES) {
-      throw new CorruptBlockException("event block times end at " + end + " of " + length);
-    }
-    return (int) end;
+    throw new CorruptBlockException("event block header runs past its " + length + " bytes");
   }
 
   /** The most bytes of a header before its section table: the header byte, three vints. */
@@ -61,18 +79,17 @@ public final class EventBlockTimes {
    * @throws CorruptBlockException when the times section does not hold one time per event
    */
   public static long[] read(byte[] bytes, int offset, int end) throws IOException {
-    ByteArrayDataInput in = header(bytes, offset, end);
-    int count = in.readVInt();
-    long newest = in.readZLong();
-    int columns = in.readVInt();
-    for (int s = 0; s < 2 + columns; s++) {
-      in.readVInt();
-    }
-    long[] times = new long[count];
+    long[] times;
+    ByteArrayDataInput in;
     try {
-      for (int e = 0; e < count; e++) {
-        times[e] = newest - in.readVLong();
+      in = header(bytes, offset, end);
+      int count = in.readVInt();
+      long newest = in.readZLong();
+      int columns = in.readVInt();
+      for (int s = 0; s < 2 + columns; s++) {
+        in.readVInt();
       }
+      times = EventBlock.decodeTimes(in, count, newest);
     } catch (RuntimeException e) {
       throw new CorruptBlockException("event block times cannot be decoded: " + e);
     }
@@ -89,13 +106,7 @@ public final class EventBlockTimes {
     if (available < 1) {
       throw new CorruptBlockException("an event block of no bytes");
     }
-    int header = bytes[offset] & 0xFF;
-    int version = header & EventBlockFormat.VERSION_BITS;
-    if ((version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE)
-        || (header & ~EventBlockFormat.VERSION_BITS)
-            == (EventBlockFormat.ALL_ASCII | EventBlockFormat.SOME_NOT_ASCII)) {
-      throw new CorruptBlockException("event block header " + Integer.toHexString(header));
-    }
+    EventBlock.texts(bytes[offset] & 0xFF);
     return new ByteArrayDataInput(bytes, offset + 1, available - 1);
   }
 }

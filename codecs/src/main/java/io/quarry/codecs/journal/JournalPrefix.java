@@ -1,6 +1,7 @@
 package io.quarry.codecs.journal;
 
 import static io.quarry.codecs.journal.JournalStoredFieldsWriter.BINARY;
+import static io.quarry.codecs.journal.JournalStoredFieldsWriter.TYPE_BITS;
 import static io.quarry.codecs.journal.JournalStoredFieldsWriter.TYPE_MASK;
 
 import java.io.IOException;
@@ -32,6 +33,7 @@ public final class JournalPrefix {
   private int decoded; // bytes[0, decoded) hold the block's first bytes
   private int start = -1; // where the document's field value starts in bytes, -1: not found yet
   private int valueLength;
+  private int fieldNumber; // of the document's first field
   private long nanos; // spent decoding since the block was started
   private final ByteArrayDataInput input = new ByteArrayDataInput();
 
@@ -67,6 +69,7 @@ public final class JournalPrefix {
         int length = input.readVInt();
         documentStart += d < docInBlock ? length : 0;
       }
+      within(input.getPosition(), resource);
       documentStart += input.getPosition();
       ensure(Math.min(rawLength, documentStart + 16)); // fields, header, length: 3 vints
       input.reset(bytes, documentStart, decoded - documentStart);
@@ -77,6 +80,8 @@ public final class JournalPrefix {
             "document " + docInBlock + " does not start with a binary field", resource);
       }
       valueLength = input.readVInt();
+      within(input.getPosition(), resource);
+      fieldNumber = header >>> TYPE_BITS;
       start = input.getPosition();
       if (start + valueLength > rawLength) {
         throw new CorruptIndexException(
@@ -87,6 +92,21 @@ public final class JournalPrefix {
     } catch (IOException | RuntimeException e) {
       throw new CorruptIndexException("journal block prefix: " + e.getMessage(), resource, e);
     }
+  }
+
+  /**
+   * Whether the reads so far stayed in the decoded bytes (past them they would read stale ones).
+   */
+  private void within(int position, String resource) throws CorruptIndexException {
+    if (position > decoded) {
+      throw new CorruptIndexException(
+          "journal block prefix read to " + position + " of " + decoded + " decoded", resource);
+    }
+  }
+
+  /** The field number of the document's first field. */
+  public int fieldNumber() {
+    return fieldNumber;
   }
 
   /** The decoded bytes: {@link #valueStart} on, the field's value as far as {@link #ensure}d. */

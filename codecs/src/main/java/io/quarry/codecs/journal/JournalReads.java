@@ -19,21 +19,20 @@ public final class JournalReads {
   }
 
   /**
-   * Counts a block of which only a prefix was decoded ({@link JournalPrefix}): a block, its bytes
-   * and time as {@link #add} counts them, and one more prefix read.
+   * Counts a block of which only a prefix was decoded ({@link JournalPrefix}): a prefix read (not a
+   * whole block), its bytes and time as {@link #add} counts them.
    */
   static void addPrefix(long nanos, long bytes) {
     long[] counters = COUNTERS.get();
-    counters[0]++;
     counters[1] += bytes;
     counters[2] += nanos;
     counters[3]++;
   }
 
   /**
-   * The current thread's counters so far: {@code [blocks, bytes, nanos, prefix blocks]} (the blocks
-   * of which only a prefix was decoded, among all the blocks) (a copy; subtract two readings to get
-   * what happened between them).
+   * The current thread's counters so far: {@code [blocks, bytes, nanos, prefix blocks]} (blocks
+   * decoded whole; the blocks of which only a prefix was decoded counted apart, their bytes and
+   * time with the others) (a copy; subtract two readings to get what happened between them).
    */
   public static long[] read() {
     return COUNTERS.get().clone();

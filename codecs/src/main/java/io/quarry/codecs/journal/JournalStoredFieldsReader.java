@@ -192,6 +192,15 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     return -found - 2;
   }
 
+  /**
+   * Whether document {@code docId} is the only document of its journal block: a prefix read of it
+   * ({@link #readPrefix}) decodes only its own bytes, where one of a later document would decode
+   * every document before it again.
+   */
+  public boolean soleDocument(int docId) {
+    return docCount(blockOf(docId)) == 1;
+  }
+
   /** Compressed bytes of the journal, for compression-ratio reporting. */
   public long compressedBytes() {
     long total = 0;

@@ -181,7 +181,10 @@ final class BlockEvents implements StoredEvent.Loader {
       if (prefixTimes == null) {
         prefixTimes = prefixReader.read(blockDoc, count, oldest, newest);
       }
-      return prefixTimes[doc];
+      if (prefixTimes != null) {
+        return prefixTimes[doc];
+      }
+      prefixReader = null; // not by prefix: the whole decode below
     }
     return block().time(doc);
   }

@@ -1,11 +1,13 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlockTimes;
+import io.quarry.codecs.journal.JournalCodec;
 import io.quarry.codecs.journal.JournalPrefix;
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.io.IOException;
 import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.LeafReader;
 
 /**
@@ -24,28 +26,48 @@ final class PrefixTimes {
   private static final int FIRST_BYTES = 256; // a block's header and section table, most often
 
   private final JournalStoredFieldsReader journal;
+  private final int blockField; // the field number of a block document's event block
   private final JournalPrefix prefix = new JournalPrefix();
 
-  private PrefixTimes(JournalStoredFieldsReader journal) {
+  private PrefixTimes(JournalStoredFieldsReader journal, int blockField) {
     this.journal = journal;
+    this.blockField = blockField;
   }
 
-  /** The prefix reader of a segment's journal, or null when its stored fields are not a journal. */
+  /**
+   * The prefix reader of a segment's journal, or null when its stored fields are not a journal or
+   * its blocks are not zstd's (an lz4 or uncompressed block has no streaming decode to stop: it is
+   * decoded whole, checksum checked and cached, by the ordinary read).
+   */
   static PrefixTimes of(LeafReader reader) {
-    return reader instanceof CodecReader codec
+    FieldInfo block = reader.getFieldInfos().fieldInfo(BlockDocuments.BLOCK);
+    return block != null
+            && reader instanceof CodecReader codec
             && codec.getFieldsReader() instanceof JournalStoredFieldsReader journal
-        ? new PrefixTimes(journal.clone())
+            && journal.codec() == JournalCodec.ZSTD
+        ? new PrefixTimes(journal.clone(), block.number)
         : null;
   }
 
   /**
    * Block document {@code doc}'s times, newest first, checked against its doc values: {@code
-   * events} events, the oldest and newest {@code oldest} and {@code newest}.
+   * events} events, the oldest and newest {@code oldest} and {@code newest}; null when {@code doc}
+   * shares its journal block with other documents (blocks as ingest flushed them, before a
+   * compaction): reading it by prefix would decode the documents before it, each time again, where
+   * the whole decode is cached for the block's next document.
    *
    * @throws CorruptIndexException when they do not match, or the prefix is not an event block's
    */
   long[] read(int doc, int events, long oldest, long newest) throws IOException {
+    if (!journal.soleDocument(doc)) {
+      return null; // a prefix read would decode the documents before it again: decode it whole
+    }
     journal.readPrefix(doc, prefix);
+    if (prefix.fieldNumber() != blockField) {
+      throw new CorruptIndexException(
+          "block document starts with field " + prefix.fieldNumber() + ", not its event block",
+          "doc " + doc);
+    }
     byte[] bytes = prefix.bytes();
     int start = prefix.valueStart();
     int length = prefix.valueLength();

@@ -46,29 +46,37 @@ public record ScanStats(
   /**
    * Where a scan's time went, summed over its threads: the term index (rewriting the query,
    * building each segment's scorer, counting documents without reading them) and the journal
-   * (blocks decompressed and checked, their bytes, the time it took). The rest of a scan's time is
-   * the pipeline's (per stage in the job inspector).
+   * (blocks decompressed and checked, their bytes, the time it took; {@code prefixBlocks} the
+   * blocks of which only the first bytes were decoded for their times, not among {@code
+   * journalBlocks}, their bytes and time in {@code journalBytes} and {@code journalDecodeNanos}).
+   * The rest of a scan's time is the pipeline's (per stage in the job inspector).
    */
   public record Costs(
-      long indexLookupNanos, long journalBlocks, long journalBytes, long journalDecodeNanos) {
-    public static final Costs NONE = new Costs(0, 0, 0, 0);
+      long indexLookupNanos,
+      long journalBlocks,
+      long journalBytes,
+      long journalDecodeNanos,
+      long prefixBlocks) {
+    public static final Costs NONE = new Costs(0, 0, 0, 0, 0);
 
     public Costs plus(Costs other) {
       return new Costs(
           indexLookupNanos + other.indexLookupNanos,
           journalBlocks + other.journalBlocks,
           journalBytes + other.journalBytes,
-          journalDecodeNanos + other.journalDecodeNanos);
+          journalDecodeNanos + other.journalDecodeNanos,
+          prefixBlocks + other.prefixBlocks);
     }
 
     /** The journal work this thread did since {@code before} (a {@link JournalReads#read}). */
     static Costs journalSince(long[] before) {
       long[] now = JournalReads.read();
-      return new Costs(0, now[0] - before[0], now[1] - before[1], now[2] - before[2]);
+      return new Costs(
+          0, now[0] - before[0], now[1] - before[1], now[2] - before[2], now[3] - before[3]);
     }
 
     static Costs indexLookup(long nanos) {
-      return new Costs(nanos, 0, 0, 0);
+      return new Costs(nanos, 0, 0, 0, 0);
     }
   }
 }

@@ -96,6 +96,7 @@ class JournalPrefixTest {
         assertThat(prefix.decoded()).isEqualTo(start + FIRST);
         long[] after = JournalReads.read();
         assertThat(after[3] - before[3]).as("one prefix read").isEqualTo(1);
+        assertThat(after[0] - before[0]).as("no block decoded whole").isZero();
         assertThat(after[1] - before[1]).as("bytes decoded").isEqualTo(start + FIRST);
       }
     }

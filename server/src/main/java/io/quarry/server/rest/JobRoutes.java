@@ -287,6 +287,7 @@ public final class JobRoutes {
       Map<String, Object> scan = new LinkedHashMap<>();
       scan.put("indexLookupMs", stats.scanCosts().indexLookupNanos() / 1e6);
       scan.put("journalBlocks", stats.scanCosts().journalBlocks());
+      scan.put("journalPrefixBlocks", stats.scanCosts().prefixBlocks());
       scan.put("journalBytes", stats.scanCosts().journalBytes());
       scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
       scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);

@@ -60,6 +60,9 @@ final class EventPages implements EventVisitor {
   private final EventReading reading;
   private final EventColumn[] columns;
   private final RunFill[] runFills; // how each column fills a block run
+  // the columns in the order an event's values are appended: _time last, so that a block another
+  // column decodes answers its times rather than a prefix read before it (the pages keep columns)
+  private final int[] appendOrder;
   private long matchedHere;
   private int visited;
   private int rows;
@@ -137,8 +140,30 @@ final class EventPages implements EventVisitor {
     for (int c = 0; c < runFills.length; c++) {
       runFills[c] = new RunFill(this.columns[c], pageSize);
     }
+    this.appendOrder = appendOrder(this.columns);
     this.kept = new int[check != null ? pageSize : 0];
     this.answered = new boolean[Math.min(pageSize, SearchControl.EVERY)];
+  }
+
+  /**
+   * The columns' indexes, {@code _time}'s last: an event's time read by a block run before another
+   * column decodes the block would be read twice — from its first bytes ({@code BlockEvents}'
+   * prefix read), then with the whole block.
+   */
+  private static int[] appendOrder(EventColumn[] columns) {
+    int[] order = new int[columns.length];
+    int next = 0;
+    for (int c = 0; c < columns.length; c++) {
+      if (!columns[c].name.equals(EventFields.TIME)) {
+        order[next++] = c;
+      }
+    }
+    for (int c = 0; c < columns.length; c++) {
+      if (columns[c].name.equals(EventFields.TIME)) {
+        order[next++] = c;
+      }
+    }
+    return order;
   }
 
   /**
@@ -188,8 +213,8 @@ final class EventPages implements EventVisitor {
   private void append(StoredEvent event) {
     reading.nextEvent();
     FieldExtractor extracted = null; // one extraction for every column
-    for (EventColumn column : columns) {
-      extracted = column.append(event, extracted, rows);
+    for (int c : appendOrder) {
+      extracted = columns[c].append(event, extracted, rows);
     }
   }
 
@@ -318,8 +343,8 @@ final class EventPages implements EventVisitor {
         reading.nextEvent();
         StoredEvent event = run.event(from + end);
         FieldExtractor extracted = null;
-        for (RunFill column : runFills) {
-          extracted = column.appendProbed(event, extracted, rows + end);
+        for (int c : appendOrder) {
+          extracted = runFills[c].appendProbed(event, extracted, rows + end);
         }
         started = System.nanoTime();
         end++;

@@ -105,6 +105,8 @@ public record SearchStats(
             .append(scanCosts.indexLookupNanos() / 1_000_000)
             .append(" journal_blocks=")
             .append(scanCosts.journalBlocks())
+            .append(" journal_prefix_blocks=")
+            .append(scanCosts.prefixBlocks())
             .append(" journal_decode_ms=")
             .append(scanCosts.journalDecodeNanos() / 1_000_000)
             .append(" field_extraction_ms=")

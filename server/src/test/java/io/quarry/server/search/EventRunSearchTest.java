@@ -141,6 +141,15 @@ class EventRunSearchTest {
    * scan costs ({@code SearchStats.eventsByRun}).
    */
   static long byRun(QuarryServer server, String password, String search) throws Exception {
+    JsonNode inspect = inspect(server, password, search);
+    assertThat(inspect.at("/costs/scan/eventsByRun").isNumber()).as(inspect.toString()).isTrue();
+    return inspect.at("/costs/scan/eventsByRun").asLong();
+  }
+
+  /**
+   * The job inspector's answer ({@code /api/v1/jobs/{id}/inspect}) once the search's job is done.
+   */
+  static JsonNode inspect(QuarryServer server, String password, String search) throws Exception {
     ObjectMapper json = new ObjectMapper();
     String id =
         json.readTree(
@@ -158,9 +167,7 @@ class EventRunSearchTest {
       assertThat(System.nanoTime()).as("job %s still running", id).isLessThan(deadline);
       Thread.sleep(20);
     }
-    JsonNode inspect = json.readTree(job(server, password, "GET", "/" + id + "/inspect", null));
-    assertThat(inspect.at("/costs/scan/eventsByRun").isNumber()).as(inspect.toString()).isTrue();
-    return inspect.at("/costs/scan/eventsByRun").asLong();
+    return json.readTree(job(server, password, "GET", "/" + id + "/inspect", null));
   }
 
   private static String job(

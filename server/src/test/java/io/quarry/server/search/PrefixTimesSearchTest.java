@@ -1,0 +1,71 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stats range(_time), count}: no column reads the texts, so each block's times are read from
+ * its journal block's first bytes ({@code PrefixTimes}) and no journal block is decoded whole, as
+ * the job reports it ({@code scan.journalPrefixBlocks}, {@code scan.journalBlocks}). Events of ~300
+ * bytes: each block document (1000 events) is past a journal block's 128 KiB, so it is its journal
+ * block's only document, the case a prefix read is taken for.
+ */
+class PrefixTimesSearchTest {
+  private static final String PASSWORD = "prefix-times-pw";
+  private static final int LINES = 6_000;
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.start(root.resolve("data"), PASSWORD);
+    StringBuilder events = new StringBuilder();
+    String padding = "x".repeat(260);
+    for (int i = 0; i < LINES; i++) {
+      // z2 only in the first half; the second half's i % 3 == 2 are z0
+      String zone = i % 3 == 2 && i >= LINES / 2 ? "z0" : "z" + i % 3;
+      events.append(
+          String.format(
+              "{\"time\":%d,\"event\":\"event %d msg=%s\",\"fields\":{\"zone\":\"%s\"}}%n",
+              1_767_225_600L + i, i, padding, zone));
+    }
+    TestServers.postEvents(server, TestServers.TOKEN, events.toString());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void theTimesOfEveryBlockAreReadByPrefix() throws Exception {
+    JsonNode scan =
+        PrefixThenWholeDecodeTest.scan(
+            server, PASSWORD, "search index=main | stats range(_time) AS span, count");
+    assertThat(scan.get("rows").asText()).isEqualTo("{\"span\":\"5999\",\"count\":\"6000\"}");
+    assertThat(scan.get("journalPrefixBlocks").asLong()).as(scan.toString()).isEqualTo(6);
+    assertThat(scan.get("journalBlocks").asLong()).as(scan.toString()).isZero();
+  }
+
+  /** With the texts read, the same blocks are decoded whole and none by prefix. */
+  @Test
+  void readingTheTextsDecodesEveryBlockWhole() throws Exception {
+    JsonNode scan =
+        PrefixThenWholeDecodeTest.scan(
+            server, PASSWORD, "search index=main | stats range(_time) AS span, dc(_raw) AS texts");
+    assertThat(scan.get("rows").asText()).isEqualTo("{\"span\":\"5999\",\"texts\":\"6000\"}");
+    assertThat(scan.get("journalPrefixBlocks").asLong()).as(scan.toString()).isZero();
+    assertThat(scan.get("journalBlocks").asLong()).as(scan.toString()).isEqualTo(6);
+  }
+}
