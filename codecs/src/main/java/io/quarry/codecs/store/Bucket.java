@@ -74,29 +74,23 @@ final class Bucket implements Closeable {
   private volatile long maxTime;
   private volatile long events;
   private volatile long maxSequence;
-  // deferred compaction (null: compaction inline, or a bucket opened warm)
-  private CompactionMergePolicy compaction;
-  private volatile long lastAddNanos = System.nanoTime();
-  private volatile long searchedCompactions; // compaction merges the searchers already see
-  private volatile boolean compactionRequested; // compactIfDue started one since the bucket opened
-  private volatile long compactionsAtRequest; // compaction merges done when it last started one
-  private final java.util.concurrent.atomic.AtomicLong merges =
-      new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
-  private volatile long searchedMerges; // merged segments the searchers already see
+  private final BucketCompaction compaction;
   private AbortableMergeScheduler mergeScheduler; // hot
-  private volatile boolean closing; // closeAbortingMerges: no compaction starts (under forcedMerge)
-  // a compaction and a roll do not set the writer's forced merge at once
-  private final java.util.concurrent.locks.ReentrantLock forcedMerge =
-      new java.util.concurrent.locks.ReentrantLock();
 
   private Bucket(
-      long id, Path path, Directory directory, long created, BucketFormat.Recorded recorded) {
+      long id,
+      Path path,
+      Directory directory,
+      long created,
+      BucketFormat.Recorded recorded,
+      CompactionMergePolicy compaction) {
     this.id = id;
     this.path = path;
     this.directory = directory;
     this.created = created;
     this.format = recorded.format();
     this.termFilters = recorded.termFilters();
+    this.compaction = new BucketCompaction(compaction);
   }
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
@@ -124,7 +118,8 @@ final class Bucket implements Closeable {
                 path,
                 directory,
                 Long.parseLong(properties.getProperty("created", "0")),
-                recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded);
+                recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded,
+                null);
         bucket.state = State.WARM;
         bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
         bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
@@ -140,9 +135,20 @@ final class Bucket implements Closeable {
                 ? format.record(path)
                 : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
-      Bucket bucket = new Bucket(id, path, directory, now, recorded);
-      IndexWriterConfig config = new IndexWriterConfig();
       boolean deferred = options.compaction().deferred();
+      TieredMergePolicy natural = new TieredMergePolicy();
+      Bucket bucket =
+          new Bucket(
+              id,
+              path,
+              directory,
+              now,
+              recorded,
+              deferred
+                  ? new CompactionMergePolicy(
+                      natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024))
+                  : null);
+      IndexWriterConfig config = new IndexWriterConfig();
       config.setCodec(
           new QuarryCodec(
               options.journalCompression(),
@@ -150,11 +156,7 @@ final class Bucket implements Closeable {
               deferred ? Long.MAX_VALUE : JournalStoredFieldsFormat.compactMergeBytes(),
               deferred));
       if (deferred) {
-        TieredMergePolicy natural = new TieredMergePolicy();
-        bucket.compaction =
-            new CompactionMergePolicy(
-                natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024));
-        config.setMergePolicy(bucket.compaction);
+        config.setMergePolicy(bucket.compaction.policy());
       }
       if (recorded.timeSorted()) {
         // events, and block buckets of layout 1; a layout 2 block segment keeps its blocks in the
@@ -164,7 +166,7 @@ final class Bucket implements Closeable {
       bucket.mergeScheduler = new AbortableMergeScheduler();
       config.setMergeScheduler(bucket.mergeScheduler);
       config.setRAMBufferSizeMB(64);
-      config.setMergedSegmentWarmer(merged -> bucket.merges.incrementAndGet());
+      config.setMergedSegmentWarmer(merged -> bucket.compaction.merged());
       config.setCommitOnClose(true);
       bucket.writer = new IndexWriter(directory, config);
       bucket.searchers = new SearcherManager(bucket.writer, null);
@@ -280,7 +282,7 @@ final class Bucket implements Closeable {
       }
     }
     writer.addDocument(document);
-    lastAddNanos = System.nanoTime();
+    compaction.added();
     addedGeneration.incrementAndGet();
     synchronized (statistics) {
       events += count;
@@ -418,79 +420,37 @@ final class Bucket implements Closeable {
    * go on through its searchers meanwhile; only the short swap to the warm reader holds it.
    */
   void roll() throws IOException {
-    forcedMerge.lock();
-    state = State.ROLLING;
-    try {
-      writer.forceMerge(4);
-      synchronized (this) {
-        rollToWarm();
-        state = State.WARM;
-      }
-    } catch (IOException | RuntimeException | Error e) {
-      IndexWriter current = writer; // still open: the roll failed before closing it, still hot
-      state = current != null && current.isOpen() ? State.HOT : State.FAILED;
-      throw e;
-    } finally {
-      forcedMerge.unlock();
-    }
+    compaction.rollExclusively(
+        () -> {
+          state = State.ROLLING;
+          try {
+            writer.forceMerge(4);
+            synchronized (this) {
+              rollToWarm();
+              state = State.WARM;
+            }
+          } catch (IOException | RuntimeException | Error e) {
+            IndexWriter current =
+                writer; // still open: the roll failed before closing it, still hot
+            state = current != null && current.isOpen() ? State.HOT : State.FAILED;
+            throw e;
+          }
+        });
   }
 
   /**
-   * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
-   * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
-   * segments (with events not yet flushed) of at least {@code settings.idleMinBytes()} and no event
-   * added for {@code settings.idle()}, or fast segments of at least {@code
-   * settings.pendingBytes()}; none while one runs or a roll does.
+   * Starts a compaction of the hot bucket in the background when it is due ({@link
+   * BucketCompaction#startIfDue}); none once it is not hot.
    *
    * @return whether it started one
    */
   boolean compactIfDue(CompactionSettings settings) throws IOException {
-    CompactionMergePolicy policy = compaction;
     IndexWriter current = writer;
     if (state != State.HOT || current == null) {
       return false;
     }
-    boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
-    searchMerged(policy, idle);
-    if (policy == null || policy.compacting()) {
-      return false;
-    }
-    long pending = policy.pendingBytes();
-    boolean due =
-        idle && pending + current.ramBytesUsed() >= settings.idleMinBytes()
-            || pending >= settings.pendingBytes();
-    if (!due || !forcedMerge.tryLock()) {
-      return false;
-    }
-    try {
-      if (closing || state != State.HOT || !current.isOpen()) {
-        return false;
-      }
-      compactionsAtRequest = policy.compactions();
-      compactionRequested = true;
-      current.forceMerge(CompactionMergePolicy.COMPACT, false); // flushes, then registers merges
-      return true;
-    } finally {
-      forcedMerge.unlock();
-    }
-  }
-
-  /**
-   * Reopens the searchers once merges finished since they opened — when the bucket is idle, or a
-   * compaction finished — so searches read the merged (compact) segments and the segments they
-   * replace can be deleted: an idle bucket's searchers otherwise kept them, and their files, until
-   * the next add (and a refresh during an ingest would flush small segments).
-   */
-  private void searchMerged(CompactionMergePolicy policy, boolean idle) throws IOException {
-    long merged = merges.get();
-    long compacted = policy == null ? 0 : policy.compactions();
-    if (merged == searchedMerges && compacted == searchedCompactions
-        || !idle && compacted == searchedCompactions) {
-      return;
-    }
-    reopenSearchers();
-    searchedMerges = merged;
-    searchedCompactions = compacted;
+    return compaction.startIfDue(
+        current, settings, () -> state == State.HOT, this::reopenSearchers);
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
@@ -531,30 +491,36 @@ final class Bucket implements Closeable {
 
   /**
    * Whether the bucket's writer failed (a tragic exception) after a compaction was started and
-   * before one finished: the index backs off its next compaction ({@code IndexStore}).
+   * before one finished: the index backs off its next compaction ({@code IndexCompaction}).
    */
   boolean compactionFailed() {
-    CompactionMergePolicy policy = compaction;
-    IndexWriter current = writer;
-    return policy != null
-        && compactionRequested
-        && policy.compactions() == compactionsAtRequest
-        && current != null
-        && current.getTragicException() != null;
+    return compaction.failed(writer);
   }
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
   long compactionPendingBytes() {
-    CompactionMergePolicy policy = compaction;
-    return policy == null || state == State.WARM ? 0 : policy.pendingBytes();
+    return state == State.WARM ? 0 : compaction.pendingBytes();
   }
 
   /** Whether a compaction of this bucket runs now, or its searchers do not see one that ended. */
   boolean compacting() {
-    CompactionMergePolicy policy = compaction;
-    return policy != null
-        && state != State.WARM
-        && (policy.compacting() || policy.compactions() != searchedCompactions);
+    return state != State.WARM && compaction.running();
+  }
+
+  /**
+   * Whether a compaction of this hot bucket will start without more events ({@link
+   * BucketCompaction#due}).
+   */
+  boolean compactionDue(CompactionSettings settings) {
+    IndexWriter current = writer;
+    if (state != State.HOT || current == null) {
+      return false;
+    }
+    try {
+      return compaction.due(settings, current.ramBytesUsed());
+    } catch (org.apache.lucene.store.AlreadyClosedException rolled) {
+      return false; // rolled meanwhile (the roll compacts) or failed (recovery reopens it)
+    }
   }
 
   /**
@@ -562,10 +528,7 @@ final class Bucket implements Closeable {
    * bucket takes part in the index (none starts before {@link #compactIfDue} or the roll).
    */
   void countCompactionsIn(CompactionCounter counter) {
-    CompactionMergePolicy policy = compaction;
-    if (policy != null) {
-      policy.countIn(counter);
-    }
+    compaction.countIn(counter);
   }
 
   private void rollToWarm() throws IOException {
@@ -696,12 +659,7 @@ final class Bucket implements Closeable {
    * its last commit is dropped.
    */
   void closeAbortingMerges() throws IOException {
-    forcedMerge.lock();
-    try {
-      closing = true; // no compaction starts from here on
-    } finally {
-      forcedMerge.unlock();
-    }
+    compaction.close(); // no compaction starts from here on
     IndexWriter current = writer;
     if (state == State.HOT && current != null && current.isOpen()) {
       mergeScheduler.abortRunning();

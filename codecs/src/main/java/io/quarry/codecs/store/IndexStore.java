@@ -101,15 +101,7 @@ public final class IndexStore implements Closeable {
 
   private volatile boolean closed; // written under commitLock
 
-  static final long FIRST_COMPACTION_BACKOFF_NANOS = TimeUnit.MINUTES.toNanos(1);
-  static final long MAX_COMPACTION_BACKOFF_NANOS = TimeUnit.HOURS.toNanos(1);
-  // the delay before the next compaction after failed ones in a row (0: none failed), and when
-  private volatile long compactionBackoffNanos;
-  private volatile long compactionNotBefore = System.nanoTime();
-  private volatile long compactionsAtBackoff; // compactionsDone's count at the last failure
-
-  /** The compaction merges this index finished since it opened (the server started). */
-  private final CompactionCounter compactionsDone = new CompactionCounter();
+  private final IndexCompaction compactions;
 
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
@@ -129,6 +121,7 @@ public final class IndexStore implements Closeable {
     this.name = requireNonNull(name, "name is null");
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
+    this.compactions = new IndexCompaction(name, options.compaction());
     this.blocks = new BlockDocuments(options);
     this.eventDocuments = new EventDocuments(name, options);
     this.clock = requireNonNull(clock, "clock is null");
@@ -139,7 +132,7 @@ public final class IndexStore implements Closeable {
     try {
       BucketOpening opened =
           BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
-      opened.buckets().forEach(bucket -> bucket.countCompactionsIn(compactionsDone));
+      opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();
       List<WalBatch> logged = new ArrayList<>();
@@ -262,9 +255,7 @@ public final class IndexStore implements Closeable {
         if (!failed.failed()) {
           continue;
         }
-        if (failed.compactionFailed()) {
-          backOffCompaction();
-        }
+        compactions.writerFailed(failed);
         try {
           failed.close();
         } catch (IOException | RuntimeException e) {
@@ -272,7 +263,7 @@ public final class IndexStore implements Closeable {
         }
         Bucket reopened =
             Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
-        reopened.countCompactionsIn(compactionsDone);
+        compactions.join(reopened);
         buckets.set(i, reopened);
         if (hot == failed) {
           hot = reopened;
@@ -425,62 +416,16 @@ public final class IndexStore implements Closeable {
     }
   }
 
-  /**
-   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}); runs
-   * every {@link #REFRESH_INTERVAL_MILLIS}. The merges run on Lucene's merge threads.
-   */
+  /** Starts the hot bucket's deferred compaction when it is due ({@link IndexCompaction}). */
   private void scheduledCompaction() {
-    if (closed) {
-      return;
+    if (!closed) {
+      compactions.startIfDue(hot);
     }
-    Bucket current = hot;
-    if (compactionsDone.compactions() > compactionsAtBackoff) {
-      compactionBackoffNanos = 0; // a compaction succeeded since the last failed
-    } else if (System.nanoTime() - compactionNotBefore < 0) {
-      return;
-    }
-    try {
-      if (current.compactIfDue(options.compaction())) {
-        LOG.fine("index " + name + ": compaction started");
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "index " + name + ": compaction not started", e);
-    }
-  }
-
-  /**
-   * After a compaction whose merge failed (the writer closed on it; {@link #recover} reopened the
-   * bucket), the next is not started before a delay that doubles with each failure in a row, from
-   * {@link #FIRST_COMPACTION_BACKOFF_NANOS} up to {@link #MAX_COMPACTION_BACKOFF_NANOS}: a disk
-   * that fails every merge does not make the idle bucket fail, recover and fail again every second.
-   */
-  private void backOffCompaction() {
-    long backoff = compactionBackoffNanos;
-    backoff =
-        backoff == 0
-            ? FIRST_COMPACTION_BACKOFF_NANOS
-            : Math.min(2 * backoff, MAX_COMPACTION_BACKOFF_NANOS);
-    compactionBackoffNanos = backoff;
-    compactionsAtBackoff = compactionsDone.compactions();
-    compactionNotBefore = System.nanoTime() + backoff;
-    LOG.warning(
-        "index "
-            + name
-            + ": a compaction failed; the next starts in "
-            + TimeUnit.NANOSECONDS.toSeconds(backoff)
-            + " s at the earliest");
   }
 
   /** Where the deferred compaction of this index's buckets stands. */
   public CompactionStatus compaction() {
-    long pending = 0;
-    boolean running = false;
-    for (Bucket bucket : buckets) {
-      pending += bucket.compactionPendingBytes();
-      running |= bucket.compacting();
-    }
-    return new CompactionStatus(
-        pending, running, compactionsDone.compactions(), compactionsDone.compactedBytes());
+    return compactions.status(buckets);
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
@@ -525,7 +470,7 @@ public final class IndexStore implements Closeable {
         generation = wal.roll();
         committing = hot;
         if (next != null) {
-          next.countCompactionsIn(compactionsDone);
+          compactions.join(next);
           buckets.add(next);
           hot = next;
         }
