@@ -490,6 +490,25 @@ final class Bucket implements Closeable {
   }
 
   /**
+   * Starts compacting the bucket in the background ahead of its roll ({@link
+   * BucketCompaction#startForRoll}): the bucket no longer takes events and is committed.
+   *
+   * @return whether a compaction runs now, which the roll waits for ({@link #compactionMerging})
+   */
+  boolean compactBeforeRoll() throws IOException {
+    IndexWriter current = writer;
+    if (state != State.HOT || current == null) {
+      return false;
+    }
+    return compaction.startForRoll(current, () -> state == State.HOT);
+  }
+
+  /** Whether a compaction's merge of this bucket is registered or running now. */
+  boolean compactionMerging() {
+    return state != State.WARM && compaction.merging();
+  }
+
+  /**
    * Whether the bucket's writer failed (a tragic exception) after a compaction was started and
    * before one finished: the index backs off its next compaction ({@code IndexCompaction}).
    */

@@ -104,6 +104,39 @@ final class BucketCompaction {
   }
 
   /**
+   * Starts compacting every fast segment in the background ahead of the bucket's roll (it took its
+   * last event and is committed), so the roll's forced merge, under the index's commit lock, only
+   * merges compact segments; whatever the idle and size rules say.
+   *
+   * @return whether a compaction now runs for the roll to wait for (false: compaction inline, or
+   *     the bucket closing or no longer hot)
+   */
+  boolean startForRoll(IndexWriter writer, BooleanSupplier hot) throws IOException {
+    if (policy == null) {
+      return false;
+    }
+    forcedMerge.lock();
+    try {
+      if (closing || !hot.getAsBoolean() || !writer.isOpen()) {
+        return false;
+      }
+      if (!policy.compacting()) {
+        compactionsAtRequest = policy.compactions();
+        requested = true;
+        writer.forceMerge(CompactionMergePolicy.COMPACT, false); // registers merges, no wait
+      }
+      return policy.compacting();
+    } finally {
+      forcedMerge.unlock();
+    }
+  }
+
+  /** Whether a compaction's merge is registered or running now. */
+  boolean merging() {
+    return policy != null && policy.compacting();
+  }
+
+  /**
    * Whether a compaction will start without more events (once the bucket is idle, at the latest):
    * none runs, and the fast segments with the events not yet flushed ({@code unflushedBytes}) reach
    * {@code settings}' bounds.

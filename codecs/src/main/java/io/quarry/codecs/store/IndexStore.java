@@ -48,9 +48,13 @@ import org.apache.lucene.store.FSDirectory;
  * acknowledged event is in the index exactly once.
  *
  * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
- * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old. Searches open only buckets
- * whose time bounds overlap their range. Retention deletes whole warm buckets, oldest first, past
- * {@code maxAge} or while the index exceeds {@code maxTotalBytes}.
+ * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old: a new hot bucket takes the
+ * writes, the full one is committed and, with compaction deferred, compacted in the background
+ * (Lucene's merge threads); a later commit rolls it once that ended, so the roll's forced merge,
+ * which holds the index's commit lock on the store's one scheduler thread, only merges compact
+ * segments. Searches open only buckets whose time bounds overlap their range. Retention deletes
+ * whole warm buckets, oldest first, past {@code maxAge} or while the index exceeds {@code
+ * maxTotalBytes}.
  */
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -434,19 +438,23 @@ public final class IndexStore implements Closeable {
       if (closed) {
         return;
       }
-      commitLocked(false);
+      commitLocked(false, false);
     }
   }
 
   /**
    * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
-   * rollBucket} the hot bucket also turns warm and a new one takes writes.
+   * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
+   * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past
+   * its hot time whose compaction ended is rolled by each call.
    */
-  private void commitLocked(boolean rollBucket) throws IOException {
+  private void commitLocked(boolean rollBucket, boolean waitForRoll) throws IOException {
     recover();
     for (Bucket bucket : buckets) {
-      if (bucket != hot && !bucket.isWarm()) {
-        bucket.roll(); // a roll that failed before: its events are committed or in the log
+      // a bucket past its hot time: once its compaction ended (the roll then only merges compact
+      // segments), or when its roll failed before; its events are committed or in the log
+      if (bucket != hot && !bucket.isWarm() && (waitForRoll || !bucket.compactionMerging())) {
+        roll(bucket);
       }
     }
     if (!hot.hasUncommittedChanges() && !rollBucket) {
@@ -488,20 +496,29 @@ public final class IndexStore implements Closeable {
     // every event logged before the roll is in the bucket before it is committed and the log
     // files that hold it are deleted
     appendedBefore.awaitNone();
-    if (rollBucket) {
-      committing.roll();
-      LOG.info(
-          "index "
-              + name
-              + ": bucket "
-              + committing.id()
-              + " rolled to warm with "
-              + committing.events()
-              + " events");
+    if (rollBucket && waitForRoll) {
+      roll(committing);
+    } else if (rollBucket) {
+      committing.commit();
+      if (!committing.compactBeforeRoll()) {
+        roll(committing); // compaction inline (the roll compacts), or nothing to wait for
+      } // else a later commit rolls it, once its compaction ended
     } else {
       committing.commit();
     }
     wal.deleteBefore(generation);
+  }
+
+  private void roll(Bucket bucket) throws IOException {
+    bucket.roll();
+    LOG.info(
+        "index "
+            + name
+            + ": bucket "
+            + bucket.id()
+            + " rolled to warm with "
+            + bucket.events()
+            + " events");
   }
 
   /** Periodic work: commit, roll the hot bucket when it is full or old, apply retention. */
@@ -516,7 +533,7 @@ public final class IndexStore implements Closeable {
             current.events() >= options.maxBucketEvents()
                 || (current.events() > 0
                     && clock.millis() - current.created() >= options.maxHotAge().toMillis());
-        commitLocked(full);
+        commitLocked(full, false);
       }
       applyRetention();
     } catch (IOException | RuntimeException e) {
@@ -531,7 +548,7 @@ public final class IndexStore implements Closeable {
   public void rollHotBucket() throws IOException {
     synchronized (commitLock) {
       if (!closed) {
-        commitLocked(true);
+        commitLocked(true, true);
       }
     }
   }
@@ -563,7 +580,7 @@ public final class IndexStore implements Closeable {
         throw new IllegalStateException("index " + name + " is closed");
       }
       if (hot.format() != BucketFormat.BLOCKS) {
-        commitLocked(true);
+        commitLocked(true, true);
       }
       return BucketConversion.convertWarm(name, buckets, options, blocks, directories, progress);
     }
@@ -649,7 +666,7 @@ public final class IndexStore implements Closeable {
         return;
       }
       try {
-        commitLocked(false);
+        commitLocked(false, false);
       } finally {
         closed = true;
         // every acknowledged event is committed or in the log: running merges (a compaction) are
