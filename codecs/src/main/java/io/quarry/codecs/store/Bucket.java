@@ -1,31 +1,18 @@
 package io.quarry.codecs.store;
 
-import io.quarry.codecs.journal.JournalStoredFieldsFormat;
-import io.quarry.codecs.journal.JournalStoredFieldsReader;
-import io.quarry.codecs.journal.QuarryCodec;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Map;
-import java.util.Properties;
-import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
-import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
@@ -44,9 +31,7 @@ import org.apache.lucene.util.IOUtils;
  * and a crash during one leaves the last commit as it was.
  */
 final class Bucket implements Closeable {
-  static final String MANIFEST = "bucket.properties";
-  private static final Sort TIME_DESCENDING =
-      new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
+  static final String MANIFEST = BucketManifest.FILE;
 
   private final long id;
   private final Path path;
@@ -60,14 +45,10 @@ final class Bucket implements Closeable {
   // warm
   private DirectoryReader reader; // opened on first search
   private final Object statistics = new Object();
-  private final java.util.concurrent.atomic.AtomicLong addedGeneration =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final Object refreshMonitor = new Object();
-  private long refreshedGeneration; // guarded by refreshMonitor
+  private final SharedRefresh refreshes = new SharedRefresh();
   // never searched counts as search idle: a bucket nobody has searched yet (a new hot bucket, the
   // _audit and _internal buckets a search writes to) is not refreshed in the background
   private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
-  private boolean refreshing; // guarded by refreshMonitor
   // one volatile: failed() reads it without the monitor a roll holds, and sees no half-made roll
   private volatile State state = State.HOT;
   private volatile long minTime;
@@ -103,28 +84,24 @@ final class Bucket implements Closeable {
       long id, Path path, IndexOptions options, long now, DirectoryFactory directories)
       throws IOException {
     Files.createDirectories(path);
-    Path manifest = path.resolve(MANIFEST);
     Directory directory = directories.open(path);
     try {
       BucketFormat.Recorded recorded = BucketFormat.recordedVersion(path);
-      if (Files.exists(manifest)) {
-        Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(manifest)) {
-          properties.load(in);
-        }
+      BucketManifest manifest = BucketManifest.read(path);
+      if (manifest != null) {
         Bucket bucket =
             new Bucket(
                 id,
                 path,
                 directory,
-                Long.parseLong(properties.getProperty("created", "0")),
+                manifest.created(),
                 recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded,
                 null);
         bucket.state = State.WARM;
-        bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
-        bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
-        bucket.events = Long.parseLong(properties.getProperty("events"));
-        bucket.maxSequence = Long.parseLong(properties.getProperty("maxSequence"));
+        bucket.minTime = manifest.minTime();
+        bucket.maxTime = manifest.maxTime();
+        bucket.events = manifest.events();
+        bucket.maxSequence = manifest.maxSequence();
         return bucket;
       }
       if (recorded == null) { // a new bucket takes the configured format; an older one held events
@@ -135,43 +112,15 @@ final class Bucket implements Closeable {
                 ? format.record(path)
                 : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
-      boolean deferred = options.compaction().deferred();
-      TieredMergePolicy natural = new TieredMergePolicy();
-      Bucket bucket =
-          new Bucket(
-              id,
-              path,
-              directory,
-              now,
-              recorded,
-              deferred
-                  ? new CompactionMergePolicy(
-                      natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024))
-                  : null);
-      IndexWriterConfig config = new IndexWriterConfig();
-      config.setCodec(
-          new QuarryCodec(
-              options.journalCompression(),
-              options.journalBlockSize(),
-              deferred ? Long.MAX_VALUE : JournalStoredFieldsFormat.compactMergeBytes(),
-              deferred));
-      if (deferred) {
-        config.setMergePolicy(bucket.compaction.policy());
-      }
-      if (recorded.timeSorted()) {
-        // events, and block buckets of layout 1; a layout 2 block segment keeps its blocks in the
-        // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
-        config.setIndexSort(TIME_DESCENDING);
-      }
+      CompactionMergePolicy policy = HotBucketConfig.compactionPolicy(options);
+      Bucket bucket = new Bucket(id, path, directory, now, recorded, policy);
       bucket.mergeScheduler = new AbortableMergeScheduler();
-      config.setMergeScheduler(bucket.mergeScheduler);
-      config.setRAMBufferSizeMB(64);
-      config.setMergedSegmentWarmer(merged -> bucket.compaction.merged());
-      config.setCommitOnClose(true);
+      IndexWriterConfig config =
+          HotBucketConfig.of(options, recorded, bucket.compaction, bucket.mergeScheduler);
       bucket.writer = new IndexWriter(directory, config);
       bucket.searchers = new SearcherManager(bucket.writer, null);
       bucket.recomputeBounds();
-      if (deferred) {
+      if (policy != null) {
         bucket.writer.maybeMerge(); // the policy learns what waits for compaction after a restart
       }
       return bucket;
@@ -283,7 +232,7 @@ final class Bucket implements Closeable {
     }
     writer.addDocument(document);
     compaction.added();
-    addedGeneration.incrementAndGet();
+    refreshes.added();
     synchronized (statistics) {
       events += count;
       if (lastSequence > maxSequence) {
@@ -300,45 +249,14 @@ final class Bucket implements Closeable {
     if (events == 0) {
       return;
     }
-    byte[] lower = new byte[Long.BYTES];
-    byte[] upper = new byte[Long.BYTES];
-    LongPoint.encodeDimension(low, lower, 0);
-    LongPoint.encodeDimension(high, upper, 0);
     IndexSearcher searcher = acquire();
     try {
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         if (format == BucketFormat.BLOCKS) {
           BlockSequences.collect(leaf.reader(), low, high, into);
-          continue;
+        } else {
+          EventSequences.collect(leaf.reader(), low, high, into);
         }
-        PointValues points = leaf.reader().getPointValues(EventFields.SEQUENCE);
-        if (points == null) {
-          continue;
-        }
-        points.intersect(
-            new PointValues.IntersectVisitor() {
-              @Override
-              public void visit(int docId) {
-                throw new IllegalStateException("cells never match whole: values are needed");
-              }
-
-              @Override
-              public void visit(int docId, byte[] packedValue) {
-                long value = LongPoint.decodeDimension(packedValue, 0);
-                if (value >= low && value <= high) {
-                  into.set(Math.toIntExact(value - low));
-                }
-              }
-
-              @Override
-              public PointValues.Relation compare(byte[] minPacked, byte[] maxPacked) {
-                if (java.util.Arrays.compareUnsigned(minPacked, upper) > 0
-                    || java.util.Arrays.compareUnsigned(maxPacked, lower) < 0) {
-                  return PointValues.Relation.CELL_OUTSIDE_QUERY;
-                }
-                return PointValues.Relation.CELL_CROSSES_QUERY;
-              }
-            });
       }
     } finally {
       release(searcher);
@@ -347,43 +265,15 @@ final class Bucket implements Closeable {
 
   /** A counter bumped after every add; pass it to {@link #refresh(long)}. */
   long addedGeneration() {
-    return addedGeneration.get();
+    return refreshes.addedGeneration();
   }
 
   /**
-   * Makes every add up to {@code generation} searchable (a no-op once the bucket is warm).
-   * Refreshes are shared: a caller whose adds a finished or running refresh already covers waits
-   * for it instead of running its own, so concurrent writers pay for one refresh, not one each.
+   * Makes every add up to {@code generation} searchable (a no-op once the bucket is warm), sharing
+   * the refresh with concurrent callers ({@link SharedRefresh}).
    */
   void refresh(long generation) throws IOException {
-    synchronized (refreshMonitor) {
-      while (refreshedGeneration < generation && refreshing) {
-        try {
-          refreshMonitor.wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while waiting for a refresh");
-        }
-      }
-      if (refreshedGeneration >= generation) {
-        return;
-      }
-      refreshing = true;
-    }
-    long goal = addedGeneration.get(); // every add counted here has returned from addDocument
-    boolean refreshed = false;
-    try {
-      reopenSearchers();
-      refreshed = true;
-    } finally {
-      synchronized (refreshMonitor) {
-        refreshing = false;
-        if (refreshed) {
-          refreshedGeneration = Math.max(refreshedGeneration, goal);
-        }
-        refreshMonitor.notifyAll();
-      }
-    }
+    refreshes.refresh(generation, this::reopenSearchers);
   }
 
   /**
@@ -556,20 +446,7 @@ final class Bucket implements Closeable {
     IOUtils.close(searchers, writer);
     searchers = null;
     writer = null;
-    Properties properties = new Properties();
-    properties.setProperty("state", "warm");
-    properties.setProperty("minTime", Long.toString(minTime));
-    properties.setProperty("maxTime", Long.toString(maxTime));
-    properties.setProperty("events", Long.toString(events));
-    properties.setProperty("maxSequence", Long.toString(maxSequence));
-    properties.setProperty("created", Long.toString(created));
-    Path temporary = path.resolve(MANIFEST + ".tmp");
-    try (OutputStream out = Files.newOutputStream(temporary)) {
-      properties.store(out, "Quarry bucket");
-    }
-    IOUtils.fsync(temporary, false);
-    Files.move(temporary, path.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
-    IOUtils.fsync(path, true);
+    new BucketManifest(minTime, maxTime, events, maxSequence, created).write(path);
   }
 
   /**
@@ -581,7 +458,7 @@ final class Bucket implements Closeable {
   IndexSearcher acquire() throws IOException {
     lastAcquiredNanos = System.nanoTime();
     if (state != State.WARM) {
-      refresh(addedGeneration.get());
+      refresh(refreshes.addedGeneration());
       if (failed()) { // no refresh was due, but the searcher it has may be older than the failure
         throw writerFailed(null);
       }
@@ -599,9 +476,7 @@ final class Bucket implements Closeable {
 
   /** Whether events were added since the last refresh. */
   boolean needsRefresh() {
-    synchronized (refreshMonitor) {
-      return state != State.WARM && refreshedGeneration < addedGeneration.get();
-    }
+    return state != State.WARM && refreshes.needed();
   }
 
   private synchronized IndexSearcher acquireCurrent() throws IOException {
@@ -620,54 +495,6 @@ final class Bucket implements Closeable {
       searchers.release(searcher);
     } else {
       searcher.getIndexReader().decRef();
-    }
-  }
-
-  /** Raw and compressed bytes of the journal over the bucket's segments: {raw, compressed}. */
-  long[] journalBytes() throws IOException {
-    long[] totals = new long[2];
-    IndexSearcher searcher = acquire();
-    try {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        if (leaf.reader() instanceof CodecReader codecReader
-            && codecReader.getFieldsReader() instanceof JournalStoredFieldsReader journal) {
-          totals[0] += journal.rawBytes();
-          totals[1] += journal.compressedBytes();
-        }
-      }
-    } finally {
-      release(searcher);
-    }
-    return totals;
-  }
-
-  /**
-   * The bytes of the segments a search sees now, by what they hold ({@link FileKinds}); the files
-   * of a segment being written or merged away are not counted.
-   */
-  Map<String, Long> bytesByKind() throws IOException {
-    Map<String, Long> totals = FileKinds.empty();
-    IndexSearcher searcher = acquire();
-    try {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
-            instanceof org.apache.lucene.index.SegmentReader segment) {
-          FileKinds.add(segment.directory(), segment.getSegmentInfo(), totals);
-        }
-      }
-    } finally {
-      release(searcher);
-    }
-    return totals;
-  }
-
-  long sizeOnDisk() throws IOException {
-    try (Stream<Path> files = Files.list(path)) {
-      long total = 0;
-      for (Path file : files.toList()) {
-        total += Files.isRegularFile(file) ? Files.size(file) : 0;
-      }
-      return total;
     }
   }
 

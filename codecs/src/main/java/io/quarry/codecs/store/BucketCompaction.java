@@ -61,7 +61,7 @@ final class BucketCompaction {
    * @return whether it started one
    */
   boolean startIfDue(
-      IndexWriter writer, CompactionSettings settings, BooleanSupplier hot, Action reopen)
+      IndexWriter writer, CompactionSettings settings, BooleanSupplier hot, IOAction reopen)
       throws IOException {
     boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
     searchMerged(idle, reopen);
@@ -91,7 +91,7 @@ final class BucketCompaction {
    * replace can be deleted: an idle bucket's searchers otherwise kept them, and their files, until
    * the next add (and a refresh during an ingest would flush small segments).
    */
-  private void searchMerged(boolean idle, Action reopen) throws IOException {
+  private void searchMerged(boolean idle, IOAction reopen) throws IOException {
     long merged = merges.get();
     long compacted = policy == null ? 0 : policy.compactions();
     if (merged == searchedMerges && compacted == searchedCompactions
@@ -177,7 +177,7 @@ final class BucketCompaction {
   }
 
   /** Runs the roll's forced merge, no compaction being started meanwhile. */
-  void rollExclusively(Action roll) throws IOException {
+  void rollExclusively(IOAction roll) throws IOException {
     forcedMerge.lock();
     try {
       roll.run();
@@ -194,11 +194,5 @@ final class BucketCompaction {
     } finally {
       forcedMerge.unlock();
     }
-  }
-
-  /** Work on the bucket's writer or searchers that may fail with an I/O error. */
-  @FunctionalInterface
-  interface Action {
-    void run() throws IOException;
   }
 }
