@@ -199,8 +199,9 @@ public class BlockIndexBenchmark {
   public void write() throws IOException {
     if (layout.equals("event") || layout.equals("store")) {
       IndexOptions options =
-          IndexOptions.DEFAULTS.withFormat(
-              layout.equals("store") ? BucketFormat.BLOCKS : BucketFormat.EVENTS);
+          IndexOptions.builder()
+              .format(layout.equals("store") ? BucketFormat.BLOCKS : BucketFormat.EVENTS)
+              .build();
       try (EventStore store = EventStore.open(directory, Map.of("main", options))) {
         for (int from = 0; from < dataset.size(); from += BATCH) {
           store.write("main", dataset.subList(from, Math.min(dataset.size(), from + BATCH)));

@@ -68,7 +68,8 @@ public final class IngestCpu {
           EventStore.open(
               directory,
               Map.of(
-                  "main", IndexOptions.DEFAULTS.withFormat(format).withBlockEvents(blockEvents)))) {
+                  "main",
+                  IndexOptions.builder().format(format).blockEvents(blockEvents).build()))) {
         for (byte[] request : requests) {
           EventBreaker.Result broken = // as HecRoutes.raw, from the body's bytes
               new EventBreaker(sourcetype, "bench", "access.log", Instant.now())

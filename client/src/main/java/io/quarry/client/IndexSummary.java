@@ -12,6 +12,8 @@ package io.quarry.client;
  * @param compactionPendingBytes bytes of hot-bucket segments whose journal still waits for the
  *     deferred compaction (0 from a server that does not say)
  * @param compacting whether a compaction runs now
+ * @param compactionDue whether a compaction will start without more events (the server's idle and
+ *     pending rules; false from a server that does not say)
  * @param compactions compaction merges finished since the server started
  */
 public record IndexSummary(
@@ -27,13 +29,17 @@ public record IndexSummary(
     java.util.Map<String, Long> bytesByKind,
     long compactionPendingBytes,
     boolean compacting,
+    boolean compactionDue,
     long compactions) {
   public IndexSummary {
     bytesByKind = java.util.Map.copyOf(bytesByKind);
   }
 
-  /** Whether nothing waits for compaction and none runs: the index's store is settled. */
+  /**
+   * Whether no compaction runs and none will without more events: the index's store is settled
+   * (fast bytes under the server's idle minimum wait for more events or the bucket's roll).
+   */
   public boolean compacted() {
-    return compactionPendingBytes == 0 && !compacting;
+    return !compacting && !compactionDue;
   }
 }

@@ -122,6 +122,7 @@ final class ServerAnswers {
               bytesByKind(index.path("bytesByKind")),
               index.path("compaction").path("pendingBytes").asLong(),
               index.path("compaction").path("running").asBoolean(),
+              index.path("compaction").path("due").asBoolean(),
               index.path("compaction").path("compactions").asLong()));
     }
     return summaries;

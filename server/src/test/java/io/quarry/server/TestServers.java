@@ -88,9 +88,10 @@ public final class TestServers {
         null,
         Map.of(
             "ev",
-            new IndexStorage(null, null, null, null, null, null, null, null, "events"),
+            new IndexStorage(null, null, null, null, null, null, null, null, "events", null),
             "bl",
-            new IndexStorage(null, null, null, null, null, null, null, null, "blocks")),
+            new IndexStorage(null, null, null, null, null, null, null, null, "blocks", null)),
+        null,
         null);
   }
 

@@ -475,19 +475,14 @@ public final class EndToEnd implements Callable<Integer> {
   }
 
   /**
-   * Waits until index main is compact — nothing waits for its deferred compaction (or only fast
-   * bytes under the idle minimum, which wait for the roll) and none runs (at once when compaction
-   * is inline) — five minutes at most; returns the seconds since {@code start}.
+   * Waits until index main is compact — the server says no compaction runs and none is due (fast
+   * bytes under the idle minimum wait for the roll; at once when compaction is inline) — five
+   * minutes at most; returns the seconds since {@code start}.
    *
    * @throws IOException when the server lists no index main, or main is not compact in five minutes
    *     (no figure is reported for a compaction that did not end)
    */
   private double untilCompact(QuarryClient client, long start) throws Exception {
-    // fast bytes under the idle minimum wait for the bucket's roll, not for an idle compaction:
-    // nothing more happens to them now (the harness hands its quarry.storage.* properties to the
-    // server, so both read the same settings)
-    long idleMinBytes =
-        io.quarry.codecs.store.CompactionSettings.fromSystemProperties().idleMinBytes();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
     while (true) {
       io.quarry.client.IndexSummary main =
@@ -495,8 +490,7 @@ public final class EndToEnd implements Callable<Integer> {
               .filter(index -> index.name().equals("main"))
               .findFirst()
               .orElseThrow(() -> new IOException("the server lists no index main"));
-      if (main.compacted()
-          || (!main.compacting() && main.compactionPendingBytes() < idleMinBytes)) {
+      if (main.compacted()) {
         return (System.nanoTime() - start) / 1e9;
       }
       if (System.nanoTime() >= deadline) {

@@ -109,7 +109,8 @@ final class QuarryProcess implements Closeable {
                 (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
                     + (journalCompression == null
                         ? ""
-                        : "\n  journalCompression: " + journalCompression),
+                        : "\n  journalCompression: " + journalCompression)
+                    + compactionSettings(),
                 format,
                 format)
             + (indexedSessions ? INDEXED_SESSIONS.formatted(QuerySuite.SESSIONS_EXTRACTION) : ""));
@@ -129,6 +130,30 @@ final class QuarryProcess implements Closeable {
     QuarryProcess server = new QuarryProcess(process, uri, dataDir, workDir);
     server.awaitReady();
     return server;
+  }
+
+  /** Harness properties {@code quarry.storage.compaction.<key>} set {@code storage.compaction}. */
+  static final String COMPACTION_PREFIX = "quarry.storage.compaction.";
+
+  /**
+   * The server's {@code storage.compaction} settings (its lines of the storage section, or none):
+   * those the harness is given as {@code -Dquarry.storage.compaction.<key>=<value>} ({@code
+   * mode=inline}, {@code idleMillis}, {@code idleMinBytes}, {@code pendingBytes}; the config
+   * reference, conf/quarry.yml, says what each means).
+   */
+  static String compactionSettings() {
+    StringBuilder lines = new StringBuilder();
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith(COMPACTION_PREFIX)) {
+        lines
+            .append("\n    ")
+            .append(name.substring(COMPACTION_PREFIX.length()))
+            .append(": '")
+            .append(System.getProperty(name).replace("'", "''"))
+            .append("'");
+      }
+    }
+    return lines.isEmpty() ? "" : "\n  compaction:" + lines;
   }
 
   /**
@@ -177,7 +202,7 @@ final class QuarryProcess implements Closeable {
     command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     // storage settings given to the harness (-Dquarry.storage.termFilters=true) reach Quarry too
     for (String name : System.getProperties().stringPropertyNames()) {
-      if (name.startsWith("quarry.storage.")) {
+      if (name.startsWith("quarry.storage.") && !name.startsWith(COMPACTION_PREFIX)) {
         command.add("-D" + name + "=" + System.getProperty(name));
       }
     }

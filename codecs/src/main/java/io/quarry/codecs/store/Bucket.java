@@ -1,31 +1,18 @@
 package io.quarry.codecs.store;
 
-import io.quarry.codecs.journal.JournalStoredFieldsFormat;
-import io.quarry.codecs.journal.JournalStoredFieldsReader;
-import io.quarry.codecs.journal.QuarryCodec;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Map;
-import java.util.Properties;
-import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
-import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.search.Sort;
-import org.apache.lucene.search.SortField;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
@@ -44,9 +31,7 @@ import org.apache.lucene.util.IOUtils;
  * and a crash during one leaves the last commit as it was.
  */
 final class Bucket implements Closeable {
-  static final String MANIFEST = "bucket.properties";
-  private static final Sort TIME_DESCENDING =
-      new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
+  static final String MANIFEST = BucketManifest.FILE;
 
   private final long id;
   private final Path path;
@@ -60,43 +45,33 @@ final class Bucket implements Closeable {
   // warm
   private DirectoryReader reader; // opened on first search
   private final Object statistics = new Object();
-  private final java.util.concurrent.atomic.AtomicLong addedGeneration =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final Object refreshMonitor = new Object();
-  private long refreshedGeneration; // guarded by refreshMonitor
+  private final SharedRefresh refreshes = new SharedRefresh();
   // never searched counts as search idle: a bucket nobody has searched yet (a new hot bucket, the
   // _audit and _internal buckets a search writes to) is not refreshed in the background
   private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
-  private boolean refreshing; // guarded by refreshMonitor
   // one volatile: failed() reads it without the monitor a roll holds, and sees no half-made roll
   private volatile State state = State.HOT;
   private volatile long minTime;
   private volatile long maxTime;
   private volatile long events;
   private volatile long maxSequence;
-  // deferred compaction (null: compaction inline, or a bucket opened warm)
-  private CompactionMergePolicy compaction;
-  private volatile long lastAddNanos = System.nanoTime();
-  private volatile long searchedCompactions; // compaction merges the searchers already see
-  private volatile boolean compactionRequested; // compactIfDue started one since the bucket opened
-  private volatile long compactionsAtRequest; // compaction merges done when it last started one
-  private final java.util.concurrent.atomic.AtomicLong merges =
-      new java.util.concurrent.atomic.AtomicLong(); // merged segments warmed (every kind)
-  private volatile long searchedMerges; // merged segments the searchers already see
+  private final BucketCompaction compaction;
   private AbortableMergeScheduler mergeScheduler; // hot
-  private volatile boolean closing; // closeAbortingMerges: no compaction starts (under forcedMerge)
-  // a compaction and a roll do not set the writer's forced merge at once
-  private final java.util.concurrent.locks.ReentrantLock forcedMerge =
-      new java.util.concurrent.locks.ReentrantLock();
 
   private Bucket(
-      long id, Path path, Directory directory, long created, BucketFormat.Recorded recorded) {
+      long id,
+      Path path,
+      Directory directory,
+      long created,
+      BucketFormat.Recorded recorded,
+      CompactionMergePolicy compaction) {
     this.id = id;
     this.path = path;
     this.directory = directory;
     this.created = created;
     this.format = recorded.format();
     this.termFilters = recorded.termFilters();
+    this.compaction = new BucketCompaction(compaction);
   }
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
@@ -109,27 +84,24 @@ final class Bucket implements Closeable {
       long id, Path path, IndexOptions options, long now, DirectoryFactory directories)
       throws IOException {
     Files.createDirectories(path);
-    Path manifest = path.resolve(MANIFEST);
     Directory directory = directories.open(path);
     try {
       BucketFormat.Recorded recorded = BucketFormat.recordedVersion(path);
-      if (Files.exists(manifest)) {
-        Properties properties = new Properties();
-        try (InputStream in = Files.newInputStream(manifest)) {
-          properties.load(in);
-        }
+      BucketManifest manifest = BucketManifest.read(path);
+      if (manifest != null) {
         Bucket bucket =
             new Bucket(
                 id,
                 path,
                 directory,
-                Long.parseLong(properties.getProperty("created", "0")),
-                recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded);
+                manifest.created(),
+                recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded,
+                null);
         bucket.state = State.WARM;
-        bucket.minTime = Long.parseLong(properties.getProperty("minTime"));
-        bucket.maxTime = Long.parseLong(properties.getProperty("maxTime"));
-        bucket.events = Long.parseLong(properties.getProperty("events"));
-        bucket.maxSequence = Long.parseLong(properties.getProperty("maxSequence"));
+        bucket.minTime = manifest.minTime();
+        bucket.maxTime = manifest.maxTime();
+        bucket.events = manifest.events();
+        bucket.maxSequence = manifest.maxSequence();
         return bucket;
       }
       if (recorded == null) { // a new bucket takes the configured format; an older one held events
@@ -140,36 +112,15 @@ final class Bucket implements Closeable {
                 ? format.record(path)
                 : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
-      Bucket bucket = new Bucket(id, path, directory, now, recorded);
-      IndexWriterConfig config = new IndexWriterConfig();
-      boolean deferred = options.compaction().deferred();
-      config.setCodec(
-          new QuarryCodec(
-              options.journalCompression(),
-              options.journalBlockSize(),
-              deferred ? Long.MAX_VALUE : JournalStoredFieldsFormat.compactMergeBytes(),
-              deferred));
-      if (deferred) {
-        TieredMergePolicy natural = new TieredMergePolicy();
-        bucket.compaction =
-            new CompactionMergePolicy(
-                natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024));
-        config.setMergePolicy(bucket.compaction);
-      }
-      if (recorded.timeSorted()) {
-        // events, and block buckets of layout 1; a layout 2 block segment keeps its blocks in the
-        // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
-        config.setIndexSort(TIME_DESCENDING);
-      }
+      CompactionMergePolicy policy = HotBucketConfig.compactionPolicy(options);
+      Bucket bucket = new Bucket(id, path, directory, now, recorded, policy);
       bucket.mergeScheduler = new AbortableMergeScheduler();
-      config.setMergeScheduler(bucket.mergeScheduler);
-      config.setRAMBufferSizeMB(64);
-      config.setMergedSegmentWarmer(merged -> bucket.merges.incrementAndGet());
-      config.setCommitOnClose(true);
+      IndexWriterConfig config =
+          HotBucketConfig.of(options, recorded, bucket.compaction, bucket.mergeScheduler);
       bucket.writer = new IndexWriter(directory, config);
       bucket.searchers = new SearcherManager(bucket.writer, null);
       bucket.recomputeBounds();
-      if (deferred) {
+      if (policy != null) {
         bucket.writer.maybeMerge(); // the policy learns what waits for compaction after a restart
       }
       return bucket;
@@ -280,8 +231,8 @@ final class Bucket implements Closeable {
       }
     }
     writer.addDocument(document);
-    lastAddNanos = System.nanoTime();
-    addedGeneration.incrementAndGet();
+    compaction.added();
+    refreshes.added();
     synchronized (statistics) {
       events += count;
       if (lastSequence > maxSequence) {
@@ -298,45 +249,14 @@ final class Bucket implements Closeable {
     if (events == 0) {
       return;
     }
-    byte[] lower = new byte[Long.BYTES];
-    byte[] upper = new byte[Long.BYTES];
-    LongPoint.encodeDimension(low, lower, 0);
-    LongPoint.encodeDimension(high, upper, 0);
     IndexSearcher searcher = acquire();
     try {
       for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
         if (format == BucketFormat.BLOCKS) {
           BlockSequences.collect(leaf.reader(), low, high, into);
-          continue;
+        } else {
+          EventSequences.collect(leaf.reader(), low, high, into);
         }
-        PointValues points = leaf.reader().getPointValues(EventFields.SEQUENCE);
-        if (points == null) {
-          continue;
-        }
-        points.intersect(
-            new PointValues.IntersectVisitor() {
-              @Override
-              public void visit(int docId) {
-                throw new IllegalStateException("cells never match whole: values are needed");
-              }
-
-              @Override
-              public void visit(int docId, byte[] packedValue) {
-                long value = LongPoint.decodeDimension(packedValue, 0);
-                if (value >= low && value <= high) {
-                  into.set(Math.toIntExact(value - low));
-                }
-              }
-
-              @Override
-              public PointValues.Relation compare(byte[] minPacked, byte[] maxPacked) {
-                if (java.util.Arrays.compareUnsigned(minPacked, upper) > 0
-                    || java.util.Arrays.compareUnsigned(maxPacked, lower) < 0) {
-                  return PointValues.Relation.CELL_OUTSIDE_QUERY;
-                }
-                return PointValues.Relation.CELL_CROSSES_QUERY;
-              }
-            });
       }
     } finally {
       release(searcher);
@@ -345,43 +265,15 @@ final class Bucket implements Closeable {
 
   /** A counter bumped after every add; pass it to {@link #refresh(long)}. */
   long addedGeneration() {
-    return addedGeneration.get();
+    return refreshes.addedGeneration();
   }
 
   /**
-   * Makes every add up to {@code generation} searchable (a no-op once the bucket is warm).
-   * Refreshes are shared: a caller whose adds a finished or running refresh already covers waits
-   * for it instead of running its own, so concurrent writers pay for one refresh, not one each.
+   * Makes every add up to {@code generation} searchable (a no-op once the bucket is warm), sharing
+   * the refresh with concurrent callers ({@link SharedRefresh}).
    */
   void refresh(long generation) throws IOException {
-    synchronized (refreshMonitor) {
-      while (refreshedGeneration < generation && refreshing) {
-        try {
-          refreshMonitor.wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while waiting for a refresh");
-        }
-      }
-      if (refreshedGeneration >= generation) {
-        return;
-      }
-      refreshing = true;
-    }
-    long goal = addedGeneration.get(); // every add counted here has returned from addDocument
-    boolean refreshed = false;
-    try {
-      reopenSearchers();
-      refreshed = true;
-    } finally {
-      synchronized (refreshMonitor) {
-        refreshing = false;
-        if (refreshed) {
-          refreshedGeneration = Math.max(refreshedGeneration, goal);
-        }
-        refreshMonitor.notifyAll();
-      }
-    }
+    refreshes.refresh(generation, this::reopenSearchers);
   }
 
   /**
@@ -418,79 +310,37 @@ final class Bucket implements Closeable {
    * go on through its searchers meanwhile; only the short swap to the warm reader holds it.
    */
   void roll() throws IOException {
-    forcedMerge.lock();
-    state = State.ROLLING;
-    try {
-      writer.forceMerge(4);
-      synchronized (this) {
-        rollToWarm();
-        state = State.WARM;
-      }
-    } catch (IOException | RuntimeException | Error e) {
-      IndexWriter current = writer; // still open: the roll failed before closing it, still hot
-      state = current != null && current.isOpen() ? State.HOT : State.FAILED;
-      throw e;
-    } finally {
-      forcedMerge.unlock();
-    }
+    compaction.rollExclusively(
+        () -> {
+          state = State.ROLLING;
+          try {
+            writer.forceMerge(4);
+            synchronized (this) {
+              rollToWarm();
+              state = State.WARM;
+            }
+          } catch (IOException | RuntimeException | Error e) {
+            IndexWriter current =
+                writer; // still open: the roll failed before closing it, still hot
+            state = current != null && current.isOpen() ? State.HOT : State.FAILED;
+            throw e;
+          }
+        });
   }
 
   /**
-   * Reopens the searchers on merged segments when due (see {@link #searchMerged}), then starts a
-   * compaction in the background (Lucene's merge threads) when the hot bucket is due one: fast
-   * segments (with events not yet flushed) of at least {@code settings.idleMinBytes()} and no event
-   * added for {@code settings.idle()}, or fast segments of at least {@code
-   * settings.pendingBytes()}; none while one runs or a roll does.
+   * Starts a compaction of the hot bucket in the background when it is due ({@link
+   * BucketCompaction#startIfDue}); none once it is not hot.
    *
    * @return whether it started one
    */
   boolean compactIfDue(CompactionSettings settings) throws IOException {
-    CompactionMergePolicy policy = compaction;
     IndexWriter current = writer;
     if (state != State.HOT || current == null) {
       return false;
     }
-    boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
-    searchMerged(policy, idle);
-    if (policy == null || policy.compacting()) {
-      return false;
-    }
-    long pending = policy.pendingBytes();
-    boolean due =
-        idle && pending + current.ramBytesUsed() >= settings.idleMinBytes()
-            || pending >= settings.pendingBytes();
-    if (!due || !forcedMerge.tryLock()) {
-      return false;
-    }
-    try {
-      if (closing || state != State.HOT || !current.isOpen()) {
-        return false;
-      }
-      compactionsAtRequest = policy.compactions();
-      compactionRequested = true;
-      current.forceMerge(CompactionMergePolicy.COMPACT, false); // flushes, then registers merges
-      return true;
-    } finally {
-      forcedMerge.unlock();
-    }
-  }
-
-  /**
-   * Reopens the searchers once merges finished since they opened — when the bucket is idle, or a
-   * compaction finished — so searches read the merged (compact) segments and the segments they
-   * replace can be deleted: an idle bucket's searchers otherwise kept them, and their files, until
-   * the next add (and a refresh during an ingest would flush small segments).
-   */
-  private void searchMerged(CompactionMergePolicy policy, boolean idle) throws IOException {
-    long merged = merges.get();
-    long compacted = policy == null ? 0 : policy.compactions();
-    if (merged == searchedMerges && compacted == searchedCompactions
-        || !idle && compacted == searchedCompactions) {
-      return;
-    }
-    reopenSearchers();
-    searchedMerges = merged;
-    searchedCompactions = compacted;
+    return compaction.startIfDue(
+        current, settings, () -> state == State.HOT, this::reopenSearchers);
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
@@ -530,31 +380,56 @@ final class Bucket implements Closeable {
   }
 
   /**
+   * Starts compacting the bucket in the background ahead of its roll ({@link
+   * BucketCompaction#startForRoll}): the bucket no longer takes events and is committed.
+   *
+   * @return whether a compaction runs now, which the roll waits for ({@link #compactionMerging})
+   */
+  boolean compactBeforeRoll() throws IOException {
+    IndexWriter current = writer;
+    if (state != State.HOT || current == null) {
+      return false;
+    }
+    return compaction.startForRoll(current, () -> state == State.HOT);
+  }
+
+  /** Whether a compaction's merge of this bucket is registered or running now. */
+  boolean compactionMerging() {
+    return state != State.WARM && compaction.merging();
+  }
+
+  /**
    * Whether the bucket's writer failed (a tragic exception) after a compaction was started and
-   * before one finished: the index backs off its next compaction ({@code IndexStore}).
+   * before one finished: the index backs off its next compaction ({@code IndexCompaction}).
    */
   boolean compactionFailed() {
-    CompactionMergePolicy policy = compaction;
-    IndexWriter current = writer;
-    return policy != null
-        && compactionRequested
-        && policy.compactions() == compactionsAtRequest
-        && current != null
-        && current.getTragicException() != null;
+    return compaction.failed(writer);
   }
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
   long compactionPendingBytes() {
-    CompactionMergePolicy policy = compaction;
-    return policy == null || state == State.WARM ? 0 : policy.pendingBytes();
+    return state == State.WARM ? 0 : compaction.pendingBytes();
   }
 
   /** Whether a compaction of this bucket runs now, or its searchers do not see one that ended. */
   boolean compacting() {
-    CompactionMergePolicy policy = compaction;
-    return policy != null
-        && state != State.WARM
-        && (policy.compacting() || policy.compactions() != searchedCompactions);
+    return state != State.WARM && compaction.running();
+  }
+
+  /**
+   * Whether a compaction of this hot bucket will start without more events ({@link
+   * BucketCompaction#due}).
+   */
+  boolean compactionDue(CompactionSettings settings) {
+    IndexWriter current = writer;
+    if (state != State.HOT || current == null) {
+      return false;
+    }
+    try {
+      return compaction.due(settings, current.ramBytesUsed());
+    } catch (org.apache.lucene.store.AlreadyClosedException rolled) {
+      return false; // rolled meanwhile (the roll compacts) or failed (recovery reopens it)
+    }
   }
 
   /**
@@ -562,10 +437,7 @@ final class Bucket implements Closeable {
    * bucket takes part in the index (none starts before {@link #compactIfDue} or the roll).
    */
   void countCompactionsIn(CompactionCounter counter) {
-    CompactionMergePolicy policy = compaction;
-    if (policy != null) {
-      policy.countIn(counter);
-    }
+    compaction.countIn(counter);
   }
 
   private void rollToWarm() throws IOException {
@@ -574,20 +446,7 @@ final class Bucket implements Closeable {
     IOUtils.close(searchers, writer);
     searchers = null;
     writer = null;
-    Properties properties = new Properties();
-    properties.setProperty("state", "warm");
-    properties.setProperty("minTime", Long.toString(minTime));
-    properties.setProperty("maxTime", Long.toString(maxTime));
-    properties.setProperty("events", Long.toString(events));
-    properties.setProperty("maxSequence", Long.toString(maxSequence));
-    properties.setProperty("created", Long.toString(created));
-    Path temporary = path.resolve(MANIFEST + ".tmp");
-    try (OutputStream out = Files.newOutputStream(temporary)) {
-      properties.store(out, "Quarry bucket");
-    }
-    IOUtils.fsync(temporary, false);
-    Files.move(temporary, path.resolve(MANIFEST), StandardCopyOption.ATOMIC_MOVE);
-    IOUtils.fsync(path, true);
+    new BucketManifest(minTime, maxTime, events, maxSequence, created).write(path);
   }
 
   /**
@@ -599,7 +458,7 @@ final class Bucket implements Closeable {
   IndexSearcher acquire() throws IOException {
     lastAcquiredNanos = System.nanoTime();
     if (state != State.WARM) {
-      refresh(addedGeneration.get());
+      refresh(refreshes.addedGeneration());
       if (failed()) { // no refresh was due, but the searcher it has may be older than the failure
         throw writerFailed(null);
       }
@@ -617,9 +476,7 @@ final class Bucket implements Closeable {
 
   /** Whether events were added since the last refresh. */
   boolean needsRefresh() {
-    synchronized (refreshMonitor) {
-      return state != State.WARM && refreshedGeneration < addedGeneration.get();
-    }
+    return state != State.WARM && refreshes.needed();
   }
 
   private synchronized IndexSearcher acquireCurrent() throws IOException {
@@ -641,54 +498,6 @@ final class Bucket implements Closeable {
     }
   }
 
-  /** Raw and compressed bytes of the journal over the bucket's segments: {raw, compressed}. */
-  long[] journalBytes() throws IOException {
-    long[] totals = new long[2];
-    IndexSearcher searcher = acquire();
-    try {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        if (leaf.reader() instanceof CodecReader codecReader
-            && codecReader.getFieldsReader() instanceof JournalStoredFieldsReader journal) {
-          totals[0] += journal.rawBytes();
-          totals[1] += journal.compressedBytes();
-        }
-      }
-    } finally {
-      release(searcher);
-    }
-    return totals;
-  }
-
-  /**
-   * The bytes of the segments a search sees now, by what they hold ({@link FileKinds}); the files
-   * of a segment being written or merged away are not counted.
-   */
-  Map<String, Long> bytesByKind() throws IOException {
-    Map<String, Long> totals = FileKinds.empty();
-    IndexSearcher searcher = acquire();
-    try {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        if (org.apache.lucene.index.FilterLeafReader.unwrap(leaf.reader())
-            instanceof org.apache.lucene.index.SegmentReader segment) {
-          FileKinds.add(segment.directory(), segment.getSegmentInfo(), totals);
-        }
-      }
-    } finally {
-      release(searcher);
-    }
-    return totals;
-  }
-
-  long sizeOnDisk() throws IOException {
-    try (Stream<Path> files = Files.list(path)) {
-      long total = 0;
-      for (Path file : files.toList()) {
-        total += Files.isRegularFile(file) ? Files.size(file) : 0;
-      }
-      return total;
-    }
-  }
-
   /**
    * Closes the bucket without waiting for its running merges (a compaction's zstd-9 rewrite): they
    * are aborted and the writer rolled back. Only once every event added is committed or in the
@@ -696,12 +505,7 @@ final class Bucket implements Closeable {
    * its last commit is dropped.
    */
   void closeAbortingMerges() throws IOException {
-    forcedMerge.lock();
-    try {
-      closing = true; // no compaction starts from here on
-    } finally {
-      forcedMerge.unlock();
-    }
+    compaction.close(); // no compaction starts from here on
     IndexWriter current = writer;
     if (state == State.HOT && current != null && current.isOpen()) {
       mergeScheduler.abortRunning();

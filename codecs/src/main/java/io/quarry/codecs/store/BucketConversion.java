@@ -87,13 +87,13 @@ public final class BucketConversion {
       if (!old.isWarm() || old.format() != BucketFormat.EVENTS) {
         continue;
       }
-      long before = old.sizeOnDisk();
+      long before = BucketBytes.onDisk(old);
       long id = old.id();
       Bucket converted =
           convert(
               index, old, blockOptions, blocks, directories, written -> progress.at(id, written));
       buckets.set(i, converted);
-      results.add(new Result(id, converted.events(), before, converted.sizeOnDisk()));
+      results.add(new Result(id, converted.events(), before, BucketBytes.onDisk(converted)));
     }
     return results;
   }

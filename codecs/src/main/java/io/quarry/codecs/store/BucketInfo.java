@@ -23,14 +23,14 @@ public record BucketInfo(
 
   /** What {@code bucket} holds now. */
   static BucketInfo of(Bucket bucket) throws java.io.IOException {
-    long[] journal = bucket.events() == 0 ? new long[2] : bucket.journalBytes();
+    long[] journal = bucket.events() == 0 ? new long[2] : BucketBytes.journal(bucket);
     return new BucketInfo(
         bucket.id(),
         bucket.isWarm() ? "warm" : "hot",
         bucket.events(),
         bucket.events() == 0 ? 0 : bucket.minTime(),
         bucket.events() == 0 ? 0 : bucket.maxTime(),
-        bucket.sizeOnDisk(),
+        BucketBytes.onDisk(bucket),
         journal[0],
         journal[1],
         bucket.format());

@@ -33,7 +33,7 @@ final class BucketListing {
   static Map<String, Long> bytesByKind(List<Bucket> buckets) throws IOException {
     Map<String, Long> totals = FileKinds.empty();
     for (Bucket bucket : buckets) {
-      bucket.bytesByKind().forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
+      BucketBytes.byKind(bucket).forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
     }
     return totals;
   }

@@ -18,9 +18,9 @@ import java.time.Duration;
  * at least {@code idleMinBytes}: a small index ({@code _audit}, {@code _internal}) is not flushed
  * and rewritten at zstd 9 after every idle gap; its roll compacts it.
  *
- * <p>Set with the JVM properties {@value #MODE_PROPERTY} ({@code deferred} or {@code inline}),
- * {@value #IDLE_PROPERTY} (milliseconds, 5000 unless set), {@value #IDLE_MIN_BYTES_PROPERTY}
- * (bytes, 1 MiB unless set) and {@value #PENDING_BYTES_PROPERTY} (bytes, 1 GiB unless set).
+ * <p>The server sets them from {@code storage.compaction} of {@code quarry.yml} (and an index's own
+ * {@code storage.indexes.<name>.compaction}); {@link #DEFAULTS} unless set: deferred, 5 s idle, 1
+ * MiB, 1 GiB.
  *
  * @param deferred whether compaction waits for idle, the bound or the roll (else: inline)
  * @param idle a bucket no event was added to for this long is compacted
@@ -30,14 +30,13 @@ import java.time.Duration;
  */
 public record CompactionSettings(
     boolean deferred, Duration idle, long idleMinBytes, long pendingBytes) {
-  public static final String MODE_PROPERTY = "quarry.storage.compaction";
-  public static final String IDLE_PROPERTY = "quarry.storage.compactionIdleMillis";
-  public static final String IDLE_MIN_BYTES_PROPERTY = "quarry.storage.compactionIdleMinBytes";
-  public static final String PENDING_BYTES_PROPERTY = "quarry.storage.compactionPendingBytes";
-
   public static final Duration DEFAULT_IDLE = Duration.ofSeconds(5);
   public static final long DEFAULT_IDLE_MIN_BYTES = 1L << 20;
   public static final long DEFAULT_PENDING_BYTES = 1L << 30;
+
+  /** Deferred compaction with the default idle time and bounds. */
+  public static final CompactionSettings DEFAULTS =
+      new CompactionSettings(true, DEFAULT_IDLE, DEFAULT_IDLE_MIN_BYTES, DEFAULT_PENDING_BYTES);
 
   /** Compaction as it was before session 33: large merges compact as they run. */
   public static final CompactionSettings INLINE =
@@ -56,21 +55,17 @@ public record CompactionSettings(
     }
   }
 
+  /**
+   * Whether a bucket is due a compaction: its fast segments ({@code fastBytes}) with the events not
+   * yet flushed ({@code unflushedBytes}) hold at least {@link #idleMinBytes} and it is {@code
+   * idle}, or its fast segments hold at least {@link #pendingBytes}.
+   */
+  public boolean due(long fastBytes, long unflushedBytes, boolean idle) {
+    return idle && fastBytes + unflushedBytes >= idleMinBytes || fastBytes >= pendingBytes;
+  }
+
   /** Settings whose idle trigger takes any fast byte (tests of small indexes). */
   public CompactionSettings(boolean deferred, Duration idle, long pendingBytes) {
     this(deferred, idle, 1, pendingBytes);
-  }
-
-  /** The settings the JVM properties name, the defaults for those not set. */
-  public static CompactionSettings fromSystemProperties() {
-    String mode = System.getProperty(MODE_PROPERTY, "deferred").strip();
-    if (!mode.equals("deferred") && !mode.equals("inline")) {
-      throw new IllegalArgumentException(MODE_PROPERTY + " must be deferred or inline: " + mode);
-    }
-    return new CompactionSettings(
-        mode.equals("deferred"),
-        Duration.ofMillis(Long.getLong(IDLE_PROPERTY, DEFAULT_IDLE.toMillis())),
-        Long.getLong(IDLE_MIN_BYTES_PROPERTY, DEFAULT_IDLE_MIN_BYTES),
-        Long.getLong(PENDING_BYTES_PROPERTY, DEFAULT_PENDING_BYTES));
   }
 }

@@ -6,14 +6,20 @@ package io.quarry.codecs.store;
  * @param pendingBytes bytes of hot-bucket segments whose journal blocks are still fast (0 when
  *     compaction is inline)
  * @param running whether a compaction merge is registered or running
+ * @param due whether a compaction will start without more events, once the hot bucket is idle at
+ *     the latest ({@link CompactionSettings#due}); fast bytes under the idle minimum are not due:
+ *     they wait for more events or the roll
  * @param compactions compaction merges finished since the index opened
  * @param compactedBytes the bytes those merges read
  */
 public record CompactionStatus(
-    long pendingBytes, boolean running, long compactions, long compactedBytes) {
+    long pendingBytes, boolean running, boolean due, long compactions, long compactedBytes) {
 
-  /** Whether nothing waits for compaction and none runs: the index's store is settled. */
+  /**
+   * Whether no compaction runs and none will without more events: the index's store is settled
+   * until it takes events again or its hot bucket rolls.
+   */
   public boolean settled() {
-    return pendingBytes == 0 && !running;
+    return !running && !due;
   }
 }

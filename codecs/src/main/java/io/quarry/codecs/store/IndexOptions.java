@@ -24,8 +24,8 @@ import java.util.Optional;
  * @param format the layout of new buckets (existing buckets keep theirs)
  * @param blockEvents the most events one block document of the block layout holds (new blocks only:
  *     a block records its own count, so buckets written with another size read the same)
- * @param compaction when hot buckets' journals are compacted (deferred unless the JVM properties of
- *     {@link CompactionSettings} say otherwise)
+ * @param compaction when hot buckets' journals are compacted ({@link CompactionSettings#DEFAULTS}:
+ *     deferred)
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -55,7 +55,7 @@ public record IndexOptions(
           Map.of(),
           BucketFormat.EVENTS,
           DEFAULT_BLOCK_EVENTS,
-          CompactionSettings.fromSystemProperties());
+          CompactionSettings.DEFAULTS);
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -82,124 +82,118 @@ public record IndexOptions(
     }
   }
 
-  public IndexOptions withJournalCompression(JournalCompression compression) {
-    return new IndexOptions(
-        compression,
-        journalBlockSize,
-        commitInterval,
-        maxBucketEvents,
-        maxHotAge,
-        maxAge,
-        maxTotalBytes,
-        fieldTypes,
-        format,
-        blockEvents,
-        compaction);
+  /** A builder starting from {@link #DEFAULTS}. */
+  public static Builder builder() {
+    return DEFAULTS.toBuilder();
   }
 
-  public IndexOptions withCommitInterval(Duration interval) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        interval,
-        maxBucketEvents,
-        maxHotAge,
-        maxAge,
-        maxTotalBytes,
-        fieldTypes,
-        format,
-        blockEvents,
-        compaction);
+  /** A builder starting from these options. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
-  public IndexOptions withBuckets(long events, Duration hotAge) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        commitInterval,
-        events,
-        hotAge,
-        maxAge,
-        maxTotalBytes,
-        fieldTypes,
-        format,
-        blockEvents,
-        compaction);
-  }
+  /** Options like others but for the settings set; {@link #build()} checks them. */
+  public static final class Builder {
+    private JournalCompression journalCompression;
+    private int journalBlockSize;
+    private Duration commitInterval;
+    private long maxBucketEvents;
+    private Duration maxHotAge;
+    private Optional<Duration> maxAge;
+    private Optional<Long> maxTotalBytes;
+    private Map<String, IndexedFieldType> fieldTypes;
+    private BucketFormat format;
+    private int blockEvents;
+    private CompactionSettings compaction;
 
-  public IndexOptions withRetention(Optional<Duration> age, Optional<Long> totalBytes) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        commitInterval,
-        maxBucketEvents,
-        maxHotAge,
-        age,
-        totalBytes,
-        fieldTypes,
-        format,
-        blockEvents,
-        compaction);
-  }
+    private Builder(IndexOptions from) {
+      journalCompression = from.journalCompression;
+      journalBlockSize = from.journalBlockSize;
+      commitInterval = from.commitInterval;
+      maxBucketEvents = from.maxBucketEvents;
+      maxHotAge = from.maxHotAge;
+      maxAge = from.maxAge;
+      maxTotalBytes = from.maxTotalBytes;
+      fieldTypes = from.fieldTypes;
+      format = from.format;
+      blockEvents = from.blockEvents;
+      compaction = from.compaction;
+    }
 
-  public IndexOptions withFieldTypes(Map<String, IndexedFieldType> types) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        commitInterval,
-        maxBucketEvents,
-        maxHotAge,
-        maxAge,
-        maxTotalBytes,
-        types,
-        format,
-        blockEvents,
-        compaction);
-  }
+    public Builder journalCompression(JournalCompression compression) {
+      this.journalCompression = compression;
+      return this;
+    }
 
-  public IndexOptions withFormat(BucketFormat newFormat) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        commitInterval,
-        maxBucketEvents,
-        maxHotAge,
-        maxAge,
-        maxTotalBytes,
-        fieldTypes,
-        newFormat,
-        blockEvents,
-        compaction);
-  }
+    public Builder journalBlockSize(int bytes) {
+      this.journalBlockSize = bytes;
+      return this;
+    }
 
-  public IndexOptions withBlockEvents(int events) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        commitInterval,
-        maxBucketEvents,
-        maxHotAge,
-        maxAge,
-        maxTotalBytes,
-        fieldTypes,
-        format,
-        events,
-        compaction);
-  }
+    public Builder commitInterval(Duration interval) {
+      this.commitInterval = interval;
+      return this;
+    }
 
-  public IndexOptions withCompaction(CompactionSettings settings) {
-    return new IndexOptions(
-        journalCompression,
-        journalBlockSize,
-        commitInterval,
-        maxBucketEvents,
-        maxHotAge,
-        maxAge,
-        maxTotalBytes,
-        fieldTypes,
-        format,
-        blockEvents,
-        settings);
+    public Builder maxBucketEvents(long events) {
+      this.maxBucketEvents = events;
+      return this;
+    }
+
+    public Builder maxHotAge(Duration age) {
+      this.maxHotAge = age;
+      return this;
+    }
+
+    public Builder maxAge(Optional<Duration> age) {
+      this.maxAge = age;
+      return this;
+    }
+
+    public Builder maxTotalBytes(Optional<Long> bytes) {
+      this.maxTotalBytes = bytes;
+      return this;
+    }
+
+    public Builder fieldTypes(Map<String, IndexedFieldType> types) {
+      this.fieldTypes = types;
+      return this;
+    }
+
+    public Builder format(BucketFormat bucketFormat) {
+      this.format = bucketFormat;
+      return this;
+    }
+
+    public Builder blockEvents(int events) {
+      this.blockEvents = events;
+      return this;
+    }
+
+    public Builder compaction(CompactionSettings settings) {
+      this.compaction = settings;
+      return this;
+    }
+
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException when a setting is out of its range
+     */
+    public IndexOptions build() {
+      return new IndexOptions(
+          journalCompression,
+          journalBlockSize,
+          commitInterval,
+          maxBucketEvents,
+          maxHotAge,
+          maxAge,
+          maxTotalBytes,
+          fieldTypes,
+          format,
+          blockEvents,
+          compaction);
+    }
   }
 
   /** The declared type of an index-time field. */

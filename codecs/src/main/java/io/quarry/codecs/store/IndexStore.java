@@ -48,9 +48,13 @@ import org.apache.lucene.store.FSDirectory;
  * acknowledged event is in the index exactly once.
  *
  * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
- * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old. Searches open only buckets
- * whose time bounds overlap their range. Retention deletes whole warm buckets, oldest first, past
- * {@code maxAge} or while the index exceeds {@code maxTotalBytes}.
+ * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old: a new hot bucket takes the
+ * writes, the full one is committed and, with compaction deferred, compacted in the background
+ * (Lucene's merge threads); a later commit rolls it once that ended, so the roll's forced merge,
+ * which holds the index's commit lock on the store's one scheduler thread, only merges compact
+ * segments. Searches open only buckets whose time bounds overlap their range. Retention deletes
+ * whole warm buckets, oldest first, past {@code maxAge} or while the index exceeds {@code
+ * maxTotalBytes}.
  */
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -101,15 +105,7 @@ public final class IndexStore implements Closeable {
 
   private volatile boolean closed; // written under commitLock
 
-  static final long FIRST_COMPACTION_BACKOFF_NANOS = TimeUnit.MINUTES.toNanos(1);
-  static final long MAX_COMPACTION_BACKOFF_NANOS = TimeUnit.HOURS.toNanos(1);
-  // the delay before the next compaction after failed ones in a row (0: none failed), and when
-  private volatile long compactionBackoffNanos;
-  private volatile long compactionNotBefore = System.nanoTime();
-  private volatile long compactionsAtBackoff; // compactionsDone's count at the last failure
-
-  /** The compaction merges this index finished since it opened (the server started). */
-  private final CompactionCounter compactionsDone = new CompactionCounter();
+  private final IndexCompaction compactions;
 
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
@@ -129,6 +125,7 @@ public final class IndexStore implements Closeable {
     this.name = requireNonNull(name, "name is null");
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
+    this.compactions = new IndexCompaction(name, options.compaction());
     this.blocks = new BlockDocuments(options);
     this.eventDocuments = new EventDocuments(name, options);
     this.clock = requireNonNull(clock, "clock is null");
@@ -139,7 +136,7 @@ public final class IndexStore implements Closeable {
     try {
       BucketOpening opened =
           BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
-      opened.buckets().forEach(bucket -> bucket.countCompactionsIn(compactionsDone));
+      opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();
       List<WalBatch> logged = new ArrayList<>();
@@ -262,9 +259,7 @@ public final class IndexStore implements Closeable {
         if (!failed.failed()) {
           continue;
         }
-        if (failed.compactionFailed()) {
-          backOffCompaction();
-        }
+        compactions.writerFailed(failed);
         try {
           failed.close();
         } catch (IOException | RuntimeException e) {
@@ -272,7 +267,7 @@ public final class IndexStore implements Closeable {
         }
         Bucket reopened =
             Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
-        reopened.countCompactionsIn(compactionsDone);
+        compactions.join(reopened);
         buckets.set(i, reopened);
         if (hot == failed) {
           hot = reopened;
@@ -425,62 +420,16 @@ public final class IndexStore implements Closeable {
     }
   }
 
-  /**
-   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}); runs
-   * every {@link #REFRESH_INTERVAL_MILLIS}. The merges run on Lucene's merge threads.
-   */
+  /** Starts the hot bucket's deferred compaction when it is due ({@link IndexCompaction}). */
   private void scheduledCompaction() {
-    if (closed) {
-      return;
+    if (!closed) {
+      compactions.startIfDue(hot);
     }
-    Bucket current = hot;
-    if (compactionsDone.compactions() > compactionsAtBackoff) {
-      compactionBackoffNanos = 0; // a compaction succeeded since the last failed
-    } else if (System.nanoTime() - compactionNotBefore < 0) {
-      return;
-    }
-    try {
-      if (current.compactIfDue(options.compaction())) {
-        LOG.fine("index " + name + ": compaction started");
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "index " + name + ": compaction not started", e);
-    }
-  }
-
-  /**
-   * After a compaction whose merge failed (the writer closed on it; {@link #recover} reopened the
-   * bucket), the next is not started before a delay that doubles with each failure in a row, from
-   * {@link #FIRST_COMPACTION_BACKOFF_NANOS} up to {@link #MAX_COMPACTION_BACKOFF_NANOS}: a disk
-   * that fails every merge does not make the idle bucket fail, recover and fail again every second.
-   */
-  private void backOffCompaction() {
-    long backoff = compactionBackoffNanos;
-    backoff =
-        backoff == 0
-            ? FIRST_COMPACTION_BACKOFF_NANOS
-            : Math.min(2 * backoff, MAX_COMPACTION_BACKOFF_NANOS);
-    compactionBackoffNanos = backoff;
-    compactionsAtBackoff = compactionsDone.compactions();
-    compactionNotBefore = System.nanoTime() + backoff;
-    LOG.warning(
-        "index "
-            + name
-            + ": a compaction failed; the next starts in "
-            + TimeUnit.NANOSECONDS.toSeconds(backoff)
-            + " s at the earliest");
   }
 
   /** Where the deferred compaction of this index's buckets stands. */
   public CompactionStatus compaction() {
-    long pending = 0;
-    boolean running = false;
-    for (Bucket bucket : buckets) {
-      pending += bucket.compactionPendingBytes();
-      running |= bucket.compacting();
-    }
-    return new CompactionStatus(
-        pending, running, compactionsDone.compactions(), compactionsDone.compactedBytes());
+    return compactions.status(buckets);
   }
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
@@ -489,19 +438,23 @@ public final class IndexStore implements Closeable {
       if (closed) {
         return;
       }
-      commitLocked(false);
+      commitLocked(false, false);
     }
   }
 
   /**
    * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
-   * rollBucket} the hot bucket also turns warm and a new one takes writes.
+   * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
+   * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past
+   * its hot time whose compaction ended is rolled by each call.
    */
-  private void commitLocked(boolean rollBucket) throws IOException {
+  private void commitLocked(boolean rollBucket, boolean waitForRoll) throws IOException {
     recover();
     for (Bucket bucket : buckets) {
-      if (bucket != hot && !bucket.isWarm()) {
-        bucket.roll(); // a roll that failed before: its events are committed or in the log
+      // a bucket past its hot time: once its compaction ended (the roll then only merges compact
+      // segments), or when its roll failed before; its events are committed or in the log
+      if (bucket != hot && !bucket.isWarm() && (waitForRoll || !bucket.compactionMerging())) {
+        roll(bucket);
       }
     }
     if (!hot.hasUncommittedChanges() && !rollBucket) {
@@ -525,7 +478,7 @@ public final class IndexStore implements Closeable {
         generation = wal.roll();
         committing = hot;
         if (next != null) {
-          next.countCompactionsIn(compactionsDone);
+          compactions.join(next);
           buckets.add(next);
           hot = next;
         }
@@ -543,20 +496,29 @@ public final class IndexStore implements Closeable {
     // every event logged before the roll is in the bucket before it is committed and the log
     // files that hold it are deleted
     appendedBefore.awaitNone();
-    if (rollBucket) {
-      committing.roll();
-      LOG.info(
-          "index "
-              + name
-              + ": bucket "
-              + committing.id()
-              + " rolled to warm with "
-              + committing.events()
-              + " events");
+    if (rollBucket && waitForRoll) {
+      roll(committing);
+    } else if (rollBucket) {
+      committing.commit();
+      if (!committing.compactBeforeRoll()) {
+        roll(committing); // compaction inline (the roll compacts), or nothing to wait for
+      } // else a later commit rolls it, once its compaction ended
     } else {
       committing.commit();
     }
     wal.deleteBefore(generation);
+  }
+
+  private void roll(Bucket bucket) throws IOException {
+    bucket.roll();
+    LOG.info(
+        "index "
+            + name
+            + ": bucket "
+            + bucket.id()
+            + " rolled to warm with "
+            + bucket.events()
+            + " events");
   }
 
   /** Periodic work: commit, roll the hot bucket when it is full or old, apply retention. */
@@ -571,7 +533,7 @@ public final class IndexStore implements Closeable {
             current.events() >= options.maxBucketEvents()
                 || (current.events() > 0
                     && clock.millis() - current.created() >= options.maxHotAge().toMillis());
-        commitLocked(full);
+        commitLocked(full, false);
       }
       applyRetention();
     } catch (IOException | RuntimeException e) {
@@ -586,7 +548,7 @@ public final class IndexStore implements Closeable {
   public void rollHotBucket() throws IOException {
     synchronized (commitLock) {
       if (!closed) {
-        commitLocked(true);
+        commitLocked(true, true);
       }
     }
   }
@@ -618,7 +580,7 @@ public final class IndexStore implements Closeable {
         throw new IllegalStateException("index " + name + " is closed");
       }
       if (hot.format() != BucketFormat.BLOCKS) {
-        commitLocked(true);
+        commitLocked(true, true);
       }
       return BucketConversion.convertWarm(name, buckets, options, blocks, directories, progress);
     }
@@ -704,7 +666,7 @@ public final class IndexStore implements Closeable {
         return;
       }
       try {
-        commitLocked(false);
+        commitLocked(false, false);
       } finally {
         closed = true;
         // every acknowledged event is committed or in the log: running merges (a compaction) are

@@ -27,7 +27,7 @@ final class Retention {
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
     long total = 0;
     for (Bucket bucket : buckets) {
-      total += bucket.sizeOnDisk();
+      total += BucketBytes.onDisk(bucket);
     }
     for (Bucket bucket : warm) {
       boolean tooOld =
@@ -37,7 +37,7 @@ final class Retention {
       if (!tooOld && !tooBig) {
         continue;
       }
-      long size = bucket.sizeOnDisk();
+      long size = BucketBytes.onDisk(bucket);
       buckets.remove(bucket);
       bucket.close();
       org.apache.lucene.util.IOUtils.rm(bucket.path());

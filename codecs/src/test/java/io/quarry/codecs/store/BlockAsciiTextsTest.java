@@ -43,7 +43,7 @@ class BlockAsciiTextsTest {
     List<List<Event>> blocks = new ArrayList<>();
     List<EventBlock.Texts> records = new ArrayList<>();
     BlockDocuments documents =
-        new BlockDocuments(IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS));
+        new BlockDocuments(IndexOptions.builder().format(BucketFormat.BLOCKS).build());
     TermSet terms = new TermSet();
     try (FSDirectory directory = FSDirectory.open(data);
         IndexWriter writer =

@@ -21,7 +21,7 @@ class BlockBucketCheckTest {
   @TempDir Path data;
 
   private Path oneBlock() throws Exception {
-    IndexOptions blocks = IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS);
+    IndexOptions blocks = IndexOptions.builder().format(BucketFormat.BLOCKS).build();
     List<Event> events = new ArrayList<>();
     String[] statuses = {"200", "404", "500"};
     for (int i = 0; i < 10; i++) { // one block: 10 events, three values of status

@@ -37,9 +37,10 @@ class BlockColumnsTest {
   @TempDir Path data;
 
   private static final IndexOptions OPTIONS =
-      IndexOptions.DEFAULTS
-          .withFormat(BucketFormat.BLOCKS)
-          .withFieldTypes(Map.of("bytes", IndexedFieldType.LONG));
+      IndexOptions.builder()
+          .format(BucketFormat.BLOCKS)
+          .fieldTypes(Map.of("bytes", IndexedFieldType.LONG))
+          .build();
 
   @Test
   void oldAndNewPayloadsReadTheSameEvents() throws Exception {

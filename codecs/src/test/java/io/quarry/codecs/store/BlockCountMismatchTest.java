@@ -32,7 +32,7 @@ class BlockCountMismatchTest {
   }
 
   private static final Map<String, IndexOptions> BLOCKS =
-      Map.of("main", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS));
+      Map.of("main", IndexOptions.builder().format(BucketFormat.BLOCKS).build());
 
   /** One warm bucket of one block of 10 events; its path. */
   private Path oneBlock() throws Exception {

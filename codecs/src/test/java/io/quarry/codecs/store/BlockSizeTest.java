@@ -84,7 +84,7 @@ class BlockSizeTest {
     Random random = new Random(seed);
     Set<Long> times = new HashSet<>();
     List<Event> all = new ArrayList<>();
-    IndexOptions small = IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS).withBlockEvents(7);
+    IndexOptions small = IndexOptions.builder().format(BucketFormat.BLOCKS).blockEvents(7).build();
     long blocks = 0;
     try (EventStore store = EventStore.open(data, Map.of("bl", small))) {
       for (int size : new int[] {1, 7, 8, 20, 300}) {
@@ -95,7 +95,7 @@ class BlockSizeTest {
       }
     }
     assertThat(blockDocuments("bl")).as("seed " + seed).isEqualTo(blocks);
-    IndexOptions large = small.withBlockEvents(EventBlockFormat.MAX_EVENTS);
+    IndexOptions large = small.toBuilder().blockEvents(EventBlockFormat.MAX_EVENTS).build();
     try (EventStore store = EventStore.open(data, Map.of("bl", large))) {
       for (int size : new int[] {4096, 9000, 5}) {
         List<Event> batch = batch(random, times, all.size(), size);
@@ -128,10 +128,11 @@ class BlockSizeTest {
 
   @Test
   void aBlockSizeOutsideTheFormatsLimitIsRefused() {
-    assertThatThrownBy(() -> IndexOptions.DEFAULTS.withBlockEvents(0))
+    assertThatThrownBy(() -> IndexOptions.builder().blockEvents(0).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("blockEvents");
-    assertThatThrownBy(() -> IndexOptions.DEFAULTS.withBlockEvents(EventBlockFormat.MAX_EVENTS + 1))
+    assertThatThrownBy(
+            () -> IndexOptions.builder().blockEvents(EventBlockFormat.MAX_EVENTS + 1).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("between 1 and 4096");
   }

@@ -86,9 +86,10 @@ class BlockStoreTest {
   }
 
   private static IndexOptions options(BucketFormat format) {
-    return IndexOptions.DEFAULTS
-        .withFieldTypes(Map.of("status", IndexedFieldType.LONG, "ms", IndexedFieldType.DOUBLE))
-        .withFormat(format);
+    return IndexOptions.builder()
+        .fieldTypes(Map.of("status", IndexedFieldType.LONG, "ms", IndexedFieldType.DOUBLE))
+        .format(format)
+        .build();
   }
 
   /** Every scan visible event as text: time, raw, default fields, index-time fields. */

@@ -72,9 +72,10 @@ class BlockValueCountsTest {
   }
 
   private static IndexOptions options(BucketFormat format) {
-    return IndexOptions.DEFAULTS
-        .withFieldTypes(Map.of("status", IndexedFieldType.LONG))
-        .withFormat(format);
+    return IndexOptions.builder()
+        .fieldTypes(Map.of("status", IndexedFieldType.LONG))
+        .format(format)
+        .build();
   }
 
   private static final List<String> FIELDS = List.of("level", "tag", "host", "status");

@@ -42,7 +42,7 @@ class BodyRangeOwnershipTest {
     assertThat(body).isNotNull();
     List<String> expected = events.stream().map(Event::raw).toList();
     IndexOptions uncommitted =
-        IndexOptions.DEFAULTS.withCommitInterval(Duration.ofHours(1)).withFormat(format);
+        IndexOptions.builder().commitInterval(Duration.ofHours(1)).format(format).build();
     try (EventStore store = EventStore.open(data, Map.of("main", uncommitted))) {
       store.write("main", held.subList(0, 1_000));
       store.write("main", held.subList(1_000, held.size()));
@@ -51,11 +51,11 @@ class BodyRangeOwnershipTest {
       assertThat(RecoveryTest.raws(store)).containsExactlyInAnyOrderElementsOf(expected);
     }
     try (EventStore replayed =
-        EventStore.open(image, Map.of("main", IndexOptions.DEFAULTS.withFormat(format)))) {
+        EventStore.open(image, Map.of("main", IndexOptions.builder().format(format).build()))) {
       assertThat(RecoveryTest.raws(replayed)).containsExactlyInAnyOrderElementsOf(expected);
     }
     try (EventStore reopened =
-        EventStore.open(data, Map.of("main", IndexOptions.DEFAULTS.withFormat(format)))) {
+        EventStore.open(data, Map.of("main", IndexOptions.builder().format(format).build()))) {
       assertThat(RecoveryTest.raws(reopened)).containsExactlyInAnyOrderElementsOf(expected);
     }
   }

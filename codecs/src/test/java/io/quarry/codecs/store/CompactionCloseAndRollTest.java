@@ -79,6 +79,74 @@ class CompactionCloseAndRollTest {
     assertThat(closedInTime).as("close returned while the compaction's merge was held").isTrue();
   }
 
+  /**
+   * The scheduled roll of a full hot bucket starts the bucket's compaction in the background and
+   * rolls it once that ended: the index's commits (the new hot bucket's) go on meanwhile instead of
+   * waiting under the commit lock for the zstd-9 rewrite; the bucket then turns warm and compact,
+   * every event found once.
+   */
+  @Test
+  void aScheduledRollCompactsAheadAndCommitsGoOnMeanwhile() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    IndexOptions options =
+        IndexOptions.builder()
+            .commitInterval(Duration.ofMillis(200))
+            .maxBucketEvents(5_000)
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
+            .build();
+    try (IndexStore store =
+        new IndexStore(
+            "main",
+            data.resolve("main"),
+            options,
+            scheduler,
+            java.time.Clock.systemUTC(),
+            FaultyDirectories.holding(FaultyDirectories::compaction, entered, release))) {
+      for (int segment = 0; segment < 3; segment++) {
+        store.add(NumberedEvents.events(segment * 2000, 2000));
+        store.commit();
+      }
+      // 6,000 events, over 5,000: the next scheduled commit rolls the bucket
+      assertThat(entered.await(30, TimeUnit.SECONDS)).as("the roll's compaction started").isTrue();
+      boolean committedInTime;
+      try {
+        assertThat(store.buckets()).hasSize(2);
+        assertThat(store.compaction().running()).isTrue();
+        store.add(NumberedEvents.events(6_000, 100)); // the new hot bucket takes them
+        Future<?> commit =
+            other.submit(
+                () -> {
+                  store.commit();
+                  return null;
+                });
+        try {
+          commit.get(10, TimeUnit.SECONDS);
+          committedInTime = true;
+        } catch (TimeoutException e) {
+          committedInTime = false;
+        }
+      } finally {
+        release.countDown();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(committedInTime).as("a commit went on while the roll's compaction ran").isTrue();
+      assertThat(store.buckets().getFirst().state()).isEqualTo("warm");
+      assertThat(store.buckets().getFirst().events()).isEqualTo(6_000);
+      java.util.Map<String, Integer> found = StoredRaws.of(store);
+      assertThat(found).hasSize(6_100);
+      assertThat(found.values()).allMatch(count -> count == 1);
+      assertThat(StoredRaws.segmentLevels(store))
+          .as("the warm bucket's segments compact, the new hot bucket's fast")
+          .filteredOn(level -> level.endsWith("compact"))
+          .isNotEmpty();
+    }
+  }
+
   /** A roll's forced merge (to 4 segments, compacting what is left). */
   private static boolean rollMerge(IOContext context) {
     return context.context() == IOContext.Context.MERGE

@@ -73,10 +73,11 @@ class CompactionCrashTest {
           .isTrue();
 
       IndexOptions options =
-          IndexOptions.DEFAULTS
-              .withCommitInterval(Duration.ofHours(1))
-              .withFormat(format)
-              .withCompaction(new CompactionSettings(true, Duration.ofMillis(100), 1L << 40));
+          IndexOptions.builder()
+              .commitInterval(Duration.ofHours(1))
+              .format(format)
+              .compaction(new CompactionSettings(true, Duration.ofMillis(100), 1L << 40))
+              .build();
       try (IndexStore store =
           new IndexStore(
               "main",

@@ -31,10 +31,11 @@ public final class CompactionCrashWriter {
             compacting,
             new CountDownLatch(1)); // never released: the process is killed there
     IndexOptions options =
-        IndexOptions.DEFAULTS
-            .withCommitInterval(Duration.ofHours(1))
-            .withFormat(format)
-            .withCompaction(new CompactionSettings(true, Duration.ofMillis(100), 1L << 40));
+        IndexOptions.builder()
+            .commitInterval(Duration.ofHours(1))
+            .format(format)
+            .compaction(new CompactionSettings(true, Duration.ofMillis(100), 1L << 40))
+            .build();
     IndexStore store =
         new IndexStore(
             "main",

@@ -51,7 +51,7 @@ class ConcurrentAddTest {
         new IndexStore(
             "main",
             dataDirectory.resolve("main"),
-            IndexOptions.DEFAULTS.withFormat(format),
+            IndexOptions.builder().format(format).build(),
             scheduler,
             Clock.systemUTC(),
             directories)) {
@@ -81,9 +81,10 @@ class ConcurrentAddTest {
         new IndexStore(
             "main",
             dataDirectory.resolve("main"),
-            IndexOptions.DEFAULTS
-                .withFormat(format)
-                .withCommitInterval(java.time.Duration.ofHours(1)),
+            IndexOptions.builder()
+                .format(format)
+                .commitInterval(java.time.Duration.ofHours(1))
+                .build(),
             scheduler,
             Clock.systemUTC(),
             directories)) {
@@ -115,7 +116,7 @@ class ConcurrentAddTest {
             context -> Thread.currentThread().getName().equals("first"), entered, release);
     Path path = dataDirectory.resolve("main");
     IndexOptions options =
-        IndexOptions.DEFAULTS.withFormat(format).withCommitInterval(java.time.Duration.ofHours(1));
+        IndexOptions.builder().format(format).commitInterval(java.time.Duration.ofHours(1)).build();
     try (IndexStore store =
         new IndexStore("main", path, options, scheduler, Clock.systemUTC(), directories)) {
       Background first = Background.start("first", () -> store.add(events(0, 10)));

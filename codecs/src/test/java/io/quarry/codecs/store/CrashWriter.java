@@ -24,10 +24,12 @@ public final class CrashWriter {
     String round = args[1];
     BucketFormat format = BucketFormat.fromName(args[2]);
     IndexOptions options =
-        IndexOptions.DEFAULTS
-            .withCommitInterval(Duration.ofMillis(100))
-            .withBuckets(300, Duration.ofDays(1))
-            .withFormat(format);
+        IndexOptions.builder()
+            .commitInterval(Duration.ofMillis(100))
+            .maxBucketEvents(300)
+            .maxHotAge(Duration.ofDays(1))
+            .format(format)
+            .build();
     EventStore store = EventStore.open(data, Map.of("main", options));
     for (int t = 0; t < THREADS; t++) {
       int thread = t;

@@ -47,10 +47,11 @@ class DeferredCompactionTest {
       Bucket.DirectoryFactory directories)
       throws Exception {
     IndexOptions options =
-        IndexOptions.DEFAULTS
-            .withCommitInterval(Duration.ofHours(1)) // commits are the test's
-            .withFormat(format)
-            .withCompaction(compaction);
+        IndexOptions.builder()
+            .commitInterval(Duration.ofHours(1)) // commits are the test's
+            .format(format)
+            .compaction(compaction)
+            .build();
     return new IndexStore(
         "main", data.resolve("main"), options, scheduler, Clock.systemUTC(), directories);
   }
@@ -123,6 +124,8 @@ class DeferredCompactionTest {
       }
       assertThat(store.compaction().compactions()).as("%s", store.compaction()).isZero();
       assertThat(store.compaction().pendingBytes()).isPositive().isLessThan(1L << 20);
+      assertThat(store.compaction().due()).as("under the idle minimum: not due").isFalse();
+      assertThat(store.compaction().settled()).isTrue();
       assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
       assertEachOnce(store, 150);
     }
@@ -194,7 +197,7 @@ class DeferredCompactionTest {
       assertEachOnce(store, 10_000);
       // merges under 128 MiB write fast blocks, a roll's too: the behaviour before session 33
       assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.startsWith("1 "));
-      assertThat(store.compaction()).isEqualTo(new CompactionStatus(0, false, 0, 0));
+      assertThat(store.compaction()).isEqualTo(new CompactionStatus(0, false, false, 0, 0));
     }
   }
 }

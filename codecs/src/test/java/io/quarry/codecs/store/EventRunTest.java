@@ -89,7 +89,7 @@ class EventRunTest {
   @Test
   void runsGiveWhatEventsGive() throws Exception {
     Map<String, IndexOptions> options =
-        Map.of("main", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS));
+        Map.of("main", IndexOptions.builder().format(BucketFormat.BLOCKS).build());
     Random random = new Random(32);
     Set<Long> times = new HashSet<>();
     try (EventStore store = EventStore.open(data, options)) {
@@ -131,7 +131,7 @@ class EventRunTest {
   @Test
   void aStopInsideARunCountsOnlyWhatWasVisited() throws Exception {
     Map<String, IndexOptions> options =
-        Map.of("main", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS));
+        Map.of("main", IndexOptions.builder().format(BucketFormat.BLOCKS).build());
     try (EventStore store = EventStore.open(data, options)) {
       List<Event> events = new ArrayList<>();
       for (int i = 0; i < 3_000; i++) {

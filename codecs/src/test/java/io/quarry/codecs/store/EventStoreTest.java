@@ -60,8 +60,9 @@ class EventStoreTest {
   @Test
   void typedIndexTimeFieldsRoundTripAndBadValuesAreRejectedBeforeLogging() throws Exception {
     IndexOptions options =
-        IndexOptions.DEFAULTS.withFieldTypes(
-            Map.of("status", IndexedFieldType.LONG, "ms", IndexedFieldType.DOUBLE));
+        IndexOptions.builder()
+            .fieldTypes(Map.of("status", IndexedFieldType.LONG, "ms", IndexedFieldType.DOUBLE))
+            .build();
     Event good =
         new Event(
             5_000,

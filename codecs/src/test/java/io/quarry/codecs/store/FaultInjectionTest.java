@@ -46,10 +46,12 @@ class FaultInjectionTest {
 
   private IndexStore open(Random random, Bucket.DirectoryFactory directories) throws IOException {
     IndexOptions options =
-        IndexOptions.DEFAULTS
-            .withCommitInterval(Duration.ofHours(1)) // commits are driven by the test
-            .withBuckets(400, Duration.ofDays(1))
-            .withFormat(format);
+        IndexOptions.builder()
+            .commitInterval(Duration.ofHours(1)) // commits are driven by the test
+            .maxBucketEvents(400)
+            .maxHotAge(Duration.ofDays(1))
+            .format(format)
+            .build();
     return new IndexStore(
         "main", dataDirectory.resolve("main"), options, scheduler, Clock.systemUTC(), directories);
   }

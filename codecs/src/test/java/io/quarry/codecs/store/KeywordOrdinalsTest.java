@@ -29,9 +29,10 @@ class KeywordOrdinalsTest {
   @EnumSource(BucketFormat.class)
   void ordinalsNameTheValuesIndexedFieldReads(BucketFormat format) throws Exception {
     IndexOptions options =
-        IndexOptions.DEFAULTS
-            .withFormat(format)
-            .withFieldTypes(Map.of("bytes", IndexedFieldType.LONG));
+        IndexOptions.builder()
+            .format(format)
+            .fieldTypes(Map.of("bytes", IndexedFieldType.LONG))
+            .build();
     long seed = System.nanoTime();
     Random random = new Random(seed);
     String[] methods = {"GET", "POST", "PUT", "é"};

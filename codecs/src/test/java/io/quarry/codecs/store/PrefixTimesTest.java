@@ -78,7 +78,7 @@ class PrefixTimesTest {
   void runsReadTheirTimesWithoutTheTexts() throws Exception {
     Map<String, IndexOptions> options =
         Map.of(
-            "blocks", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS).withBlockEvents(4096));
+            "blocks", IndexOptions.builder().format(BucketFormat.BLOCKS).blockEvents(4096).build());
     Random random = new Random(7);
     Map<String, Long> truth = new java.util.HashMap<>();
     try (EventStore store = EventStore.open(data, options)) {

@@ -82,7 +82,7 @@ class RecoveryTest {
   @EnumSource(BucketFormat.class)
   void eventsOnlyInTheLogAreReplayedAndSearchable(BucketFormat format) throws IOException {
     IndexOptions slow =
-        IndexOptions.DEFAULTS.withCommitInterval(Duration.ofHours(1)).withFormat(format);
+        IndexOptions.builder().commitInterval(Duration.ofHours(1)).format(format).build();
     try (EventStore store = EventStore.open(live, Map.of("main", slow))) {
       store.write("main", events(0, 5));
       store.index("main").commit();
@@ -103,7 +103,7 @@ class RecoveryTest {
   void rolledBucketsAreSkippedByTimeAndRetentionDropsTheOldest(BucketFormat format)
       throws IOException {
     try (EventStore store =
-        EventStore.open(live, Map.of("main", IndexOptions.DEFAULTS.withFormat(format)))) {
+        EventStore.open(live, Map.of("main", IndexOptions.builder().format(format).build()))) {
       IndexStore index = store.index("main");
       store.write("main", events(0, 10));
       index.rollHotBucket();
@@ -121,7 +121,10 @@ class RecoveryTest {
       assertThat(raws(store)).hasSize(30);
     }
     IndexOptions small =
-        IndexOptions.DEFAULTS.withRetention(java.util.Optional.empty(), java.util.Optional.of(1L));
+        IndexOptions.builder()
+            .maxAge(java.util.Optional.empty())
+            .maxTotalBytes(java.util.Optional.of(1L))
+            .build();
     try (EventStore store = EventStore.open(live, Map.of("main", small))) {
       assertThat(store.index("main").applyRetention()).isEqualTo(2);
       assertThat(raws(store)).hasSize(10).allMatch(raw -> raw.startsWith("event 2"));
@@ -147,9 +150,10 @@ class RecoveryTest {
   void aFlippedBitInAJournalBlockQuarantinesThatBucketOnly(BucketFormat format, boolean pulled)
       throws IOException {
     IndexOptions plain =
-        IndexOptions.DEFAULTS
-            .withJournalCompression(io.quarry.codecs.journal.JournalCompression.NONE)
-            .withFormat(format);
+        IndexOptions.builder()
+            .journalCompression(io.quarry.codecs.journal.JournalCompression.NONE)
+            .format(format)
+            .build();
     try (EventStore store = EventStore.open(live, Map.of("main", plain))) {
       store.write("main", events(0, 10));
       store.index("main").rollHotBucket();

@@ -43,7 +43,7 @@ class RollFailureTest {
     return new IndexStore(
         "main",
         dataDirectory.resolve("main"),
-        IndexOptions.DEFAULTS.withFormat(format).withCommitInterval(Duration.ofHours(1)),
+        IndexOptions.builder().format(format).commitInterval(Duration.ofHours(1)).build(),
         scheduler,
         Clock.systemUTC(),
         directories);

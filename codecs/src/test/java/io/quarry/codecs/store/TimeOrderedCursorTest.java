@@ -32,8 +32,8 @@ class TimeOrderedCursorTest {
 
   private static Map<String, IndexOptions> options() {
     return Map.of(
-        "events", IndexOptions.DEFAULTS.withFormat(BucketFormat.EVENTS),
-        "blocks", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS).withBlockEvents(64));
+        "events", IndexOptions.builder().format(BucketFormat.EVENTS).build(),
+        "blocks", IndexOptions.builder().format(BucketFormat.BLOCKS).blockEvents(64).build());
   }
 
   /**

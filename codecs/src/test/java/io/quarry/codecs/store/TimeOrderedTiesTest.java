@@ -23,8 +23,8 @@ class TimeOrderedTiesTest {
 
   private static final Map<String, IndexOptions> OPTIONS =
       Map.of(
-          "events", IndexOptions.DEFAULTS.withFormat(BucketFormat.EVENTS),
-          "blocks", IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS).withBlockEvents(8));
+          "events", IndexOptions.builder().format(BucketFormat.EVENTS).build(),
+          "blocks", IndexOptions.builder().format(BucketFormat.BLOCKS).blockEvents(8).build());
 
   /** Batch {@code batch}'s 20 events: two distinct seconds only, so each ties with many. */
   private static List<Event> batch(int batch) {

@@ -117,13 +117,15 @@ class UnreadPayloadTest {
     Map<String, IndexOptions> options =
         Map.of(
             "blocks",
-            IndexOptions.DEFAULTS
-                .withFormat(BucketFormat.BLOCKS)
-                .withFieldTypes(Map.of("bytes", IndexedFieldType.LONG)),
+            IndexOptions.builder()
+                .format(BucketFormat.BLOCKS)
+                .fieldTypes(Map.of("bytes", IndexedFieldType.LONG))
+                .build(),
             "events",
-            IndexOptions.DEFAULTS
-                .withFormat(BucketFormat.EVENTS)
-                .withFieldTypes(Map.of("bytes", IndexedFieldType.LONG)));
+            IndexOptions.builder()
+                .format(BucketFormat.EVENTS)
+                .fieldTypes(Map.of("bytes", IndexedFieldType.LONG))
+                .build());
     try (EventStore store = EventStore.open(data, options)) {
       write(BucketFormat.BLOCKS, "blocks", store);
       write(BucketFormat.EVENTS, "events", store);

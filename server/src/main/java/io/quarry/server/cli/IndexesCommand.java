@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
  * every metric index (points, series, chunks, bytes per point); with {@code --verbose}, also where
  * the bytes go (journal, terms, postings, doc values, points; a metric index's series files, chunk
  * files and log) per index, as a share and as bytes per raw byte (per point for a metric index),
- * and where each index's deferred compaction stands (bytes waiting for it, running, merges done).
+ * and where each index's deferred compaction stands (bytes waiting for it, running, due without
+ * more events, merges done).
  */
 @Command(
     name = "indexes",
@@ -83,7 +84,12 @@ final class IndexesCommand implements Callable<Integer> {
       System.out.println();
       Table.print(
           System.out,
-          List.of("index", "waiting for compaction", "compacting", "compactions done"),
+          List.of(
+              "index",
+              "waiting for compaction",
+              "compacting",
+              "compaction due",
+              "compactions done"),
           compaction(client));
       if (!metricIndexes.isEmpty()) {
         System.out.println();
@@ -120,6 +126,7 @@ final class IndexesCommand implements Callable<Integer> {
       row.put(
           "waiting for compaction", ByteBreakdownRows.megabytes(index.compactionPendingBytes()));
       row.put("compacting", index.compacting() ? "yes" : "no");
+      row.put("compaction due", index.compactionDue() ? "yes" : "no");
       row.put("compactions done", Long.toString(index.compactions()));
       rows.add(row);
     }

@@ -146,9 +146,29 @@ public final class ConfigBuilder {
       Throwable cause = e.getCause() instanceof IllegalArgumentException ? e.getCause() : e;
       String message =
           cause instanceof JsonProcessingException json
-              ? json.getOriginalMessage()
+              ? settingPath(json) + json.getOriginalMessage()
               : cause.getMessage();
       throw new ConfigException(where + ": " + message, e);
     }
+  }
+
+  /**
+   * The path of the setting a value of the wrong type or an unknown name was found at ({@code
+   * storage.compaction.idleMillis: }), or nothing when Jackson does not say.
+   */
+  private static String settingPath(JsonProcessingException error) {
+    if (!(error instanceof com.fasterxml.jackson.databind.JsonMappingException mapping)
+        || mapping.getPath().isEmpty()) {
+      return "";
+    }
+    StringBuilder path = new StringBuilder();
+    for (com.fasterxml.jackson.databind.JsonMappingException.Reference step : mapping.getPath()) {
+      if (step.getFieldName() != null) {
+        path.append(path.isEmpty() ? "" : ".").append(step.getFieldName());
+      } else if (step.getIndex() >= 0) {
+        path.append('[').append(step.getIndex()).append(']');
+      }
+    }
+    return path.isEmpty() ? "" : path + ": ";
   }
 }

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * Per-index storage overrides, retention (whole buckets are deleted, oldest first) and the types of
- * index-time fields ({@code keyword}, the default, {@code long} or {@code double}).
+ * index-time fields ({@code keyword}, the default, {@code long} or {@code double}); {@code
+ * compaction}'s settings given override {@code storage.compaction}'s (null: none given).
  */
 public record IndexStorage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -17,7 +18,8 @@ public record IndexStorage(
     @JsonProperty("maxBucketPoints") Long maxBucketPoints,
     @JsonProperty("mergeFactor") Integer mergeFactor,
     @JsonProperty("maxMergedPoints") Long maxMergedPoints,
-    @JsonProperty("format") String format) {
+    @JsonProperty("format") String format,
+    @JsonProperty("compaction") Compaction compaction) {
   /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
   public static final String METRIC = "metric";
 

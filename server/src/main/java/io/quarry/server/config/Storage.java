@@ -9,7 +9,8 @@ import java.util.Objects;
  * {@code none}), how often buffered events are committed to segments (the write-ahead log holds
  * them until then), when the hot bucket rolls to warm, the layout of new event buckets ({@code
  * blocks}, the default, or {@code events}), how many events a new block holds at most ({@code
- * blockEvents}), and per-index overrides and retention.
+ * blockEvents}), when hot buckets' journals are compacted ({@code compaction}, {@link Compaction}),
+ * and per-index overrides and retention.
  */
 public record Storage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -18,7 +19,8 @@ public record Storage(
     @JsonProperty("maxHotBucketAgeHours") Integer maxHotBucketAgeHours,
     @JsonProperty("format") String format,
     @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes,
-    @JsonProperty("blockEvents") Integer blockEvents) {
+    @JsonProperty("blockEvents") Integer blockEvents,
+    @JsonProperty("compaction") Compaction compaction) {
   /** The layout of new event buckets when neither the index nor the storage section names one. */
   public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
       io.quarry.codecs.store.BucketFormat.BLOCKS;
@@ -37,6 +39,8 @@ public record Storage(
         maxBucketEvents,
         blockEvents,
         maxHotBucketAgeHours);
+    compaction = compaction == null ? Compaction.DEFAULTS : compaction.over(Compaction.DEFAULTS);
+    StorageSettings.checkCompaction("storage.compaction", compaction);
     indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);
     StorageSettings.checkIndexes(indexes);
   }

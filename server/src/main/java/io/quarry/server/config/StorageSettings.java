@@ -56,7 +56,39 @@ final class StorageSettings {
             throw new IllegalArgumentException(
                 "storage.indexes." + name + ".format is a setting of event indexes");
           }
+          if (index.compaction() != null) {
+            if (index.datatype().equals(IndexStorage.METRIC)) {
+              throw new IllegalArgumentException(
+                  "storage.indexes." + name + ".compaction is a setting of event indexes");
+            }
+            checkCompaction("storage.indexes." + name + ".compaction", index.compaction());
+          }
         });
+  }
+
+  /**
+   * Checks the compaction settings given at {@code path} ({@code storage.compaction}, or an index's
+   * {@code storage.indexes.<name>.compaction}, where those not given are null); the message names
+   * the setting and the value refused.
+   */
+  static void checkCompaction(String path, Compaction compaction) {
+    String mode = compaction.mode();
+    if (mode != null && !mode.equals(Compaction.DEFERRED) && !mode.equals(Compaction.INLINE)) {
+      throw new IllegalArgumentException(
+          path + ".mode must be deferred or inline, not '" + mode + "'");
+    }
+    if (compaction.idleMillis() != null && compaction.idleMillis() < 0) {
+      throw new IllegalArgumentException(
+          path + ".idleMillis must be 0 or more, not " + compaction.idleMillis());
+    }
+    atLeastOne(compaction.idleMinBytes(), path + ".idleMinBytes");
+    atLeastOne(compaction.pendingBytes(), path + ".pendingBytes");
+  }
+
+  private static void atLeastOne(Long value, String setting) {
+    if (value != null && value < 1) {
+      throw new IllegalArgumentException(setting + " must be at least 1, not " + value);
+    }
   }
 
   /** Checks an index's datatype and that only a metric index has the settings of one. */
@@ -137,25 +169,32 @@ final class StorageSettings {
         storage
             .indexes()
             .getOrDefault(
-                index, new IndexStorage(null, null, null, null, null, null, null, null, null));
+                index,
+                new IndexStorage(null, null, null, null, null, null, null, null, null, null));
     String compression =
         own.journalCompression() != null ? own.journalCompression() : storage.journalCompression();
-    return IndexOptions.DEFAULTS
-        .withJournalCompression(JournalCompression.fromName(compression))
-        .withCommitInterval(Duration.ofSeconds(storage.commitIntervalSeconds()))
-        .withBuckets(storage.maxBucketEvents(), Duration.ofHours(storage.maxHotBucketAgeHours()))
-        .withRetention(
+    return IndexOptions.builder()
+        .journalCompression(JournalCompression.fromName(compression))
+        .commitInterval(Duration.ofSeconds(storage.commitIntervalSeconds()))
+        .maxBucketEvents(storage.maxBucketEvents())
+        .maxHotAge(Duration.ofHours(storage.maxHotBucketAgeHours()))
+        .maxAge(
             Optional.ofNullable(own.maxAgeDays())
                 .or(
                     () ->
                         index.equals(QuarryConfig.INTERNAL_INDEX)
                             ? Optional.of(QuarryConfig.INTERNAL_RETENTION_DAYS)
                             : Optional.empty())
-                .map(Duration::ofDays),
-            Optional.ofNullable(own.maxTotalBytes()))
-        .withFieldTypes(own.fieldTypes())
-        .withFormat(
-            own.format() != null ? own.bucketFormat() : BucketFormat.fromName(storage.format()))
-        .withBlockEvents(storage.blockEvents());
+                .map(Duration::ofDays))
+        .maxTotalBytes(Optional.ofNullable(own.maxTotalBytes()))
+        .fieldTypes(own.fieldTypes())
+        .format(own.format() != null ? own.bucketFormat() : BucketFormat.fromName(storage.format()))
+        .blockEvents(storage.blockEvents())
+        .compaction(
+            (own.compaction() == null
+                    ? storage.compaction()
+                    : own.compaction().over(storage.compaction()))
+                .settings())
+        .build();
   }
 }

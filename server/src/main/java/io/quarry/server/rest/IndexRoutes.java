@@ -20,9 +20,10 @@ import java.util.Map;
 /**
  * {@code GET /api/v1/indexes}: per index its buckets, events, time range, bytes on disk (also by
  * what they hold: journal, terms, postings, doc values, points) and the journal's compression; what
- * {@code quarry indexes} prints. Metric indexes are listed apart, under {@code metricIndexes}:
- * points (and those still in the hot bucket), time range, warm buckets, series, chunks, bytes on
- * disk and per point.
+ * {@code quarry indexes} prints; its deferred compaction ({@code compaction}: bytes waiting,
+ * whether one runs, whether one is {@code due} without more events, compactions done). Metric
+ * indexes are listed apart, under {@code metricIndexes}: points (and those still in the hot
+ * bucket), time range, warm buckets, series, chunks, bytes on disk and per point.
  */
 public final class IndexRoutes {
   private final Authenticator authenticator;
@@ -101,6 +102,7 @@ public final class IndexRoutes {
           Map.of(
               "pendingBytes", compaction.pendingBytes(),
               "running", compaction.running(),
+              "due", compaction.due(),
               "compactions", compaction.compactions(),
               "compactedBytes", compaction.compactedBytes()));
       if (index.walFailed()) {

@@ -118,7 +118,8 @@ class SearchCommandTest {
     assertThat(printed)
         .contains("holds", "per raw byte")
         .containsPattern("main\\s+journal\\s+[0-9.]+ MB\\s+[0-9.]+%")
-        .containsPattern("main\\s+postings");
+        .containsPattern("main\\s+postings")
+        .contains("compaction due");
   }
 
   @Test

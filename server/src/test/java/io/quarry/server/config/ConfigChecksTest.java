@@ -74,6 +74,42 @@ class ConfigChecksTest {
         refused(
             "storage.maxHotBucketAgeHours must be at least 1", "storage.maxHotBucketAgeHours", "0"),
         refused(
+            "storage.compaction.mode must be deferred or inline, not 'later'",
+            "storage.compaction.mode",
+            "later"),
+        refused(
+            "storage.compaction.idleMillis must be 0 or more, not -5",
+            "storage.compaction.idleMillis",
+            "-5"),
+        refused(
+            "storage.compaction.idleMinBytes must be at least 1, not 0",
+            "storage.compaction.idleMinBytes",
+            "0"),
+        refused(
+            "storage.compaction.pendingBytes must be at least 1, not -1",
+            "storage.compaction.pendingBytes",
+            "-1"),
+        refused(
+            "storage.indexes.web.compaction.mode must be deferred or inline, not 'INLINE'",
+            "indexes",
+            "web",
+            "storage.indexes.web.compaction.mode",
+            "INLINE"),
+        refused(
+            "storage.indexes.web.compaction.pendingBytes must be at least 1, not 0",
+            "indexes",
+            "web",
+            "storage.indexes.web.compaction.pendingBytes",
+            "0"),
+        refused(
+            "storage.indexes.m.compaction is a setting of event indexes",
+            "indexes",
+            "m",
+            "storage.indexes.m.datatype",
+            "metric",
+            "storage.indexes.m.compaction.mode",
+            "inline"),
+        refused(
             "maxAgeDays must be at least 1",
             "indexes",
             "web",

@@ -3,6 +3,7 @@ package io.quarry.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.codecs.store.CompactionSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -93,6 +94,50 @@ class ConfigLoaderTest {
     Files.writeString(file, "storage:\n  indexes: {nope: {maxAgeDays: 1}}\n");
     assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
         .hasMessageContaining("'nope', which is not in indexes");
+  }
+
+  @Test
+  void compactionSettingsOfTheStorageSectionAndPerIndex() throws Exception {
+    Path file = directory.resolve("compaction.yml");
+    Files.writeString(
+        file,
+        """
+        indexes: [web, bulk]
+        storage:
+          compaction:
+            idleMillis: 2000
+            pendingBytes: 536870912
+          indexes:
+            web: {compaction: {idleMinBytes: 4096}}
+            bulk: {compaction: {mode: inline}}
+        """);
+    QuarryConfig config = ConfigLoader.load(file, Map.of(), Map.of());
+    assertThat(config.storage().options("main").compaction())
+        .as("the section's settings, the defaults for those not given")
+        .isEqualTo(
+            new CompactionSettings(true, java.time.Duration.ofSeconds(2), 1L << 20, 536_870_912L));
+    assertThat(config.storage().options("web").compaction())
+        .as("the index's own setting over the section's")
+        .isEqualTo(
+            new CompactionSettings(true, java.time.Duration.ofSeconds(2), 4096, 536_870_912L));
+    assertThat(config.storage().options("bulk").compaction().deferred()).isFalse();
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of()).storage().options("main").compaction())
+        .isEqualTo(CompactionSettings.DEFAULTS);
+
+    Files.writeString(file, "storage:\n  compaction: {idleMillis: soon}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(file + ": storage.compaction.idleMillis: ")
+        .hasMessageContaining("\"soon\"");
+    Files.writeString(file, "storage:\n  compaction: {idle: 5000}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .as("an unknown setting")
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("\"idle\"");
+    Files.writeString(file, "storage:\n  compaction: {mode: eager}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(file + ": storage.compaction.mode must be deferred or inline, not 'eager'");
   }
 
   @Test

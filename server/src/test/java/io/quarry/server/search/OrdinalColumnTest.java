@@ -41,7 +41,7 @@ class OrdinalColumnTest {
     String why = format + ", seed " + seed;
     String[] methods = {"GET", "POST", "DELETE"};
     Map<String, List<String>> expected = new HashMap<>(); // _raw → method, status, user
-    IndexOptions options = IndexOptions.DEFAULTS.withFormat(format);
+    IndexOptions options = IndexOptions.builder().format(format).build();
     try (EventStore store = EventStore.open(data, Map.of("main", options))) {
       for (int batch = 0; batch < 3; batch++) { // several segments: ordinals of each
         List<Event> events = new ArrayList<>();

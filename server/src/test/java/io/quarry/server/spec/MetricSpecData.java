@@ -37,8 +37,10 @@ final class MetricSpecData {
    */
   static Storage storage(String format) {
     Map<String, IndexStorage> indexes =
-        Map.of(INDEX, new IndexStorage(null, null, null, null, "metric", null, null, null, null));
-    return new Storage(null, null, null, null, format, indexes, null);
+        Map.of(
+            INDEX,
+            new IndexStorage(null, null, null, null, "metric", null, null, null, null, null));
+    return new Storage(null, null, null, null, format, indexes, null, null);
   }
 
   /** Sends every point of the CSV in {@code specDirectory} to the server's HEC endpoint. */

@@ -1,0 +1,69 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.journal.JournalStoredFieldsReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.lucene.index.CodecReader;
+import org.apache.lucene.index.FilterLeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SegmentReader;
+import org.apache.lucene.search.IndexSearcher;
+
+/**
+ * The bytes one bucket holds, for statistics and retention: its journal's raw and compressed bytes,
+ * its searchable segments' bytes by what they hold, and its directory's size on disk.
+ */
+final class BucketBytes {
+  private BucketBytes() {}
+
+  /** Raw and compressed bytes of the journal over the bucket's segments: {raw, compressed}. */
+  static long[] journal(Bucket bucket) throws IOException {
+    long[] totals = new long[2];
+    IndexSearcher searcher = bucket.acquire();
+    try {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        if (leaf.reader() instanceof CodecReader codecReader
+            && codecReader.getFieldsReader() instanceof JournalStoredFieldsReader journal) {
+          totals[0] += journal.rawBytes();
+          totals[1] += journal.compressedBytes();
+        }
+      }
+    } finally {
+      bucket.release(searcher);
+    }
+    return totals;
+  }
+
+  /**
+   * The bytes of the segments a search of the bucket sees now, by what they hold ({@link
+   * FileKinds}); the files of a segment being written or merged away are not counted.
+   */
+  static Map<String, Long> byKind(Bucket bucket) throws IOException {
+    Map<String, Long> totals = FileKinds.empty();
+    IndexSearcher searcher = bucket.acquire();
+    try {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        if (FilterLeafReader.unwrap(leaf.reader()) instanceof SegmentReader segment) {
+          FileKinds.add(segment.directory(), segment.getSegmentInfo(), totals);
+        }
+      }
+    } finally {
+      bucket.release(searcher);
+    }
+    return totals;
+  }
+
+  /** The bytes of every file in the bucket's directory. */
+  static long onDisk(Bucket bucket) throws IOException {
+    try (Stream<Path> files = Files.list(bucket.path())) {
+      long total = 0;
+      for (Path file : files.toList()) {
+        total += Files.isRegularFile(file) ? Files.size(file) : 0;
+      }
+      return total;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.quarry.codecs.store;
+
+import io.quarry.codecs.journal.JournalStoredFieldsFormat;
+import io.quarry.codecs.journal.QuarryCodec;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+
+/**
+ * How a hot bucket's Lucene writer is set up: the journal codec (merges compact inline, or only
+ * forced ones when compaction is deferred), the merge policy (tiered, under {@link
+ * CompactionMergePolicy} when deferred), newest-first index sort for the layouts that sort, an
+ * abortable merge scheduler, a 64 MB RAM buffer and a commit on close.
+ */
+final class HotBucketConfig {
+  private static final Sort TIME_DESCENDING =
+      new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
+
+  private HotBucketConfig() {}
+
+  /** The merge policy of a hot bucket when compaction is deferred, else null. */
+  static CompactionMergePolicy compactionPolicy(IndexOptions options) {
+    if (!options.compaction().deferred()) {
+      return null;
+    }
+    TieredMergePolicy natural = new TieredMergePolicy();
+    return new CompactionMergePolicy(
+        natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024));
+  }
+
+  /**
+   * The writer's settings.
+   *
+   * @param compaction the bucket's; its policy (null: inline) merges, it counts merged segments
+   */
+  static IndexWriterConfig of(
+      IndexOptions options,
+      BucketFormat.Recorded recorded,
+      BucketCompaction compaction,
+      AbortableMergeScheduler scheduler) {
+    boolean deferred = compaction.policy() != null;
+    IndexWriterConfig config = new IndexWriterConfig();
+    config.setCodec(
+        new QuarryCodec(
+            options.journalCompression(),
+            options.journalBlockSize(),
+            deferred ? Long.MAX_VALUE : JournalStoredFieldsFormat.compactMergeBytes(),
+            deferred));
+    if (deferred) {
+      config.setMergePolicy(compaction.policy());
+    }
+    if (recorded.timeSorted()) {
+      // events, and block buckets of layout 1; a layout 2 block segment keeps its blocks in the
+      // order written (no stored-fields rewrite at flush and merge), BlockCursor orders them
+      config.setIndexSort(TIME_DESCENDING);
+    }
+    config.setMergeScheduler(scheduler);
+    config.setRAMBufferSizeMB(64);
+    config.setMergedSegmentWarmer(merged -> compaction.merged());
+    config.setCommitOnClose(true);
+    return config;
+  }
+}

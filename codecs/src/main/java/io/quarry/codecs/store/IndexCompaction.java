@@ -1,0 +1,96 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The deferred compaction of one index ({@link CompactionSettings}): starts its hot bucket's when
+ * due, counts the compaction merges its buckets finished ({@link CompactionCounter}), backs off
+ * after a failed one, and says where it stands ({@link CompactionStatus}). {@link IndexStore} runs
+ * {@link #startIfDue} every {@link IndexStore#REFRESH_INTERVAL_MILLIS}.
+ */
+final class IndexCompaction {
+  private static final Logger LOG = Logger.getLogger(IndexCompaction.class.getName());
+
+  static final long FIRST_BACKOFF_NANOS = TimeUnit.MINUTES.toNanos(1);
+  static final long MAX_BACKOFF_NANOS = TimeUnit.HOURS.toNanos(1);
+
+  private final String index;
+  private final CompactionSettings settings;
+
+  /** The compaction merges this index finished since it opened (the server started). */
+  private final CompactionCounter done = new CompactionCounter();
+
+  // the delay before the next compaction after failed ones in a row (0: none failed), and when
+  private volatile long backoffNanos;
+  private volatile long notBefore = System.nanoTime();
+  private volatile long compactionsAtBackoff; // done's count at the last failure
+
+  IndexCompaction(String index, CompactionSettings settings) {
+    this.index = index;
+    this.settings = settings;
+  }
+
+  /** Counts {@code bucket}'s compaction merges as this index's, before it takes part in it. */
+  void join(Bucket bucket) {
+    bucket.countCompactionsIn(done);
+  }
+
+  /**
+   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}) and no
+   * back-off holds it. The merges run on Lucene's merge threads.
+   */
+  void startIfDue(Bucket hot) {
+    if (done.compactions() > compactionsAtBackoff) {
+      backoffNanos = 0; // a compaction succeeded since the last failed
+    } else if (System.nanoTime() - notBefore < 0) {
+      return;
+    }
+    try {
+      if (hot.compactIfDue(settings)) {
+        LOG.fine("index " + index + ": compaction started");
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.FINE, "index " + index + ": compaction not started", e);
+    }
+  }
+
+  /**
+   * Told of a bucket whose writer failed, before it is reopened: after a compaction whose merge
+   * failed, the next is not started before a delay that doubles with each failure in a row, from
+   * {@link #FIRST_BACKOFF_NANOS} up to {@link #MAX_BACKOFF_NANOS}: a disk that fails every merge
+   * does not make the idle bucket fail, recover and fail again every second.
+   */
+  void writerFailed(Bucket failed) {
+    if (!failed.compactionFailed()) {
+      return;
+    }
+    long backoff = backoffNanos;
+    backoff = backoff == 0 ? FIRST_BACKOFF_NANOS : Math.min(2 * backoff, MAX_BACKOFF_NANOS);
+    backoffNanos = backoff;
+    compactionsAtBackoff = done.compactions();
+    notBefore = System.nanoTime() + backoff;
+    LOG.warning(
+        "index "
+            + index
+            + ": a compaction failed; the next starts in "
+            + TimeUnit.NANOSECONDS.toSeconds(backoff)
+            + " s at the earliest");
+  }
+
+  /** Where the deferred compaction of {@code buckets} (the index's) stands. */
+  CompactionStatus status(List<Bucket> buckets) {
+    long pending = 0;
+    boolean running = false;
+    boolean due = false;
+    for (Bucket bucket : buckets) {
+      pending += bucket.compactionPendingBytes();
+      running |= bucket.compacting();
+      due |= bucket.compactionDue(settings);
+    }
+    return new CompactionStatus(pending, running, due, done.compactions(), done.compactedBytes());
+  }
+}
