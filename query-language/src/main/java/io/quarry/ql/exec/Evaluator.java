@@ -199,7 +199,7 @@ public final class Evaluator {
         return a == null
             ? "Invalid"
             : a instanceof Boolean
-                ? "Boolean"
+                ? "Bool"
                 : number(a) != null && !(a instanceof String)
                     ? "Number"
                     : a instanceof List ? "Multivalue" : "String";
