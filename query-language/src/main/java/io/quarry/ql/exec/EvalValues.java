@@ -78,6 +78,22 @@ public final class EvalValues {
     return value;
   }
 
+  /**
+   * {@code tonumber}'s reading of a value: {@link #number}, but a text with a leading or trailing
+   * space is no number (the Search Reference, Conversion functions, {@code tonumber}: a value that
+   * "contains a leading and trailing space" gives NULL; use {@code trim}).
+   */
+  public static Object tonumber(Object value) {
+    return value instanceof String s && hasSurroundingSpace(s) ? null : number(value);
+  }
+
+  /** Whether a text starts or ends with white space. */
+  public static boolean hasSurroundingSpace(String text) {
+    return !text.isEmpty()
+        && (Character.isWhitespace(text.charAt(0))
+            || Character.isWhitespace(text.charAt(text.length() - 1)));
+  }
+
   /** A value as a Long or Double, or null when it is not a number. */
   public static Object number(Object value) {
     if (value instanceof Long || value instanceof Double) {

@@ -137,10 +137,13 @@ final class TextFunctions {
 
   private static Object tonumber(Object value, Object base) {
     if (base == null || ((Number) base).intValue() == 10) {
-      return number(value);
+      return EvalValues.tonumber(value);
     }
     int radix = ((Number) base).intValue();
-    String digits = text(value).strip();
+    String digits = text(value);
+    if (EvalValues.hasSurroundingSpace(digits)) {
+      return null; // as in base 10: trim() first
+    }
     // as C's strtol, which Splunk's reads with: base 16 takes an optional 0x or 0X
     if (radix == 16 && digits.regionMatches(true, digits.startsWith("-") ? 1 : 0, "0x", 0, 2)) {
       digits = digits.startsWith("-") ? "-" + digits.substring(3) : digits.substring(2);
@@ -161,6 +164,10 @@ final class TextFunctions {
       return text(value);
     }
     return switch (format) {
+      case "binary" -> { // whole numbers 0 to 2^53-1 only: tostring(9, "binary") is 1001
+        double d = ((Number) number).doubleValue();
+        yield d >= 0 && d < 0x1p53 && d == Math.rint(d) ? Long.toBinaryString((long) d) : null;
+      }
       case "hex" -> // Splunk's digits are upper case: tostring(15, "hex") is 0xF
           "0x" + Long.toHexString(((Number) number).longValue()).toUpperCase(java.util.Locale.ROOT);
       case "commas" -> {
