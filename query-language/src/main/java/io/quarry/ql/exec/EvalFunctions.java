@@ -116,7 +116,7 @@ public final class EvalFunctions {
     a.put("pi", new Arity(0, 0));
     a.put("printf", new Arity(1, -1));
     a.put("random", new Arity(0, 0));
-    for (String test : List.of("isbool", "isdouble", "isarray", "isobject")) {
+    for (String test : List.of("isbool", "isdouble", "isarray", "isobject", "ismv")) {
       a.put(test, new Arity(1, 1));
     }
     a.put("validate", new Arity(2, -1));

@@ -38,6 +38,7 @@ final class EvaluatedAggregations {
           "isdouble",
           "isarray",
           "isobject",
+          "ismv",
           "like",
           "match",
           "cidrmatch",
