@@ -191,6 +191,18 @@ public final class EvalFunctions {
                 call.offset(), "searchmatch(): " + problem, "searchmatch(\"<search>\")");
           }
         }
+        if (call.function().equals("sum") || call.function().equals("avg")) {
+          for (Expression argument : call.arguments()) {
+            if (argument instanceof Expression.Literal(String text)) {
+              // Mathematical and Statistical eval functions: sum(1, 2, "3") "returns an error
+              // because one of the arguments in the function is a string"; a field's text is read
+              yield new Problem(
+                  call.offset(),
+                  call.function() + "() takes numbers, not the text \"" + text + "\"",
+                  "a number, a field or tonumber(\"" + text + "\")");
+            }
+          }
+        }
         if (call.function().equals("mvmap")
             && !(call.arguments().get(0) instanceof Expression.Field)) {
           yield new Problem(
