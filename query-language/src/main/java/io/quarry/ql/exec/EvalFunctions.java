@@ -203,6 +203,23 @@ public final class EvalFunctions {
             }
           }
         }
+        if (call.function().equals("tonumber")
+            && call.arguments().get(0) instanceof Expression.Literal(String text)) {
+          Object base = // the base when it is known now: none (10) or a literal number
+              call.arguments().size() == 1
+                  ? null
+                  : call.arguments().get(1) instanceof Expression.Literal(Object b)
+                      ? EvalValues.number(b)
+                      : "unknown";
+          if (!"unknown".equals(base) && TextFunctions.tonumber(text, base) == null) {
+            // Conversion functions, tonumber: "If the tonumber function can't parse a string to a
+            // number, the function returns an error" (a field's value that is none is null)
+            yield new Problem(
+                call.offset(),
+                "tonumber(): \"" + text + "\" is not a number",
+                "a text that reads as a number in the base");
+          }
+        }
         if (call.function().equals("mvmap")
             && !(call.arguments().get(0) instanceof Expression.Field)) {
           yield new Problem(

@@ -135,7 +135,8 @@ final class TextFunctions {
     return text.substring(start, end);
   }
 
-  private static Object tonumber(Object value, Object base) {
+  /** {@code tonumber(value, base)}: {@code base} a Number, or null for 10. */
+  static Object tonumber(Object value, Object base) {
     if (base == null || ((Number) base).intValue() == 10) {
       return EvalValues.tonumber(value);
     }
