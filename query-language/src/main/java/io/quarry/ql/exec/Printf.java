@@ -11,13 +11,12 @@ import java.util.regex.Pattern;
  * whole number, a decimal truncated), {@code %u}, {@code %f %F %e %E %g %G} (a decimal), {@code %x
  * %X %o} (a whole number), {@code %a %A} (a decimal in hexadecimal, C's form: {@code 0x1.8p+1}),
  * {@code %s} (text; alias {@code %z}), {@code %c} (the character of a code point, or a text's
- * first), {@code %p} (Splunk's alias of {@code %X}), {@code %%};
- * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
- * {@code *} (taken from the arguments). {@code %f %e %g} round the double's exact value half to
- * even (and {@code %g} picks its form), as C does (the Search Reference: "similar to the C
- * sprintf() function"); an infinity or a NaN prints as C's {@code inf}/{@code nan} (a NaN with its
- * sign bit set {@code -nan}, as glibc). An argument that does not fit its conversion, or a missing
- * one, makes the call null.
+ * first), {@code %p} (Splunk's alias of {@code %X}), {@code %%}; flags {@code - + space 0 #} and
+ * {@code '} (digit grouping), a width and a precision, each also {@code *} (taken from the
+ * arguments). {@code %f %e %g} round the double's exact value half to even (and {@code %g} picks
+ * its form), as C does (the Search Reference: "similar to the C sprintf() function"); an infinity
+ * or a NaN prints as C's {@code inf}/{@code nan} (a NaN with its sign bit set {@code -nan}, as
+ * glibc). An argument that does not fit its conversion, or a missing one, makes the call null.
  */
 final class Printf {
   private static final Pattern SPEC =
