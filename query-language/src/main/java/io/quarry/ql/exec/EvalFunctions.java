@@ -55,6 +55,9 @@ public final class EvalFunctions {
     a.put("ltrim", new Arity(1, 2));
     a.put("rtrim", new Arity(1, 2));
     a.put("tonumber", new Arity(1, 2));
+    a.put("todouble", new Arity(1, 2));
+    a.put("toint", new Arity(1, 2));
+    a.put("tobool", new Arity(1, 1));
     a.put("tostring", new Arity(1, 2));
     a.put("round", new Arity(1, 2));
     a.put("floor", new Arity(1, 1));

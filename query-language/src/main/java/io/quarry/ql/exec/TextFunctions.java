@@ -14,10 +14,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The text eval functions: {@code len lower upper substr split trim ltrim rtrim tonumber tostring
- * urldecode md5 sha1 sha256 sha512}, each bound to its arguments after the first ({@link
- * BoundFunction}: read once, applied per value), and the {@code \\1}-group replacement text {@code
- * replace} uses. Arguments are never null here (a null argument makes the call null first).
+ * The text eval functions: {@code len lower upper substr split trim ltrim rtrim urldecode md5 sha1
+ * sha256 sha512} and the conversions {@code tonumber tostring todouble toint tobool}, each bound to
+ * its arguments after the first ({@link BoundFunction}: read once, applied per value), and the
+ * {@code \\1}-group replacement text {@code replace} uses. Arguments are never null here (a null
+ * argument makes the call null first).
  */
 final class TextFunctions {
   private TextFunctions() {}
@@ -45,6 +46,11 @@ final class TextFunctions {
         String format = rest.isEmpty() ? null : text(rest.get(0));
         yield a -> tostring(a, format);
       }
+      case "todouble", "toint" -> {
+        Object base = rest.isEmpty() ? null : number(rest.get(0));
+        yield function.equals("toint") ? a -> toint(a, base) : a -> todouble(a, base);
+      }
+      case "tobool" -> TextFunctions::tobool;
       case "urldecode" -> TextFunctions::urldecode;
       case "md5" -> a -> digest("MD5", text(a));
       case "sha1" -> a -> digest("SHA-1", text(a));
@@ -154,6 +160,56 @@ final class TextFunctions {
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /**
+   * Conversion functions, {@code todouble(value[, base])}: a number as a double, a text as {@code
+   * tonumber(text, base)} gives it (null when it reads as none, a literal too), anything else null.
+   */
+  private static Object todouble(Object value, Object base) {
+    Object number =
+        value instanceof String ? tonumber(value, base) : value instanceof Boolean ? null : value;
+    return number instanceof Number n ? (Object) n.doubleValue() : null;
+  }
+
+  /**
+   * {@code toint(value[, base])}: a whole number as it is, a double rounded down ({@code floor}), a
+   * text as {@code floor(tonumber(text, base))}; null for anything else or a result not finite.
+   */
+  private static Object toint(Object value, Object base) {
+    Object number =
+        value instanceof String ? tonumber(value, base) : value instanceof Boolean ? null : value;
+    if (number instanceof Long) {
+      return number;
+    }
+    if (!(number instanceof Double d) || !Double.isFinite(d)) {
+      return null;
+    }
+    double whole = Math.floor(d);
+    return Math.abs(whole) < 0x1p63 ? (Object) (long) whole : (Object) whole;
+  }
+
+  /**
+   * {@code tobool(value)}: a Boolean as it is, the texts {@code true}/{@code True} and {@code
+   * false}/{@code False}, a number (a text that reads as one too) true unless 0; null otherwise.
+   */
+  private static Object tobool(Object value) {
+    if (value instanceof Boolean) {
+      return value;
+    }
+    if (value instanceof String s) {
+      switch (s) {
+        case "true", "True" -> {
+          return true;
+        }
+        case "false", "False" -> {
+          return false;
+        }
+        default -> {}
+      }
+    }
+    Object number = EvalValues.typed(value);
+    return number instanceof Number n ? (Object) (n.doubleValue() != 0) : null;
   }
 
   private static Object tostring(Object value, String format) {

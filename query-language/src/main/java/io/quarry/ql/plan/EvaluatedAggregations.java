@@ -39,6 +39,7 @@ final class EvaluatedAggregations {
           "isarray",
           "isobject",
           "ismv",
+          "tobool",
           "like",
           "match",
           "cidrmatch",

@@ -7,11 +7,11 @@ import io.quarry.ql.parser.QueryParseException;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Search Reference's rules that session 34 brought in, through the expression compiler:
- * eval's "Numeric calculations" (IEEE infinities and NaN kept, shown as {@code inf}/{@code
- * -inf}/{@code nan}; a zero divisor null), {@code typeof} of a Boolean, {@code tonumber} of a text
- * with surrounding space, literal texts where numbers must be, {@code tostring(x, "binary")},
- * {@code ismv} and printf's {@code %z}/{@code %p}. The golden cases are in {@code
+ * The Search Reference's rules that session 34 brought in, through the expression compiler: eval's
+ * "Numeric calculations" (IEEE infinities and NaN kept, shown as {@code inf}/{@code -inf}/{@code
+ * nan}; a zero divisor null), {@code typeof} of a Boolean, {@code tonumber} of a text with
+ * surrounding space, literal texts where numbers must be, {@code tostring(x, "binary")}, {@code
+ * ismv} and printf's {@code %z}/{@code %p}. The golden cases are in {@code
  * splunk-semantics.spl-spec}.
  */
 class ReferenceRulesTest {
@@ -31,7 +31,9 @@ class ReferenceRulesTest {
     assertThat(eval("7 % 0")).isNull();
     assertThat(eval("0 / 0")).isNull();
     assertThat(eval("0.0 / 0.0")).as("a double divisor of zero too").isNull();
-    assertThat(eval("tostring(1e308 * 10) . \",\" . (-1e308 * 10) . \",\" . (1e308 * 10 - 1e308 * 10)"))
+    assertThat(
+            eval(
+                "tostring(1e308 * 10) . \",\" . (-1e308 * 10) . \",\" . (1e308 * 10 - 1e308 * 10)"))
         .isEqualTo("inf,-inf,nan");
     assertThat(eval("typeof(1e308 * 10)")).isEqualTo("Number");
     assertThat(eval("if(1e308 * 10 > 1e308, \"greater\", \"not\")")).isEqualTo("greater");
@@ -43,7 +45,9 @@ class ReferenceRulesTest {
     assertThat(eval("ceil(-1e20)")).isEqualTo(-1e20);
     assertThat(eval("round(1e20)")).isEqualTo(1e20);
     assertThat(eval("floor(2.5)")).isEqualTo(2L);
-    assertThat(eval("floor(1e308 * 10)")).as("not finite: null, as every function answers").isNull();
+    assertThat(eval("floor(1e308 * 10)"))
+        .as("not finite: null, as every function answers")
+        .isNull();
   }
 
   @Test
@@ -60,6 +64,26 @@ class ReferenceRulesTest {
     assertThat(eval("if(ismv(nine), \"y\", \"n\")")).isEqualTo("n");
     assertThat(eval("printf(\"%s%z|%x,%X,%p\", \"foo\", \"bar\", 10, 10, 10)"))
         .isEqualTo("foobar|a,A,A");
+  }
+
+  @Test
+  void todoubleTointTobool() {
+    assertThat(eval("todouble(\"16.00\")")).isEqualTo(16.0);
+    assertThat(eval("todouble(5)")).isEqualTo(5.0);
+    assertThat(eval("todouble(\"number\")")).as("null, not an error, for todouble").isNull();
+    assertThat(eval("todouble(spaced)")).isNull();
+    assertThat(eval("toint(\"24\")")).isEqualTo(24L);
+    assertThat(eval("toint(ratio)")).isEqualTo(2L);
+    assertThat(eval("toint(-2.5)")).isEqualTo(-3L);
+    assertThat(eval("toint(\"ff\", 16)")).isEqualTo(255L);
+    assertThat(eval("toint(1e20)")).isEqualTo(1e20);
+    assertThat(eval("toint(1==1)")).isNull();
+    assertThat(eval("if(tobool(\"True\"), \"y\", \"n\")")).isEqualTo("y");
+    assertThat(eval("if(tobool(\"false\"), \"y\", \"n\")")).isEqualTo("n");
+    assertThat(eval("if(tobool(nine), \"y\", \"n\")")).isEqualTo("y");
+    assertThat(eval("if(tobool(0), \"y\", \"n\")")).isEqualTo("n");
+    assertThat(eval("tobool(word)")).isNull();
+    assertThat(eval("tobool(\"TRUE\")")).as("only true and True").isNull();
   }
 
   @Test
