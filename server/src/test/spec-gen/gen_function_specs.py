@@ -513,7 +513,7 @@ def conditional_specs():
               ["id:string", "a:string", "b:string", "t:string", "u:string", "x:string"],
               lambda e: [e["id"], "y" if "latency" not in e else "n", "y" if "item" in e else "n",
                          "Number" if num(e["bytes"]) is not None else "Invalid",
-                         "String" if "user" in e else "Invalid", "Boolean"])
+                         "String" if "user" in e else "Invalid", "Bool"])
     s.listing("type-tests-of-extracted-fields",
               'index=spec | eval t=typeof(status), b=typeof(bytes), n=if(isnum(latency), "y", "n"), i=if(isint(latency), "y", "n"),\n'
               'd=if(isdouble(latency), "y", "n"), s=if(isstr(bytes), "y", "n"), u=typeof(user), q=typeof(ip)\n'

@@ -4,10 +4,10 @@ import io.quarry.ql.exec.EvalValues;
 
 /**
  * {@code + - * / %}: two whole numbers stay whole until a result overflows or divides unevenly, any
- * double makes a double, a zero divisor or a NaN is null — {@link EvalValues#arithmetic}'s rules,
- * computed without boxing when both sides are numbers (numeric text as the number it reads as, so
- * {@code +} of two numeric texts adds). Anything else (a multivalue, {@code +} of two texts, which
- * concatenates) takes {@code Evaluator}'s own code for that position.
+ * double makes a double (an infinity or a NaN kept), a zero divisor is null — {@link
+ * EvalValues#arithmetic}'s rules, computed without boxing when both sides are numbers (numeric text
+ * as the number it reads as, so {@code +} of two numeric texts adds). Anything else (a multivalue,
+ * {@code +} of two texts, which concatenates) takes {@code Evaluator}'s own code for that position.
  */
 final class ArithmeticEvaluator extends NumericBinaryEvaluator {
   private final char operator;
@@ -74,18 +74,10 @@ final class ArithmeticEvaluator extends NumericBinaryEvaluator {
 
   @Override
   void doubles(ArrayColumn out, int p, double a, double b) {
-    double result =
-        switch (operator) {
-          case '+' -> a + b;
-          case '-' -> a - b;
-          case '*' -> a * b;
-          case '/' -> b == 0 ? Double.NaN : a / b;
-          default -> b == 0 ? Double.NaN : a % b;
-        };
-    if (Double.isNaN(result)) {
+    if (EvalValues.dividesByZero(operator, b)) {
       out.setNull(p);
     } else {
-      out.setDouble(p, result);
+      out.setDouble(p, EvalValues.doubles(operator, a, b));
     }
   }
 

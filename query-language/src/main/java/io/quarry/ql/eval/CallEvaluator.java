@@ -38,6 +38,7 @@ final class CallEvaluator implements ExpressionEvaluator {
           "isdouble",
           "isarray",
           "isobject",
+          "ismv",
           "validate",
           "sum",
           "avg",

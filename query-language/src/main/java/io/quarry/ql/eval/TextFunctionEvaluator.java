@@ -82,7 +82,7 @@ final class TextFunctionEvaluator implements ExpressionEvaluator {
         switch (kind) {
           case ValueColumn.LONG -> out.setLong(p, values.getLong(p));
           case ValueColumn.DOUBLE -> out.setDouble(p, values.getDouble(p));
-          case ValueColumn.TEXT -> out.set(p, EvalValues.number(values.getText(p)));
+          case ValueColumn.TEXT -> out.set(p, EvalValues.tonumber(values.getText(p)));
           default -> out.setNull(p);
         }
       }

@@ -55,6 +55,9 @@ public final class EvalFunctions {
     a.put("ltrim", new Arity(1, 2));
     a.put("rtrim", new Arity(1, 2));
     a.put("tonumber", new Arity(1, 2));
+    a.put("todouble", new Arity(1, 2));
+    a.put("toint", new Arity(1, 2));
+    a.put("tobool", new Arity(1, 1));
     a.put("tostring", new Arity(1, 2));
     a.put("round", new Arity(1, 2));
     a.put("floor", new Arity(1, 1));
@@ -116,7 +119,7 @@ public final class EvalFunctions {
     a.put("pi", new Arity(0, 0));
     a.put("printf", new Arity(1, -1));
     a.put("random", new Arity(0, 0));
-    for (String test : List.of("isbool", "isdouble", "isarray", "isobject")) {
+    for (String test : List.of("isbool", "isdouble", "isarray", "isobject", "ismv")) {
       a.put(test, new Arity(1, 1));
     }
     a.put("validate", new Arity(2, -1));
@@ -189,6 +192,35 @@ public final class EvalFunctions {
           if (problem != null) {
             yield new Problem(
                 call.offset(), "searchmatch(): " + problem, "searchmatch(\"<search>\")");
+          }
+        }
+        if (call.function().equals("sum") || call.function().equals("avg")) {
+          for (Expression argument : call.arguments()) {
+            if (argument instanceof Expression.Literal(String text)) {
+              // Mathematical and Statistical eval functions: sum(1, 2, "3") "returns an error
+              // because one of the arguments in the function is a string"; a field's text is read
+              yield new Problem(
+                  call.offset(),
+                  call.function() + "() takes numbers, not the text \"" + text + "\"",
+                  "a number, a field or tonumber(\"" + text + "\")");
+            }
+          }
+        }
+        if (call.function().equals("tonumber")
+            && call.arguments().get(0) instanceof Expression.Literal(String text)) {
+          Object base = // the base when it is known now: none (10) or a literal number
+              call.arguments().size() == 1
+                  ? null
+                  : call.arguments().get(1) instanceof Expression.Literal(Object b)
+                      ? EvalValues.number(b)
+                      : "unknown";
+          if (!"unknown".equals(base) && TextFunctions.tonumber(text, base) == null) {
+            // Conversion functions, tonumber: "If the tonumber function can't parse a string to a
+            // number, the function returns an error" (a field's value that is none is null)
+            yield new Problem(
+                call.offset(),
+                "tonumber(): \"" + text + "\" is not a number",
+                "a text that reads as a number in the base");
           }
         }
         if (call.function().equals("mvmap")

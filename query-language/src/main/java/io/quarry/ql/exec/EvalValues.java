@@ -7,10 +7,11 @@ import java.util.List;
  * How eval values coerce and compare, as Splunk's eval does: a value is a number when it is a
  * {@code Long} or {@code Double} or text that reads as one (whole texts without a point or an
  * exponent are {@code Long}); arithmetic stays in {@code Long} until it would overflow or divide
- * unevenly; comparisons are numeric when both sides are numbers, else case-sensitive text; a
- * multivalue compares true when any of its values does, and reads as its first value where one text
- * is needed. Shared by the {@link Evaluator}, its function families and the compiled evaluators
- * ({@code io.quarry.ql.eval}), which must answer as it does.
+ * unevenly, a double result is IEEE's (an overflow is an infinity, {@code inf - inf} a NaN) but a
+ * division by zero is null; comparisons are numeric when both sides are numbers, else
+ * case-sensitive text; a multivalue compares true when any of its values does, and reads as its
+ * first value where one text is needed. Shared by the {@link Evaluator}, its function families and
+ * the compiled evaluators ({@code io.quarry.ql.eval}), which must answer as it does.
  */
 public final class EvalValues {
   private EvalValues() {}
@@ -77,6 +78,22 @@ public final class EvalValues {
     return value;
   }
 
+  /**
+   * {@code tonumber}'s reading of a value: {@link #number}, but a text with a leading or trailing
+   * space is no number (the Search Reference, Conversion functions, {@code tonumber}: a value that
+   * "contains a leading and trailing space" gives NULL; use {@code trim}).
+   */
+  public static Object tonumber(Object value) {
+    return value instanceof String s && hasSurroundingSpace(s) ? null : number(value);
+  }
+
+  /** Whether a text starts or ends with white space. */
+  public static boolean hasSurroundingSpace(String text) {
+    return !text.isEmpty()
+        && (Character.isWhitespace(text.charAt(0))
+            || Character.isWhitespace(text.charAt(text.length() - 1)));
+  }
+
   /** A value as a Long or Double, or null when it is not a number. */
   public static Object number(Object value) {
     if (value instanceof Long || value instanceof Double) {
@@ -121,15 +138,30 @@ public final class EvalValues {
     }
     double a = ((Number) x).doubleValue();
     double b = ((Number) y).doubleValue();
-    double result =
-        switch (operator) {
-          case '+' -> a + b;
-          case '-' -> a - b;
-          case '*' -> a * b;
-          case '/' -> b == 0 ? Double.NaN : a / b;
-          default -> b == 0 ? Double.NaN : a % b;
-        };
-    return Double.isNaN(result) ? null : result;
+    return dividesByZero(operator, b) ? null : (Object) doubles(operator, a, b);
+  }
+
+  /**
+   * Whether {@code operator} with the divisor {@code b} is a division by zero, which is null (the
+   * Search Reference, eval, "Numeric calculations": "Division by zero results in a null field").
+   */
+  public static boolean dividesByZero(char operator, double b) {
+    return b == 0 && (operator == '/' || operator == '%');
+  }
+
+  /**
+   * {@code + - * / %} of two doubles as IEEE arithmetic answers them, an infinity or a NaN included
+   * (shown as {@code inf}, {@code -inf}, {@code nan}: {@link Values#toText}); the caller has made a
+   * division by zero null ({@link #dividesByZero}).
+   */
+  public static double doubles(char operator, double a, double b) {
+    return switch (operator) {
+      case '+' -> a + b;
+      case '-' -> a - b;
+      case '*' -> a * b;
+      case '/' -> a / b;
+      default -> a % b;
+    };
   }
 
   public static String text(Object value) {

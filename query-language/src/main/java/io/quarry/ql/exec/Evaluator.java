@@ -182,7 +182,7 @@ public final class Evaluator {
         return a instanceof String;
       case "isint":
         return a instanceof Long || a instanceof Double d && d == Math.rint(d);
-      case "isbool", "isdouble", "isarray", "isobject":
+      case "isbool", "isdouble", "isarray", "isobject", "ismv":
         return InformationalFunctions.apply(function, a);
       case "validate":
         for (int i = 0; i + 1 < v.size(); i += 2) {
@@ -199,7 +199,7 @@ public final class Evaluator {
         return a == null
             ? "Invalid"
             : a instanceof Boolean
-                ? "Boolean"
+                ? "Bool"
                 : number(a) != null && !(a instanceof String)
                     ? "Number"
                     : a instanceof List ? "Multivalue" : "String";

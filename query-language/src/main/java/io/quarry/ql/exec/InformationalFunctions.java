@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * number with a fraction part's type: a {@code Double}, a field's "2.5" too, as for {@code isnum}:
  * {@link EvalValues#typed}), {@code isarray} (a multivalue, which Quarry's JSON functions read as
  * an array, or the text of a JSON array: {@code isarray("[1, 2, 3]")} is true) and {@code isobject}
- * (the text of a JSON object). A null value is none of them: false.
+ * (the text of a JSON object) and {@code ismv} (a multivalue: two values or more; the reference's
+ * {@code ismv(split("1, 2, 3", ","))} is true). A null value is none of them: false.
  */
 final class InformationalFunctions {
   private InformationalFunctions() {}
@@ -17,7 +18,7 @@ final class InformationalFunctions {
   /** Whether the function names one of these tests. */
   static boolean tests(String function) {
     return switch (function) {
-      case "isbool", "isdouble", "isarray", "isobject" -> true;
+      case "isbool", "isdouble", "isarray", "isobject", "ismv" -> true;
       default -> false;
     };
   }
@@ -28,6 +29,7 @@ final class InformationalFunctions {
       case "isdouble" -> value instanceof Double;
       case "isarray" -> value != null && json(value).isArray();
       case "isobject" -> value instanceof String && json(value).isObject();
+      case "ismv" -> value instanceof java.util.List<?>;
       default -> throw new IllegalStateException("not a type test: " + function);
     };
   }

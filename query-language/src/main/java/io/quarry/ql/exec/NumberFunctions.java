@@ -51,7 +51,7 @@ final class NumberFunctions {
               digits <= 0
                   ? (x, out) -> {
                     if (Double.isFinite(x)) {
-                      out.setLong((long) round(x, digits));
+                      whole(round(x, digits), out);
                     } else {
                       out.setNull();
                     }
@@ -67,11 +67,10 @@ final class NumberFunctions {
         }
       case "floor":
         return new NumberFunction(
-            (x, out) -> out.setLong(x), (x, out) -> out.setLong((long) Math.floor(x)));
+            (x, out) -> out.setLong(x), (x, out) -> whole(Math.floor(x), out));
       case "ceil":
       case "ceiling":
-        return new NumberFunction(
-            (x, out) -> out.setLong(x), (x, out) -> out.setLong((long) Math.ceil(x)));
+        return new NumberFunction((x, out) -> out.setLong(x), (x, out) -> whole(Math.ceil(x), out));
       case "abs":
         return new NumberFunction(
             (x, out) -> {
@@ -124,6 +123,19 @@ final class NumberFunctions {
         }
       default:
         return null;
+    }
+  }
+
+  /**
+   * A whole double as a whole number where a long holds it; a larger one stays a double ({@code
+   * floor(1e20)} is 1e20, not the greatest long); an infinity or a NaN is null, as every function
+   * here answers a result that is not a finite number.
+   */
+  private static void whole(double value, NumberFunction.Out out) {
+    if (Math.abs(value) < 0x1p63) {
+      out.setLong((long) value);
+    } else {
+      finite(value, out);
     }
   }
 

@@ -10,19 +10,31 @@ import java.util.regex.Pattern;
  * {@code printf(format, args…)}: C's conversions as Splunk's eval takes them — {@code %d %i} (a
  * whole number, a decimal truncated), {@code %u}, {@code %f %F %e %E %g %G} (a decimal), {@code %x
  * %X %o} (a whole number), {@code %a %A} (a decimal in hexadecimal, C's form: {@code 0x1.8p+1}),
- * {@code %s} (text), {@code %c} (the character of a code point, or a text's first), {@code %%};
- * flags {@code - + space 0 #} and {@code '} (digit grouping), a width and a precision, each also
- * {@code *} (taken from the arguments). {@code %f %e %g} round the double's exact value half to
- * even (and {@code %g} picks its form), as C does (the Search Reference: "similar to the C
- * sprintf() function"); an infinity or a NaN prints as C's {@code inf}/{@code nan} (a NaN with its
- * sign bit set {@code -nan}, as glibc). An argument that does not fit its conversion, or a missing
- * one, makes the call null.
+ * {@code %s} (text; alias {@code %z}), {@code %c} (the character of a code point, or a text's
+ * first), {@code %p} (Splunk's alias of {@code %X}), {@code %%}; flags {@code - + space 0 #} and
+ * {@code '} (digit grouping), a width and a precision, each also {@code *} (taken from the
+ * arguments). {@code %f %e %g} round the double's exact value half to even (and {@code %g} picks
+ * its form), as C does (the Search Reference: "similar to the C sprintf() function"); an infinity
+ * or a NaN prints as C's {@code inf}/{@code nan} (a NaN with its sign bit set {@code -nan}, as
+ * glibc). An argument that does not fit its conversion, or a missing one, makes the call null.
  */
 final class Printf {
   private static final Pattern SPEC =
-      Pattern.compile("%([-+ 0#']*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?([diufFeEgGaAxXosc%])");
+      Pattern.compile("%([-+ 0#']*)(\\*|\\d+)?(?:\\.(\\*|\\d+))?([diufFeEgGaAxXoscpz%])");
 
   private Printf() {}
+
+  /**
+   * Splunk's aliases (Conversion functions, printf): {@code %z} is {@code %s}, {@code %p} is {@code
+   * %X} ({@code printf("%x,%X,%p", 10, 10, 10)} is {@code a,A,A}).
+   */
+  private static char alias(char conversion) {
+    return switch (conversion) {
+      case 'z' -> 's';
+      case 'p' -> 'X';
+      default -> conversion;
+    };
+  }
 
   static Object format(List<Object> arguments) {
     String format = Values.toText(arguments.get(0));
@@ -33,7 +45,7 @@ final class Printf {
     while (m.find()) {
       out.append(format, from, m.start());
       from = m.end();
-      char conversion = m.group(4).charAt(0);
+      char conversion = alias(m.group(4).charAt(0));
       if (conversion == '%') {
         out.append('%');
         continue;

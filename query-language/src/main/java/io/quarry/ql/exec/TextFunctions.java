@@ -14,10 +14,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The text eval functions: {@code len lower upper substr split trim ltrim rtrim tonumber tostring
- * urldecode md5 sha1 sha256 sha512}, each bound to its arguments after the first ({@link
- * BoundFunction}: read once, applied per value), and the {@code \\1}-group replacement text {@code
- * replace} uses. Arguments are never null here (a null argument makes the call null first).
+ * The text eval functions: {@code len lower upper substr split trim ltrim rtrim urldecode md5 sha1
+ * sha256 sha512} and the conversions {@code tonumber tostring todouble toint tobool}, each bound to
+ * its arguments after the first ({@link BoundFunction}: read once, applied per value), and the
+ * {@code \\1}-group replacement text {@code replace} uses. Arguments are never null here (a null
+ * argument makes the call null first).
  */
 final class TextFunctions {
   private TextFunctions() {}
@@ -45,6 +46,11 @@ final class TextFunctions {
         String format = rest.isEmpty() ? null : text(rest.get(0));
         yield a -> tostring(a, format);
       }
+      case "todouble", "toint" -> {
+        Object base = rest.isEmpty() ? null : number(rest.get(0));
+        yield function.equals("toint") ? a -> toint(a, base) : a -> todouble(a, base);
+      }
+      case "tobool" -> TextFunctions::tobool;
       case "urldecode" -> TextFunctions::urldecode;
       case "md5" -> a -> digest("MD5", text(a));
       case "sha1" -> a -> digest("SHA-1", text(a));
@@ -135,12 +141,16 @@ final class TextFunctions {
     return text.substring(start, end);
   }
 
-  private static Object tonumber(Object value, Object base) {
+  /** {@code tonumber(value, base)}: {@code base} a Number, or null for 10. */
+  static Object tonumber(Object value, Object base) {
     if (base == null || ((Number) base).intValue() == 10) {
-      return number(value);
+      return EvalValues.tonumber(value);
     }
     int radix = ((Number) base).intValue();
-    String digits = text(value).strip();
+    String digits = text(value);
+    if (EvalValues.hasSurroundingSpace(digits)) {
+      return null; // as in base 10: trim() first
+    }
     // as C's strtol, which Splunk's reads with: base 16 takes an optional 0x or 0X
     if (radix == 16 && digits.regionMatches(true, digits.startsWith("-") ? 1 : 0, "0x", 0, 2)) {
       digits = digits.startsWith("-") ? "-" + digits.substring(3) : digits.substring(2);
@@ -152,6 +162,56 @@ final class TextFunctions {
     }
   }
 
+  /**
+   * Conversion functions, {@code todouble(value[, base])}: a number as a double, a text as {@code
+   * tonumber(text, base)} gives it (null when it reads as none, a literal too), anything else null.
+   */
+  private static Object todouble(Object value, Object base) {
+    Object number =
+        value instanceof String ? tonumber(value, base) : value instanceof Boolean ? null : value;
+    return number instanceof Number n ? (Object) n.doubleValue() : null;
+  }
+
+  /**
+   * {@code toint(value[, base])}: a whole number as it is, a double rounded down ({@code floor}), a
+   * text as {@code floor(tonumber(text, base))}; null for anything else or a result not finite.
+   */
+  private static Object toint(Object value, Object base) {
+    Object number =
+        value instanceof String ? tonumber(value, base) : value instanceof Boolean ? null : value;
+    if (number instanceof Long) {
+      return number;
+    }
+    if (!(number instanceof Double d) || !Double.isFinite(d)) {
+      return null;
+    }
+    double whole = Math.floor(d);
+    return Math.abs(whole) < 0x1p63 ? (Object) (long) whole : (Object) whole;
+  }
+
+  /**
+   * {@code tobool(value)}: a Boolean as it is, the texts {@code true}/{@code True} and {@code
+   * false}/{@code False}, a number (a text that reads as one too) true unless 0; null otherwise.
+   */
+  private static Object tobool(Object value) {
+    if (value instanceof Boolean) {
+      return value;
+    }
+    if (value instanceof String s) {
+      switch (s) {
+        case "true", "True" -> {
+          return true;
+        }
+        case "false", "False" -> {
+          return false;
+        }
+        default -> {}
+      }
+    }
+    Object number = EvalValues.typed(value);
+    return number instanceof Number n ? (Object) (n.doubleValue() != 0) : null;
+  }
+
   private static Object tostring(Object value, String format) {
     if (format == null) {
       return value instanceof Boolean b ? (b ? "True" : "False") : text(value);
@@ -161,6 +221,10 @@ final class TextFunctions {
       return text(value);
     }
     return switch (format) {
+      case "binary" -> { // whole numbers 0 to 2^53-1 only: tostring(9, "binary") is 1001
+        double d = ((Number) number).doubleValue();
+        yield d >= 0 && d < 0x1p53 && d == Math.rint(d) ? Long.toBinaryString((long) d) : null;
+      }
       case "hex" -> // Splunk's digits are upper case: tostring(15, "hex") is 0xF
           "0x" + Long.toHexString(((Number) number).longValue()).toUpperCase(java.util.Locale.ROOT);
       case "commas" -> {

@@ -82,10 +82,14 @@ public final class Values {
    * A value as text. A whole double is written as an integer; another double in plain decimal
    * between 1e-7 and 1e21 (as JavaScript writes numbers), so epoch seconds with a fraction read
    * {@code 1767744000.123456}, not {@code 1.767744000123456E9}; the shortest digits that read back
-   * as the same double either way.
+   * as the same double either way. An infinity is {@code inf} or {@code -inf}, a NaN {@code nan},
+   * as Splunk shows them (the Search Reference, eval, "Numeric calculations").
    */
   public static String toText(Object value) {
     if (value instanceof Double d) {
+      if (!Double.isFinite(d)) {
+        return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
+      }
       if (d == Math.rint(d) && Math.abs(d) < 0x1p63) {
         return Long.toString(d.longValue());
       }

@@ -38,6 +38,8 @@ final class EvaluatedAggregations {
           "isdouble",
           "isarray",
           "isobject",
+          "ismv",
+          "tobool",
           "like",
           "match",
           "cidrmatch",

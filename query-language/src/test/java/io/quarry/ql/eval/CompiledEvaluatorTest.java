@@ -88,6 +88,10 @@ class CompiledEvaluatorTest {
     "upper",
     "tostring",
     "tonumber",
+    "todouble",
+    "toint",
+    "tobool",
+    "ismv",
     "substr",
     "round",
     "like",
@@ -635,7 +639,8 @@ class CompiledEvaluatorTest {
           case "case" -> 1 + random.nextInt(5);
           case "coalesce", "max", "min" -> 1 + random.nextInt(3);
           case "substr" -> 2 + random.nextInt(2);
-          case "round", "tostring", "tonumber", "trim", "ltrim", "log" -> 1 + random.nextInt(2);
+          case "round", "tostring", "tonumber", "trim", "ltrim", "log", "todouble", "toint" ->
+              1 + random.nextInt(2);
           case "in" -> 2 + random.nextInt(2);
           case "like", "match", "mvindex", "strftime", "split", "mvjoin", "mvfind", "pow" -> 2;
           case "strptime", "relative_time", "cidrmatch", "ipmask", "bit_shift_left" -> 2;

@@ -78,12 +78,13 @@ class BitAndTypeFunctionsTest {
 
   @Test
   void sumAndAvgCountEveryNumberAndSkipTheRest() {
-    assertThat(eval("avg(5.0, \"9\", missing)")).as("the reference's example").isEqualTo(7L);
-    assertThat(eval("sum(5.0, \"9\", missing)")).isEqualTo(14.0);
+    Row example = TestRow.of("raw", "a", 5.0, "b", "9"); // the reference's: a = 5.0, b = "9"
+    assertThat(EvalTest.eval("avg(a, b, c)", example)).isEqualTo(7L);
+    assertThat(EvalTest.eval("sum(a, b, c)", example)).isEqualTo(14.0);
     assertThat(eval("sum(nums, flags)")).as("a multivalue's numbers, text left out").isEqualTo(17L);
     assertThat(eval("avg(nums, flags)")).isEqualTo(17.0 / 3);
     assertThat(eval("avg(1, 2)")).isEqualTo(1.5);
-    assertThat(eval("sum(\"x\", missing)")).isNull();
+    assertThat(eval("sum(ip, missing)")).as("a field's text that is no number").isNull();
     assertThat(eval("sum(9223372036854775807, 1)")).isEqualTo(9.223372036854775808E18);
   }
 

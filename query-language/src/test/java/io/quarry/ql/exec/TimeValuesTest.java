@@ -273,6 +273,8 @@ class TimeValuesTest {
     assertThat(Values.toText(1.0e20)).isEqualTo("100000000000000000000");
     assertThat(Values.toText(0.25)).isEqualTo("0.25");
     assertThat(Values.toText(1.5e-8)).isEqualTo("1.5E-8");
-    assertThat(Values.toText(Double.NaN)).isEqualTo("NaN");
+    assertThat(Values.toText(Double.NaN)).as("Splunk's text").isEqualTo("nan");
+    assertThat(Values.toText(Double.POSITIVE_INFINITY)).isEqualTo("inf");
+    assertThat(Values.toText(Double.NEGATIVE_INFINITY)).isEqualTo("-inf");
   }
 }

@@ -93,7 +93,11 @@ final class ResultValues {
           block.dataType() == DataType.TIMESTAMP
               ? time(longs.getLongValue(valueIndex))
               : (Object) longs.getLongValue(valueIndex);
-      case DoubleBlock doubles -> doubles.getDoubleValue(valueIndex);
+      case DoubleBlock doubles -> {
+        double value = doubles.getDoubleValue(valueIndex);
+        // JSON has no infinity nor NaN: Splunk's texts for them (inf, -inf, nan)
+        yield Double.isFinite(value) ? (Object) value : Values.toText(value);
+      }
       case BooleanBlock booleans -> booleans.getBooleanValue(valueIndex);
       case BytesBlock bytes -> bytes.getStringValue(valueIndex);
     };

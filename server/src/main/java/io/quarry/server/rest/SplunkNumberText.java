@@ -63,7 +63,8 @@ final class SplunkNumberText {
    */
   private static boolean needsPlain(double value) {
     double magnitude = Math.abs(value);
-    return magnitude >= 1e-7 && magnitude < 1e21 && (magnitude < 1e-3 || magnitude >= 1e7);
+    return !Double.isFinite(value) // inf, -inf, nan
+        || magnitude >= 1e-7 && magnitude < 1e21 && (magnitude < 1e-3 || magnitude >= 1e7);
   }
 
   private static int digitCount(long positive) {
