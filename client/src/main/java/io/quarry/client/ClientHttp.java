@@ -115,16 +115,18 @@ final class ClientHttp {
     try {
       return http.send(request, handler);
     } catch (IOException e) {
-      throw new QuarryClientException(
-          "cannot reach Quarry at "
-              + baseUri
-              + ": "
-              + (e.getMessage() == null ? e : e.getMessage()),
-          e);
+      throw unreachable(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new QuarryClientException("interrupted", e);
     }
+  }
+
+  /** A request that failed on the network, as the client reports it. */
+  QuarryClientException unreachable(IOException e) {
+    return new QuarryClientException(
+        "cannot reach Quarry at " + baseUri + ": " + (e.getMessage() == null ? e : e.getMessage()),
+        e);
   }
 
   /** The search endpoints' Authorization header: a session key, or a user's Basic credentials. */

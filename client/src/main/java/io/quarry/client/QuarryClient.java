@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -52,7 +53,13 @@ public final class QuarryClient {
             builder.attempts,
             client.build());
     this.jobs = new JobEndpoints(http);
-    this.hec = new HecRequests(http, builder.hecToken);
+    this.hec =
+        new HecRequests(
+            http,
+            builder.hecToken,
+            "http".equalsIgnoreCase(builder.baseUri.getScheme())
+                ? new FileRegionPoster(builder.baseUri, builder.connectTimeout, builder.timeout)
+                : null);
   }
 
   public static Builder builder(URI baseUri) {
@@ -248,6 +255,24 @@ public final class QuarryClient {
       String host,
       String source) {
     hec.raw(body, offset, length, sourcetype, index, host, source);
+  }
+
+  /**
+   * Sends {@code length} bytes of {@code file} from {@code position} as raw text, as {@link
+   * #sendRaw(byte[], String, String, String, String)} does. Over {@code http://} the bytes go from
+   * the file to the connection by {@code sendfile} (where the OS has it), never through the JVM's
+   * heap: what {@code quarry ingest} sends files with. The region must hold whole events (end at a
+   * line end) and not change until this returns.
+   */
+  public void sendRaw(
+      FileChannel file,
+      long position,
+      long length,
+      String sourcetype,
+      String index,
+      String host,
+      String source) {
+    hec.rawFile(file, position, length, sourcetype, index, host, source);
   }
 
   /** Configures a client. */
