@@ -39,10 +39,8 @@ public final class QuarryClient {
   private final HecRequests hec;
 
   private QuarryClient(Builder builder) {
-    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
-    if (builder.sslContext != null) {
-      client.sslContext(builder.sslContext);
-    }
+    Duration connectTimeout = builder.connectTimeout;
+    SSLContext sslContext = builder.sslContext;
     this.http =
         new ClientHttp(
             builder.baseUri,
@@ -51,7 +49,13 @@ public final class QuarryClient {
             builder.token,
             builder.timeout,
             builder.attempts,
-            client.build());
+            () -> {
+              HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(connectTimeout);
+              if (sslContext != null) {
+                client.sslContext(sslContext);
+              }
+              return client.build();
+            });
     this.jobs = new JobEndpoints(http);
     this.hec =
         new HecRequests(

@@ -19,12 +19,12 @@ final class FileRegions {
   private byte[] whole; // made the first time a window is not enough
 
   FileRegions() {
-    this(FileChunks.CHUNK_BYTES);
+    this(FileChunks.CHUNK_BYTES, WINDOW_BYTES);
   }
 
-  FileRegions(int chunkBytes) {
+  FileRegions(int chunkBytes, int windowBytes) {
     this.chunkBytes = chunkBytes;
-    this.window = new byte[Math.min(WINDOW_BYTES, chunkBytes)];
+    this.window = new byte[Math.min(windowBytes, chunkBytes)];
   }
 
   /** Receives one chunk: bytes {@code [start, end)} of the file, whole lines. */
