@@ -423,7 +423,7 @@ public final class EndToEnd implements Callable<Integer> {
             dataset.toAbsolutePath().toString());
     out.printf("quarry ingest of %s (output in %s) …%n", dataset.getFileName(), log);
     long cpuAtStart = quarry.cpuNanos();
-    long childrenCpuAtStart = childrenCpuNanos();
+    long childrenCpuAtStart = QuarryProcess.childrenCpuNanos();
     long start = System.nanoTime();
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -431,7 +431,7 @@ public final class EndToEnd implements Callable<Integer> {
     double seconds = (System.nanoTime() - start) / 1e9;
     long cpuAtIngestEnd = quarry.cpuNanos();
     // the client's CPU: the one child of this JVM that ended meanwhile (the server still runs)
-    long childrenCpuAtEnd = childrenCpuNanos();
+    long childrenCpuAtEnd = QuarryProcess.childrenCpuNanos();
     double clientCpuSeconds =
         childrenCpuAtStart < 0 || childrenCpuAtEnd < 0
             ? -1
@@ -483,26 +483,6 @@ public final class EndToEnd implements Callable<Integer> {
             + " (all searchable after %.1f s)%n",
         events, rawBytes, seconds, rawBytes / 1e6 / seconds, events / seconds, visibleSeconds);
     return result;
-  }
-
-  /**
-   * The user and system CPU time of this JVM's children that have ended and been waited for, in
-   * nanoseconds ({@code cutime + cstime} of {@code /proc/self/stat}, in the kernel's 100 Hz ticks),
-   * or -1 where there is no {@code /proc}. A child's own CPU cannot be asked once it has exited
-   * ({@code ProcessHandle.info} needs it alive), and sampling it while it runs would miss its last
-   * moments; this counts every thread of it to the end, startup and JIT included.
-   */
-  static long childrenCpuNanos() {
-    try {
-      String stat = Files.readString(Path.of("/proc/self/stat"));
-      // the fields after the command name (in parentheses, which may hold spaces): state is the
-      // third field, cutime the 16th and cstime the 17th
-      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      long ticks = Long.parseLong(fields[16 - 3]) + Long.parseLong(fields[17 - 3]);
-      return ticks * 10_000_000L;
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
   }
 
   /**
