@@ -94,9 +94,9 @@ final class FileRegionPoster {
         long end = position + length;
         while (at < end) {
           long sent = file.transferTo(at, end - at, connection.channel);
-          if (sent <= 0 && at < end && file.size() < end) {
+          if (sent <= 0) { // a blocking socket takes something: the file ends before the region
             throw new IOException(
-                "the file is shorter than the region sent (" + file.size() + " < " + end + ")");
+                "the file ends at " + file.size() + ", inside the region sent (to " + end + ")");
           }
           at += sent;
         }

@@ -30,6 +30,15 @@ record PlainHttpAnswer(int status, Map<String, String> headers, String body, boo
    * @throws EOFException when the stream ends before a status line (nothing was answered)
    */
   static PlainHttpAnswer read(InputStream in) throws IOException {
+    while (true) {
+      PlainHttpAnswer answer = readOne(in);
+      if (answer.status() / 100 != 1) {
+        return answer; // an interim answer (100 Continue, 103) is followed by the final one
+      }
+    }
+  }
+
+  private static PlainHttpAnswer readOne(InputStream in) throws IOException {
     String statusLine = line(in);
     if (statusLine == null) {
       throw new EOFException("the server closed the connection without answering");

@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,6 +122,38 @@ class IngestSendfileTest {
     for (int i : new int[] {0, 4_095, 4_096, 4_097, 8_191, 8_192, lines - 1}) {
       assertThat(count("index=logs line=" + i)).as("line %d", i).isEqualTo(1);
     }
+  }
+
+  @Test
+  void followSendsAppendedLinesButNotAnUnfinishedOne() throws Exception {
+    Path file = directory.resolve("grows.log");
+    Files.writeString(file, "2026-01-01 00:00:00 grows one\n2026-01-01 00:00:01 grows two\n");
+    Thread follower = new Thread(() -> ingest("tok", "--follow", file.toString()));
+    follower.start();
+    try {
+      awaitCount("index=logs grows", 2);
+      Files.writeString(
+          file,
+          "2026-01-01 00:00:02 grows three\n2026-01-01 00:00:03 grows four\n2026-01-01 grows half",
+          StandardOpenOption.APPEND);
+      awaitCount("index=logs grows", 4);
+      Thread.sleep(2_500); // two more rounds of the follower: the unfinished line stays unsent
+      assertThat(count("index=logs grows")).isEqualTo(4);
+      Files.writeString(file, " done\n", StandardOpenOption.APPEND);
+      awaitCount("index=logs grows", 5);
+      assertThat(count("index=logs grows half done")).isEqualTo(1);
+    } finally {
+      follower.interrupt();
+      follower.join(10_000);
+    }
+  }
+
+  private void awaitCount(String query, long expected) throws InterruptedException {
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (count(query) < expected && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(count(query)).as(query).isEqualTo(expected);
   }
 
   @Test
