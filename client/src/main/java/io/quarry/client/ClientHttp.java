@@ -15,6 +15,7 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * The HTTP side of a {@link QuarryClient}: requests against the server's base address with the
@@ -31,7 +32,8 @@ final class ClientHttp {
   private final String token;
   private final Duration timeout;
   private final int attempts;
-  private final HttpClient http;
+  private final Supplier<HttpClient> newClient;
+  private volatile HttpClient http; // made on first use: quarry ingest sends files without it
 
   ClientHttp(
       URI baseUri,
@@ -40,20 +42,20 @@ final class ClientHttp {
       String token,
       Duration timeout,
       int attempts,
-      HttpClient http) {
+      Supplier<HttpClient> newClient) {
     this.baseUri = baseUri;
     this.user = user;
     this.password = password;
     this.token = token;
     this.timeout = timeout;
     this.attempts = attempts;
-    this.http = http;
+    this.newClient = newClient;
   }
 
   /** Sends {@code request} without waiting for its answer. */
   <T> CompletableFuture<HttpResponse<T>> sendAsync(
       HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    return http.sendAsync(request, handler);
+    return client().sendAsync(request, handler);
   }
 
   /** The JSON answer of {@code request}, which must have status {@code expectedStatus}. */
@@ -113,18 +115,39 @@ final class ClientHttp {
 
   <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     try {
-      return http.send(request, handler);
+      return client().send(request, handler);
     } catch (IOException e) {
-      throw new QuarryClientException(
-          "cannot reach Quarry at "
-              + baseUri
-              + ": "
-              + (e.getMessage() == null ? e : e.getMessage()),
-          e);
+      throw unreachable(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new QuarryClientException("interrupted", e);
     }
+  }
+
+  /**
+   * The JDK client, made on first use: making one costs a tenth of a second of CPU (its selector
+   * thread, the default TLS context), which {@code quarry ingest} sending plain files by {@code
+   * sendfile} never needs.
+   */
+  private HttpClient client() {
+    HttpClient client = http;
+    if (client == null) {
+      synchronized (this) {
+        client = http;
+        if (client == null) {
+          client = newClient.get();
+          http = client;
+        }
+      }
+    }
+    return client;
+  }
+
+  /** A request that failed on the network, as the client reports it. */
+  QuarryClientException unreachable(IOException e) {
+    return new QuarryClientException(
+        "cannot reach Quarry at " + baseUri + ": " + (e.getMessage() == null ? e : e.getMessage()),
+        e);
   }
 
   /** The search endpoints' Authorization header: a session key, or a user's Basic credentials. */

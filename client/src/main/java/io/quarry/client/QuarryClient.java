@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -38,10 +39,8 @@ public final class QuarryClient {
   private final HecRequests hec;
 
   private QuarryClient(Builder builder) {
-    HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(builder.connectTimeout);
-    if (builder.sslContext != null) {
-      client.sslContext(builder.sslContext);
-    }
+    Duration connectTimeout = builder.connectTimeout;
+    SSLContext sslContext = builder.sslContext;
     this.http =
         new ClientHttp(
             builder.baseUri,
@@ -50,9 +49,21 @@ public final class QuarryClient {
             builder.token,
             builder.timeout,
             builder.attempts,
-            client.build());
+            () -> {
+              HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(connectTimeout);
+              if (sslContext != null) {
+                client.sslContext(sslContext);
+              }
+              return client.build();
+            });
     this.jobs = new JobEndpoints(http);
-    this.hec = new HecRequests(http, builder.hecToken);
+    this.hec =
+        new HecRequests(
+            http,
+            builder.hecToken,
+            "http".equalsIgnoreCase(builder.baseUri.getScheme())
+                ? new FileRegionPoster(builder.baseUri, builder.connectTimeout, builder.timeout)
+                : null);
   }
 
   public static Builder builder(URI baseUri) {
@@ -248,6 +259,24 @@ public final class QuarryClient {
       String host,
       String source) {
     hec.raw(body, offset, length, sourcetype, index, host, source);
+  }
+
+  /**
+   * Sends {@code length} bytes of {@code file} from {@code position} as raw text, as {@link
+   * #sendRaw(byte[], String, String, String, String)} does. Over {@code http://} the bytes go from
+   * the file to the connection by {@code sendfile} (where the OS has it), never through the JVM's
+   * heap: what {@code quarry ingest} sends files with. The region must hold whole events (end at a
+   * line end) and not change until this returns.
+   */
+  public void sendRaw(
+      FileChannel file,
+      long position,
+      long length,
+      String sourcetype,
+      String index,
+      String host,
+      String source) {
+    hec.rawFile(file, position, length, sourcetype, index, host, source);
   }
 
   /** Configures a client. */

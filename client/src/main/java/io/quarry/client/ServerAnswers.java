@@ -187,17 +187,18 @@ final class ServerAnswers {
 
   /** The server's Retry-After, or an exponential backoff for the attempt. */
   static Duration retryAfter(HttpResponse<?> response, int attempt) {
-    return response
-        .headers()
-        .firstValue("Retry-After")
-        .map(
-            value -> {
-              try {
-                return Duration.ofSeconds(Long.parseLong(value.strip()));
-              } catch (NumberFormatException e) {
-                return Duration.ofSeconds(1);
-              }
-            })
-        .orElse(Duration.ofMillis(250L << attempt));
+    return retryAfter(response.headers().firstValue("Retry-After").orElse(null), attempt);
+  }
+
+  /** A {@code Retry-After} value (null: none) as a delay, else a backoff for the attempt. */
+  static Duration retryAfter(String value, int attempt) {
+    if (value == null) {
+      return Duration.ofMillis(250L << attempt);
+    }
+    try {
+      return Duration.ofSeconds(Long.parseLong(value.strip()));
+    } catch (NumberFormatException e) {
+      return Duration.ofSeconds(1);
+    }
   }
 }

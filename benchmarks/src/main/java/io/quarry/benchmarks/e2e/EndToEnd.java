@@ -423,12 +423,19 @@ public final class EndToEnd implements Callable<Integer> {
             dataset.toAbsolutePath().toString());
     out.printf("quarry ingest of %s (output in %s) …%n", dataset.getFileName(), log);
     long cpuAtStart = quarry.cpuNanos();
+    long childrenCpuAtStart = QuarryProcess.childrenCpuNanos();
     long start = System.nanoTime();
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     int exit = process.waitFor();
     double seconds = (System.nanoTime() - start) / 1e9;
     long cpuAtIngestEnd = quarry.cpuNanos();
+    // the client's CPU: the one child of this JVM that ended meanwhile (the server still runs)
+    long childrenCpuAtEnd = QuarryProcess.childrenCpuNanos();
+    double clientCpuSeconds =
+        childrenCpuAtStart < 0 || childrenCpuAtEnd < 0
+            ? -1
+            : (childrenCpuAtEnd - childrenCpuAtStart) / 1e9;
     if (exit != 0) {
       throw new IOException("quarry ingest exited with " + exit + "; see " + log);
     }
@@ -462,11 +469,15 @@ public final class EndToEnd implements Callable<Integer> {
     // until the index is compact
     result.put("secondsUntilCompact", compactSeconds);
     result.put("serverCpuSecondsInIngest", (cpuAtIngestEnd - cpuAtStart) / 1e9);
+    result.put("clientCpuSeconds", clientCpuSeconds);
     result.put("serverCpuSecondsAfterIngestUntilCompact", (cpuAtCompact - cpuAtIngestEnd) / 1e9);
     out.printf(
         "quarry server CPU: %.1f s in the ingest, %.1f s after it until compact (compact after"
-            + " %.1f s)%n",
-        (cpuAtIngestEnd - cpuAtStart) / 1e9, (cpuAtCompact - cpuAtIngestEnd) / 1e9, compactSeconds);
+            + " %.1f s); quarry ingest client CPU: %.2f s%n",
+        (cpuAtIngestEnd - cpuAtStart) / 1e9,
+        (cpuAtCompact - cpuAtIngestEnd) / 1e9,
+        compactSeconds,
+        clientCpuSeconds);
     out.printf(
         "quarry ingest: %,d events, %,d bytes in %.1f s = %.1f MB/s, %,.0f events/s"
             + " (all searchable after %.1f s)%n",

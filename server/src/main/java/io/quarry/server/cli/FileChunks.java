@@ -136,22 +136,23 @@ final class FileChunks {
   }
 
   /**
-   * The number of line ends in {@code [0, length)}, eight bytes at a time: XOR with eight {@code
-   * '\n'} bytes makes each line end a zero byte, and the usual zero-byte test (exact, with no
-   * carries between bytes) sets one bit per zero byte. A byte-by-byte loop was a fifth of the
-   * client's CPU under the launcher's C1-only JIT.
+   * The number of line ends in {@code [offset, offset + length)}, eight bytes at a time: XOR with
+   * eight {@code '\n'} bytes makes each line end a zero byte, and the usual zero-byte test (exact,
+   * with no carries between bytes) sets one bit per zero byte. A byte-by-byte loop was a fifth of
+   * the client's CPU under the launcher's C1-only JIT.
    */
-  static int lines(byte[] chunk, int length) {
+  static int lines(byte[] chunk, int offset, int length) {
     final long newlines = 0x0A0A0A0A0A0A0A0AL;
     final long low7 = 0x7F7F7F7F7F7F7F7FL;
     int lines = 0;
-    int i = 0;
-    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+    int i = offset;
+    int end = offset + length;
+    for (; i + Long.BYTES <= end; i += Long.BYTES) {
       long x = (long) LONGS.get(chunk, i) ^ newlines;
       long t = (x & low7) + low7;
       lines += Long.bitCount(~(t | x | low7));
     }
-    for (; i < length; i++) {
+    for (; i < end; i++) {
       if (chunk[i] == '\n') {
         lines++;
       }
@@ -163,7 +164,20 @@ final class FileChunks {
    * Where to cut a full buffer: before the last line that starts with a non-blank character (a new
    * event in single- and multi-line logs alike), else at the last line end, else everywhere.
    */
-  private static int eventBoundary(byte[] buffer, int length) {
+  static int eventBoundary(byte[] buffer, int length) {
+    int start = lastEventStart(buffer, length);
+    if (start > 0) {
+      return start;
+    }
+    int end = lastLineEnd(buffer, length);
+    return end == 0 ? length : end;
+  }
+
+  /**
+   * Where the last line in the buffer that starts with a non-blank character begins, or 0 for none
+   * (a line whose line end is the buffer's first byte counts: the bytes before it are not needed).
+   */
+  static int lastEventStart(byte[] buffer, int length) {
     for (int i = length - 2; i >= 0; i--) {
       if (buffer[i] == '\n') {
         byte next = buffer[i + 1];
@@ -172,12 +186,11 @@ final class FileChunks {
         }
       }
     }
-    int end = lastLineEnd(buffer, length);
-    return end == 0 ? length : end;
+    return 0;
   }
 
   /** The end of the last complete line in the buffer, or 0 for none. */
-  private static int lastLineEnd(byte[] buffer, int length) {
+  static int lastLineEnd(byte[] buffer, int length) {
     for (int i = length - 1; i >= 0; i--) {
       if (buffer[i] == '\n') {
         return i + 1;

@@ -1,22 +1,13 @@
 package io.quarry.server.cli;
 
 import io.quarry.client.QuarryClient;
-import io.quarry.server.cli.FileChunks.ChunkConsumer;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,7 +20,10 @@ import picocli.CommandLine.Parameters;
  * parallel), with a progress bar on standard error. Directories are walked (hidden files skipped),
  * {@code .gz} files are read through gzip, and what the server acknowledged is checkpointed (see
  * {@link IngestCheckpoints}) so a re-run after an interruption sends only the rest. With {@code
- * --follow} it keeps reading files as they grow, like {@code tail -f}.
+ * --follow} it keeps reading files as they grow, like {@code tail -f}. An uncompressed file is
+ * never read into the JVM: only where to cut it ({@link FileRegions}), its chunks sent from the
+ * file by {@code sendfile} over plain HTTP (the client's own CPU is taken from the server's on a
+ * shared machine).
  */
 @Command(
     name = "ingest",
@@ -137,81 +131,23 @@ final class IngestCommand implements Callable<Integer> {
       total += Files.size(file);
       keys.add(checkpoints == null ? null : IngestCheckpoints.key(serverUrl, index, file));
     }
-    Progress progress = new Progress(System.err, total);
+    IngestProgress progress = new IngestProgress(System.err, total);
     int lanes = Math.max(1, parallel);
-    ExecutorService senders = Executors.newFixedThreadPool(lanes);
-    Semaphore inFlight = new Semaphore(lanes);
-    List<Future<?>> sent = new ArrayList<>();
-    // one buffer more than requests in flight: the next chunk is read while they are sent
-    FileChunks chunks = new FileChunks(lanes + 1);
-    try {
-      ChunkConsumer[] consumers = new ChunkConsumer[files.size()];
-      long[] offsets = new long[files.size()];
+    long[] offsets = new long[files.size()];
+    try (ChunkSender sender = new ChunkSender(lanes, checkpoints, progress)) {
+      // one buffer more than requests in flight: the next chunk is read while they are sent
+      Loader loader = new Loader(client, sender, new FileChunks(lanes + 1), new FileRegions());
       for (int f = 0; f < files.size(); f++) {
+        Path file = files.get(f);
         String key = keys.get(f);
-        String source = files.get(f).toAbsolutePath().normalize().toString();
-        consumers[f] =
-            (buffer, length, start, end, consumed) -> {
-              List<long[]> parts =
-                  key == null
-                      ? List.of(new long[] {start, end})
-                      : checkpoints.missing(key, start, end);
-              long missingBytes = 0;
-              for (long[] part : parts) {
-                missingBytes += part[1] - part[0];
-              }
-              progress.skip(consumed - consumed * missingBytes / Math.max(1, end - start));
-              boolean whole =
-                  parts.size() == 1 && parts.get(0)[0] == start && parts.get(0)[1] == end;
-              for (long[] part : parts) {
-                // the usual case sends the buffer itself and releases it when answered; parts
-                // of a chunk sent before (a resumed run) are copied and the buffer released now
-                byte[] body =
-                    whole
-                        ? buffer
-                        : Arrays.copyOfRange(
-                            buffer, (int) (part[0] - start), (int) (part[1] - start));
-                int bodyLength = (int) (part[1] - part[0]);
-                long partConsumed = consumed * (part[1] - part[0]) / Math.max(1, end - start);
-                inFlight.acquire();
-                sent.add(
-                    senders.submit(
-                        () -> {
-                          try {
-                            client.sendRaw(body, 0, bodyLength, sourcetype, index, host, source);
-                            if (key != null) {
-                              checkpoints.markDone(key, part[0], part[1]);
-                            }
-                            progress.advance(partConsumed, FileChunks.lines(body, bodyLength));
-                          } finally {
-                            if (whole) {
-                              chunks.release(buffer);
-                            }
-                            inFlight.release();
-                          }
-                          return null;
-                        }));
-              }
-              if (!whole) {
-                chunks.release(buffer);
-              }
-              failFast(sent);
-            };
-        long resumeAt =
-            key == null || FileChunks.isGzip(files.get(f)) ? 0 : checkpoints.prefixEnd(key);
+        long resumeAt = key == null || FileChunks.isGzip(file) ? 0 : checkpoints.prefixEnd(key);
         progress.skip(resumeAt);
-        offsets[f] = chunks.forEach(files.get(f), resumeAt, follow, consumers[f]);
+        offsets[f] = loader.load(file, key, resumeAt);
       }
       if (follow) {
-        follow(files, offsets, chunks, consumers, progress);
+        follow(files, keys, offsets, loader, progress);
       }
-      for (Future<?> future : sent) {
-        future.get();
-      }
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e;
-    } finally {
-      senders.shutdownNow();
+      sender.finish();
     }
     progress.done();
     return 0;
@@ -223,11 +159,7 @@ final class IngestCommand implements Callable<Integer> {
    * Compressed files do not grow and are not followed.
    */
   private static void follow(
-      List<Path> files,
-      long[] offsets,
-      FileChunks chunks,
-      ChunkConsumer[] consumers,
-      Progress progress)
+      List<Path> files, List<String> keys, long[] offsets, Loader loader, IngestProgress progress)
       throws Exception {
     progress.following(files.size());
     while (!Thread.currentThread().isInterrupted()) {
@@ -243,8 +175,108 @@ final class IngestCommand implements Callable<Integer> {
         }
         if (size > offsets[i]) {
           progress.grow(size - offsets[i]);
-          offsets[i] = chunks.forEach(file, offsets[i], true, consumers[i]);
+          offsets[i] = loader.load(file, keys.get(i), offsets[i]);
         }
+      }
+    }
+  }
+
+  /**
+   * Cuts a file into chunks and hands them to the sender: an uncompressed file as regions sent from
+   * the file itself ({@link FileRegions}; {@code sendfile} over plain HTTP, no byte through the
+   * heap), a {@code .gz} file decompressed into {@link FileChunks}' reused buffers.
+   */
+  private final class Loader {
+    private final QuarryClient client;
+    private final ChunkSender sender;
+    private final FileChunks chunks;
+    private final FileRegions regions;
+
+    Loader(QuarryClient client, ChunkSender sender, FileChunks chunks, FileRegions regions) {
+      this.client = client;
+      this.sender = sender;
+      this.chunks = chunks;
+      this.regions = regions;
+    }
+
+    /** Sends the file from {@code from}; returns the offset after the last byte handed over. */
+    long load(Path file, String key, long from) throws Exception {
+      String source = file.toAbsolutePath().normalize().toString();
+      if (FileChunks.isGzip(file)) {
+        return chunks.forEach(
+            file,
+            from,
+            follow,
+            (buffer, length, start, end, consumed) ->
+                sender.send(
+                    key,
+                    start,
+                    end,
+                    consumed,
+                    new ChunkSender.Body() {
+                      @Override
+                      public void send(long partStart, long partEnd) {
+                        client.sendRaw(
+                            buffer,
+                            (int) (partStart - start),
+                            (int) (partEnd - partStart),
+                            sourcetype,
+                            index,
+                            host,
+                            source);
+                      }
+
+                      @Override
+                      public long lines(long partStart, long partEnd) {
+                        return FileChunks.lines(
+                            buffer, (int) (partStart - start), (int) (partEnd - partStart));
+                      }
+
+                      @Override
+                      public void release() {
+                        chunks.release(buffer);
+                      }
+                    }));
+      }
+      OpenFile open = OpenFile.open(file);
+      try {
+        return regions.forEach(
+            open.channel(),
+            from,
+            follow,
+            (start, end) -> {
+              open.hold();
+              sender.send(
+                  key,
+                  start,
+                  end,
+                  end - start,
+                  new ChunkSender.Body() {
+                    @Override
+                    public void send(long partStart, long partEnd) {
+                      client.sendRaw(
+                          open.channel(),
+                          partStart,
+                          partEnd - partStart,
+                          sourcetype,
+                          index,
+                          host,
+                          source);
+                    }
+
+                    @Override
+                    public long lines(long partStart, long partEnd) {
+                      return -1; // never read: not counted
+                    }
+
+                    @Override
+                    public void release() throws IOException {
+                      open.release();
+                    }
+                  });
+            });
+      } finally {
+        open.release();
       }
     }
   }
@@ -270,95 +302,5 @@ final class IngestCommand implements Callable<Integer> {
       }
     }
     return files;
-  }
-
-  /** Rethrows the first failed request without waiting for the rest; forgets finished ones. */
-  private static void failFast(List<Future<?>> sent)
-      throws ExecutionException, InterruptedException {
-    for (java.util.Iterator<Future<?>> it = sent.iterator(); it.hasNext(); ) {
-      Future<?> future = it.next();
-      if (future.isDone()) {
-        future.get();
-        it.remove();
-      }
-    }
-  }
-
-  /** A one-line progress bar redrawn in place: bytes, lines per second, ETA. */
-  static final class Progress {
-    private final PrintStream out;
-    private final long started = System.nanoTime();
-    private long total;
-    private long done;
-    private long skipped;
-    private long sentThisRun;
-    private long lines;
-    private long lastDraw;
-
-    Progress(PrintStream out, long total) {
-      this.out = out;
-      this.total = Math.max(total, 1);
-    }
-
-    /** A chunk the server acknowledged: {@code bytes} of the files on disk. */
-    synchronized void advance(long bytes, long chunkLines) {
-      done += bytes;
-      sentThisRun += bytes;
-      lines += chunkLines;
-      draw(false);
-    }
-
-    /** A chunk acknowledged in an earlier run, not sent again. */
-    synchronized void skip(long bytes) {
-      done += bytes;
-      skipped += bytes;
-      draw(false);
-    }
-
-    synchronized void grow(long bytes) {
-      total += bytes;
-    }
-
-    synchronized void following(int files) {
-      draw(true);
-      out.printf(Locale.ROOT, "%nfollowing %d file(s); Ctrl-C stops%n", files);
-    }
-
-    synchronized void done() {
-      draw(true);
-      out.println();
-      if (skipped > 0) {
-        out.printf(
-            Locale.ROOT,
-            "%.1f MB were loaded by an earlier run and not sent again%n",
-            skipped / 1e6);
-      }
-    }
-
-    private void draw(boolean force) {
-      long now = System.nanoTime();
-      if (!force && now - lastDraw < 200_000_000L) {
-        return;
-      }
-      lastDraw = now;
-      int width = 30;
-      long shown = Math.min(done, total);
-      int filled = (int) (width * shown / total);
-      double seconds = Math.max((now - started) / 1e9, 1e-3);
-      double rate = sentThisRun / seconds;
-      long eta = rate > 0 ? (long) ((total - shown) / rate) : -1;
-      out.printf(
-          Locale.ROOT,
-          "\r[%s%s] %3d%% %.1f/%.1f MB %.1f MB/s %.0f lines/s ETA %s   ",
-          "=".repeat(filled),
-          " ".repeat(width - filled),
-          100 * shown / total,
-          shown / 1e6,
-          total / 1e6,
-          rate / 1e6,
-          lines / seconds,
-          eta < 0 ? "-" : String.format(Locale.ROOT, "%d:%02d", eta / 60, eta % 60));
-      out.flush();
-    }
   }
 }

@@ -43,11 +43,14 @@ class FileChunksTest {
             };
       }
       int length = bytes.length == 0 ? 0 : random.nextInt(bytes.length + 1);
+      int offset = length == 0 ? 0 : random.nextInt(length + 1);
       int expected = 0;
-      for (int i = 0; i < length; i++) {
+      for (int i = offset; i < length; i++) {
         expected += bytes[i] == '\n' ? 1 : 0;
       }
-      assertThat(FileChunks.lines(bytes, length)).as("round %d", round).isEqualTo(expected);
+      assertThat(FileChunks.lines(bytes, offset, length - offset))
+          .as("round %d", round)
+          .isEqualTo(expected);
     }
   }
 
