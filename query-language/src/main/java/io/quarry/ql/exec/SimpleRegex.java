@@ -40,20 +40,34 @@ final class SimpleRegex {
     boolean isMark() {
       return group >= 0;
     }
-
-    boolean matches(char c) {
-      return c < 64 ? (low >>> c & 1) != 0 : (high >>> (c - 64) & 1) != 0;
-    }
   }
 
   private final boolean anchored;
-  private final Step[] steps;
+  // The steps as flat arrays, read in the match loops (no Step object per step and character):
+  private final long[] lows; // a class's members below 64, a bit each
+  private final long[] highs; // its members 64 to 127 (c's bit: high >>> c, a shift takes c % 64)
+  private final int[] mins;
+  private final int[] maxes;
+  private final int[] marks; // 0: a class; g + 1: group g starts here; -(g + 1): it ends here
   private final int[] starts;
   private final int[] ends;
 
   SimpleRegex(boolean anchored, List<Step> steps, int groups) {
     this.anchored = anchored;
-    this.steps = steps.toArray(Step[]::new);
+    int count = steps.size();
+    this.lows = new long[count];
+    this.highs = new long[count];
+    this.mins = new int[count];
+    this.maxes = new int[count];
+    this.marks = new int[count];
+    for (int i = 0; i < count; i++) {
+      Step step = steps.get(i);
+      lows[i] = step.low();
+      highs[i] = step.high();
+      mins[i] = step.min();
+      maxes[i] = step.max();
+      marks[i] = !step.isMark() ? 0 : step.groupStart() ? step.group() + 1 : -step.group() - 1;
+    }
     this.starts = new int[groups + 1];
     this.ends = new int[groups + 1];
   }
@@ -85,6 +99,26 @@ final class SimpleRegex {
     return NO_MATCH;
   }
 
+  /**
+   * As {@link #find(CharSequence)} over the text {@code bytes[offset, offset + length)}, a byte
+   * each character: a byte above 127 (a character outside ASCII, or a UTF-8 byte of one) answers
+   * {@link #UNDECIDED} as such a character does there. The groups' places are counted from {@code
+   * offset}. The loop of the block scan's {@code rex}: no {@code CharSequence} call and bounds
+   * check per character (session 34: 24 → 19 ns a line for {@code ^(?<ip>\S+)} over access-log
+   * lines).
+   */
+  int find(byte[] bytes, int offset, int length) {
+    int end = offset + length;
+    int last = anchored ? offset : end;
+    for (int from = offset; from <= last; from++) {
+      int found = matchAt(bytes, from, offset, end);
+      if (found != NO_MATCH) {
+        return found;
+      }
+    }
+    return NO_MATCH;
+  }
+
   /** Where group {@code group} (numbered as {@code java.util.regex} numbers them) began. */
   int start(int group) {
     return starts[group];
@@ -96,31 +130,64 @@ final class SimpleRegex {
 
   private int matchAt(CharSequence text, int from, int length) {
     int at = from;
-    for (Step step : steps) {
-      if (step.isMark()) {
-        if (step.groupStart()) {
-          starts[step.group()] = at;
-        } else {
-          ends[step.group()] = at;
-        }
+    for (int s = 0; s < marks.length; s++) {
+      if (marks[s] != 0) {
+        mark(s, at);
         continue;
       }
-      int count = 0;
-      while (count < step.max() && at < length) {
+      int limit = maxes[s] >= length - at ? length : at + maxes[s];
+      int begin = at;
+      long low = lows[s];
+      long high = highs[s];
+      for (; at < limit; at++) {
         char c = text.charAt(at);
         if (c > 127) {
           return UNDECIDED;
         }
-        if (!step.matches(c)) {
+        if (((c < 64 ? low : high) >>> c & 1) == 0) {
           break;
         }
-        at++;
-        count++;
       }
-      if (count < step.min()) {
+      if (at - begin < mins[s]) {
         return NO_MATCH;
       }
     }
     return MATCH;
+  }
+
+  /** As {@link #matchAt(CharSequence, int, int)} over bytes; groups placed from {@code offset}. */
+  private int matchAt(byte[] bytes, int from, int offset, int end) {
+    int at = from;
+    for (int s = 0; s < marks.length; s++) {
+      if (marks[s] != 0) {
+        mark(s, at - offset);
+        continue;
+      }
+      int limit = maxes[s] >= end - at ? end : at + maxes[s];
+      int begin = at;
+      long low = lows[s];
+      long high = highs[s];
+      for (; at < limit; at++) {
+        int c = bytes[at];
+        if (c < 0) {
+          return UNDECIDED;
+        }
+        if (((c < 64 ? low : high) >>> c & 1) == 0) {
+          break;
+        }
+      }
+      if (at - begin < mins[s]) {
+        return NO_MATCH;
+      }
+    }
+    return MATCH;
+  }
+
+  private void mark(int s, int at) {
+    if (marks[s] > 0) {
+      starts[marks[s] - 1] = at;
+    } else {
+      ends[-marks[s] - 1] = at;
+    }
   }
 }
