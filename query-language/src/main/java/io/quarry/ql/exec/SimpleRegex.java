@@ -31,7 +31,9 @@ import java.util.List;
  *
  * <p>The text is matched as ASCII: a character above 127 met while matching makes {@link #find}
  * answer {@link #UNDECIDED}, and the caller asks {@code java.util.regex} (whose classes treat such
- * characters by Unicode rules and code points). Not thread-safe: one per operator.
+ * characters by Unicode rules and code points). A text held as bytes (a decoded journal block, an
+ * ASCII value) is matched in them, a byte a character ({@link #find(byte[], int, int)}). Not
+ * thread-safe: one per operator.
  */
 final class SimpleRegex {
   static final int NO_MATCH = 0;
