@@ -69,10 +69,24 @@ public final class RexExtraction {
    * String}.
    */
   public long span(CharSequence text) {
-    if (simple == null || groupNumbers.length != 1) {
-      return UNDECIDED_SPAN;
-    }
-    int found = simple.find(text);
+    return oneGroup() ? span(simple.find(text)) : UNDECIDED_SPAN;
+  }
+
+  /**
+   * As {@link #span(CharSequence)} for the text {@code bytes[offset, offset + length)} read a byte
+   * a character (an ASCII text's UTF-8 bytes; any byte above 127 makes it {@link #UNDECIDED_SPAN}),
+   * the span counted from {@code offset}: what a scan over decoded bytes calls, with no {@code
+   * CharSequence} between the matcher and the bytes.
+   */
+  public long span(byte[] bytes, int offset, int length) {
+    return oneGroup() ? span(simple.find(bytes, offset, length)) : UNDECIDED_SPAN;
+  }
+
+  private boolean oneGroup() {
+    return simple != null && groupNumbers.length == 1;
+  }
+
+  private long span(int found) {
     if (found == SimpleRegex.UNDECIDED) {
       return UNDECIDED_SPAN;
     }

@@ -117,11 +117,14 @@ final class RexOperator extends PageTransformOperator {
         continue;
       }
       // a span is in characters: the bytes' own offsets only where each character is one byte
-      long span = text instanceof AsciiChars ? extraction.span(text) : RexExtraction.UNDECIDED_SPAN;
+      AsciiChars ascii = text instanceof AsciiChars chars ? chars : null;
+      long span =
+          ascii != null
+              ? extraction.span(ascii.array(), ascii.offset(), ascii.length())
+              : RexExtraction.UNDECIDED_SPAN;
       if (span >= 0) {
         int start = (int) (span >>> 32);
         int end = (int) span;
-        AsciiChars ascii = (AsciiChars) text;
         builder.append(ascii.array(), ascii.offset() + start, end - start);
         any = true;
         if (set != null) {

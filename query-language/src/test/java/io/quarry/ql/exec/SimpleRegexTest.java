@@ -2,7 +2,9 @@ package io.quarry.ql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
@@ -131,10 +133,25 @@ class SimpleRegexTest {
     assertThat(matched).as("matches compared group by group").isGreaterThan(5000);
   }
 
-  /** Asserts both engines agree on {@code text}; returns whether there was a match to compare. */
+  /**
+   * Asserts both engines agree on {@code text}, and the matcher over the text's UTF-8 bytes (inside
+   * a larger array, after other bytes that must not count) agrees with both; returns whether there
+   * was a match to compare.
+   */
   private static boolean compare(String pattern, String text) {
     SimpleRegex simple = SimpleRegex.compile(pattern);
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    byte[] inside = new byte[utf8.length + 7];
+    Arrays.fill(inside, (byte) 'a'); // a word byte before and after: the pattern may take it
+    System.arraycopy(utf8, 0, inside, 3, utf8.length);
+    int byBytes = simple.find(inside, 3, utf8.length);
+    int[] groupsByBytes = new int[2 * (Pattern.compile(pattern).matcher("").groupCount() + 1)];
+    for (int group = 0; byBytes == SimpleRegex.MATCH && group < groupsByBytes.length / 2; group++) {
+      groupsByBytes[2 * group] = simple.start(group);
+      groupsByBytes[2 * group + 1] = simple.end(group);
+    }
     int found = simple.find(text);
+    assertThat(byBytes).as(pattern + " over the bytes of '" + text + "'").isEqualTo(found);
     if (found == SimpleRegex.UNDECIDED) {
       assertThat(text.chars().anyMatch(c -> c > 127)).as(pattern + " on " + text).isTrue();
       return false;
@@ -148,6 +165,9 @@ class SimpleRegexTest {
     for (int group = 1; group <= matcher.groupCount(); group++) {
       assertThat(new int[] {simple.start(group), simple.end(group)})
           .as(pattern + " group " + group + " on '" + text + "'")
+          .containsExactly(matcher.start(group), matcher.end(group));
+      assertThat(new int[] {groupsByBytes[2 * group], groupsByBytes[2 * group + 1]})
+          .as(pattern + " group " + group + " over the bytes of '" + text + "'")
           .containsExactly(matcher.start(group), matcher.end(group));
     }
     return true;

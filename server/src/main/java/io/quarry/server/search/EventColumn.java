@@ -263,7 +263,7 @@ final class EventColumn {
       return UNDECIDED_SPAN;
     }
     long started = reading.extraction().start();
-    long span = rex.span(raw);
+    long span = rex.span(raw.array(), raw.offset(), raw.length());
     reading.extraction().stop(started);
     if (span >= 0) {
       int start = (int) (span >>> 32);

@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.store.TextRegion;
@@ -20,7 +19,6 @@ final class RunFill {
 
   private final EventColumn column;
   private final RexExtraction rex; // the one fused rex that may set the field, or null
-  private final AsciiText runText = new AsciiText(); // the run's event the rex reads
   private final long[] spans; // by page position: the rex's span over a run's event
 
   RunFill(EventColumn column, int pageSize) {
@@ -63,7 +61,7 @@ final class RunFill {
       return true;
     }
     if (rex != null) {
-      long span = rex.span(run.text(e, runText));
+      long span = rex.span(run.bytes(), run.textOffset(e), run.textLength(e));
       spans[position] = span;
       return span >= 0;
     }
