@@ -146,6 +146,19 @@ class CollectTest {
   }
 
   @Test
+  void multivaluesAreOnePairPerValueAndQuotesAreEscaped() throws Exception {
+    http.export(
+        ADMIN,
+        "| makeresults | eval msg=\"say \\\"hi\\\"\", tags=split(\"a,b\", \",\")"
+            + " | collect index=summary addinfo=f addtime=f marker=\"run=escape\"");
+    ArrayNode rows = http.export(ADMIN, "index=summary run=escape | table tags, _raw");
+    assertThat(rows.get(0).path("_raw").asText())
+        .isEqualTo("msg=\"say \\\"hi\\\"\", tags=\"a\", tags=\"b\", run=escape");
+    // a repeated key reads back as a multivalue
+    assertThat(rows.get(0).path("tags").toString()).isEqualTo("[\"a\",\"b\"]");
+  }
+
+  @Test
   void testmodeWritesNothing() throws Exception {
     ArrayNode passed =
         http.export(
