@@ -113,8 +113,7 @@ public record Access(
   public void requireWrite(String index, String action) {
     require(Role.RUN_COLLECT, action);
     if (!mayWrite(index)) {
-      throw new io.quarry.server.http.ApiException(
-          io.netty.handler.codec.http.HttpResponseStatus.FORBIDDEN,
+      throw forbidden(
           "INDEX_NOT_WRITABLE",
           action
               + " may not write index '"
@@ -123,7 +122,8 @@ public record Access(
               + (index.startsWith("_")
                   ? "an internal index takes no events from searches"
                   : "no role of user '" + user + "' may search it (srchIndexesAllowed)"),
-          java.util.Map.of("index", index));
+          "index",
+          index);
     }
   }
 
@@ -139,8 +139,7 @@ public record Access(
    */
   public void require(String capability, String action) {
     if (!has(capability)) {
-      throw new io.quarry.server.http.ApiException(
-          io.netty.handler.codec.http.HttpResponseStatus.FORBIDDEN,
+      throw forbidden(
           "MISSING_CAPABILITY",
           action
               + " needs the '"
@@ -148,7 +147,18 @@ public record Access(
               + "' capability, which no role of user '"
               + user
               + "' has",
-          java.util.Map.of("capability", capability));
+          "capability",
+          capability);
     }
+  }
+
+  /** A 403 with {@code code}, {@code message} and one detail. */
+  private static io.quarry.server.http.ApiException forbidden(
+      String code, String message, String detail, String value) {
+    return new io.quarry.server.http.ApiException(
+        io.netty.handler.codec.http.HttpResponseStatus.FORBIDDEN,
+        code,
+        message,
+        java.util.Map.of(detail, value));
   }
 }

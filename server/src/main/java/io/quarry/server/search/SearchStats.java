@@ -89,30 +89,6 @@ public record SearchStats(
         0);
   }
 
-  /** These stats with {@code collected} events written by the search's {@code collect}s. */
-  public SearchStats withEventsCollected(long collected) {
-    return collected == eventsCollected
-        ? this
-        : new SearchStats(
-            indexes,
-            buckets,
-            bucketsSkipped,
-            segments,
-            segmentsSkipped,
-            eventsRead,
-            eventsMatched,
-            rows,
-            exactIndexQuery,
-            elapsed,
-            scanCosts,
-            fieldExtraction,
-            eventsByRun,
-            stages,
-            messages,
-            metricScan,
-            collected);
-  }
-
   /**
    * These stats with {@code appended} (what {@code mstats append=true} commands read) added to the
    * metric scan; these stats when it is null.
@@ -121,6 +97,19 @@ public record SearchStats(
     if (appended == null) {
       return this;
     }
+    return with(
+        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)),
+        eventsCollected);
+  }
+
+  /** These stats with {@code collected} events written by the search's {@code collect}s. */
+  public SearchStats withEventsCollected(long collected) {
+    return collected == eventsCollected ? this : with(metricScan, collected);
+  }
+
+  private SearchStats with(
+      java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
+      long eventsCollected) {
     return new SearchStats(
         indexes,
         buckets,
@@ -137,7 +126,7 @@ public record SearchStats(
         eventsByRun,
         stages,
         messages,
-        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)),
+        metricScan,
         eventsCollected);
   }
 

@@ -159,6 +159,29 @@ class CollectTest {
   }
 
   @Test
+  void subsearchesAndMapCollectAsTheUser() throws Exception {
+    http.export(
+        ADMIN,
+        "| makeresults | eval n=1 | append [ | makeresults | eval m=2"
+            + " | collect index=summary marker=\"run=append\" ]");
+    assertThat(count(ADMIN, "index=summary run=append m=2")).isEqualTo(1);
+    http.export(
+        ADMIN,
+        "| makeresults | map search=\"| makeresults | eval k=3"
+            + " | collect index=summary marker=run=map\"");
+    assertThat(count(ADMIN, "index=summary run=map k=3")).isEqualTo(1);
+    // bob may not write: not through a subsearch either
+    HttpResponse<String> refused =
+        search(
+            BOB,
+            "| makeresults | append [ | makeresults | collect index=summary"
+                + " marker=\"run=bobsub\" ]");
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400); // as any failed subsearch
+    assertThat(refused.body()).contains("SUBSEARCH_FAILED").contains("run_collect");
+    assertThat(count(ADMIN, "index=summary run=bobsub")).isZero();
+  }
+
+  @Test
   void testmodeWritesNothing() throws Exception {
     ArrayNode passed =
         http.export(
@@ -211,7 +234,7 @@ class CollectTest {
     HttpResponse<String> refused =
         search(BOB, "index=main | collect index=summary marker=\"run=bob\"");
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
-    assertThat(refused.body()).contains("run_collect");
+    assertThat(refused.body()).contains("MISSING_CAPABILITY").contains("run_collect");
     assertThat(count(ADMIN, "index=summary run=bob")).isZero();
   }
 
