@@ -2,7 +2,6 @@ package io.quarry.server.search;
 
 import static java.util.Objects.requireNonNull;
 
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.codecs.store.Event;
 import io.quarry.ql.plan.WritesEvents;
 import io.quarry.server.http.ApiException;
@@ -59,8 +58,8 @@ final class CollectWriter implements WritesEvents.Writer {
         return;
       } catch (IngestGate.Full full) {
         if (System.nanoTime() > deadline) {
-          throw new ApiException(
-              HttpResponseStatus.SERVICE_UNAVAILABLE,
+          throw ApiException.of(
+              503,
               "SERVER_BUSY",
               "collect into index '" + index + "': " + full.getMessage() + "; retry later",
               Map.of("index", index),
