@@ -183,7 +183,9 @@ public final class QuarryServer implements Closeable {
               config.search().maxMemoryBytes(),
               macros,
               savedSearches,
-              config.search().maxTotalMemoryBytes());
+              config.search().maxTotalMemoryBytes(),
+              ingest,
+              hostName());
       Authenticator authenticator =
           new Authenticator(adminPassword.value(), config.auth(), hecTokens, auditLog);
       io.quarry.server.auth.UserDirectory users =

@@ -70,23 +70,7 @@ final class AddInfoCommand implements CommandDefinition {
     @Override
     public Operator createOperator(OperatorContext context) {
       BlockFactory factory = context.blockFactory();
-      SearchInfo info =
-          context instanceof SearchResources.Context search ? search.searchInfo() : SearchInfo.NONE;
-      boolean allTime =
-          info.earliestMicros() == Long.MIN_VALUE && info.latestMicros() == Long.MAX_VALUE;
-      double searchTime = context.now().getEpochSecond() + context.now().getNano() / 1e9;
-      Object latest; // Splunk: latest defaults to now; only All time ends at +Infinity
-      if (info.latestMicros() != Long.MAX_VALUE) {
-        latest = seconds(info.latestMicros());
-      } else {
-        latest = allTime ? "+Infinity" : searchTime;
-      }
-      List<Object> values =
-          Arrays.asList(
-              info.earliestMicros() == Long.MIN_VALUE ? 0.0 : seconds(info.earliestMicros()),
-              latest,
-              searchTime,
-              info.sid().isEmpty() ? null : info.sid());
+      List<Object> values = values(context);
       return new PageTransformOperator() {
         @Override
         protected Page process(Page input) {
@@ -102,9 +86,29 @@ final class AddInfoCommand implements CommandDefinition {
         }
       };
     }
+  }
 
-    private static double seconds(long micros) {
-      return micros / 1e6;
+  /** The values of {@link #FIELDS} for the search running {@code context}. */
+  static List<Object> values(OperatorContext context) {
+    SearchInfo info =
+        context instanceof SearchResources.Context search ? search.searchInfo() : SearchInfo.NONE;
+    boolean allTime =
+        info.earliestMicros() == Long.MIN_VALUE && info.latestMicros() == Long.MAX_VALUE;
+    double searchTime = context.now().getEpochSecond() + context.now().getNano() / 1e9;
+    Object latest; // Splunk: latest defaults to now; only All time ends at +Infinity
+    if (info.latestMicros() != Long.MAX_VALUE) {
+      latest = seconds(info.latestMicros());
+    } else {
+      latest = allTime ? "+Infinity" : searchTime;
     }
+    return Arrays.asList(
+        info.earliestMicros() == Long.MIN_VALUE ? 0.0 : seconds(info.earliestMicros()),
+        latest,
+        searchTime,
+        info.sid().isEmpty() ? null : info.sid());
+  }
+
+  private static double seconds(long micros) {
+    return micros / 1e6;
   }
 }

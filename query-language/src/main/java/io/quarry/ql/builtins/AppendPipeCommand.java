@@ -94,12 +94,13 @@ final class AppendPipeCommand implements CommandDefinition, CustomSyntax {
           || command instanceof InputLookupCommand
           || command instanceof PluginCommand plugin
               && (!plugin.plugin().equals("built-in")
-                  || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches)) {
+                  || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches
+                  || plugin.bound() instanceof io.quarry.ql.plan.WritesEvents)) {
         throw reader.error(
             open,
             "appendpipe cannot run '"
                 + command.name()
-                + "' yet (lookups, subsearches, map and plugin"
+                + "' yet (lookups, subsearches, map, collect and plugin"
                 + " commands inside appendpipe are not supported)",
             "other commands");
       }

@@ -51,6 +51,8 @@ public final class BuiltinCommands {
         new ExtractCommand("kv"),
         new XmlKvCommand(),
         new UniqCommand(),
-        new MakeContinuousCommand());
+        new MakeContinuousCommand(),
+        // session 34: summary indexing
+        new CollectCommand());
   }
 }

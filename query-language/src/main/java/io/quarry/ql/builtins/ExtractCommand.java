@@ -34,8 +34,8 @@ import java.util.function.BiConsumer;
  * every search extracts); with them, {@link DelimitedPairs}. Only the first {@code maxchars}
  * characters are read (10240) and the first {@code limit} pairs kept (50); a key seen again adds a
  * value only with {@code mv_add=t} (else the first value stays); {@code clean_keys} (default true)
- * makes keys field names. A found field fills a result without it; with {@code mv_add=t} it
- * replaces the result's own; never an internal field ({@link FoundFields}).
+ * makes keys field names. A found field fills a result without it; with {@code mv_add=t} its values
+ * are added to the result's own (a multivalue); never an internal field ({@link FoundFields}).
  */
 final class ExtractCommand implements CommandDefinition, CustomSyntax {
   private static final String RAW = "_raw";
@@ -220,7 +220,11 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
             String text = FoundFields.text(raw, p);
             found.add(text == null ? Map.of() : fields(text));
           }
-          return FoundFields.set(factory, input, found, !mvAdd); // Splunk's MV_ADD=false
+          return FoundFields.set(
+              factory,
+              input,
+              found,
+              mvAdd ? FoundFields.Existing.ADD : FoundFields.Existing.KEEP); // Splunk's MV_ADD
         }
       };
     }

@@ -11,23 +11,34 @@ import java.util.Set;
 
 /**
  * Fields a command found in each result's text ({@code extract}, {@code xmlkv}) set on a page: a
- * field found in a result takes the values found (replacing the result's own, or, when the command
- * keeps them, only where the result has none: Splunk's {@code MV_ADD=false}), a result where it was
- * not found keeps what it had; an internal field (a name starting with {@code _}) is never set, as
- * Splunk's extractions never set one. The columns are texts, as search-time fields are.
+ * field found in a result takes the values found as its {@link Existing} rule says of the result's
+ * own values, a result where it was not found keeps what it had; an internal field (a name starting
+ * with {@code _}) is never set, as Splunk's extractions never set one. The columns are texts, as
+ * search-time fields are.
  */
 final class FoundFields {
   private FoundFields() {}
 
+  /** What becomes of a field the result already has when the same name is found. */
+  enum Existing {
+    /**
+     * The result's own values stay; only a missing field is filled (Splunk's {@code MV_ADD=false}).
+     */
+    KEEP,
+    /**
+     * The found values are appended to the result's own: a multivalue (Splunk's {@code
+     * MV_ADD=true}).
+     */
+    ADD,
+    /** The found values replace the result's own. */
+    REPLACE
+  }
+
   /**
-   * {@code page} with {@code found.get(p)}'s fields set at position {@code p}; with {@code
-   * keepExisting} a value the result already has stays.
+   * {@code page} with {@code found.get(p)}'s fields set at position {@code p} by {@code existing}.
    */
   static Page set(
-      BlockFactory factory,
-      Page page,
-      List<Map<String, List<String>>> found,
-      boolean keepExisting) {
+      BlockFactory factory, Page page, List<Map<String, List<String>>> found, Existing existing) {
     Set<String> names = new LinkedHashSet<>();
     for (Map<String, List<String>> fields : found) {
       names.addAll(fields.keySet());
@@ -43,11 +54,15 @@ final class FoundFields {
       Cells.Column column = new Cells.Column();
       for (int p = 0; p < page.positionCount(); p++) {
         List<String> values = found.get(p).get(name);
-        boolean has = had != null && !had.isNull(p);
-        if (values != null && !(keepExisting && has)) {
-          column.add(values);
+        List<Object> own = had == null || had.isNull(p) ? List.of() : Cells.values(had, p);
+        if (values == null || existing == Existing.KEEP && !own.isEmpty()) {
+          column.add(own);
+        } else if (existing == Existing.ADD && !own.isEmpty()) {
+          List<Object> both = new ArrayList<>(own);
+          both.addAll(values);
+          column.add(both);
         } else {
-          column.add(had == null ? List.of() : Cells.values(had, p));
+          column.add(values);
         }
       }
       columns.add(column);

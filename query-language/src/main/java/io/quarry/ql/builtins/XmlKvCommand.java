@@ -21,12 +21,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code xmlkv [maxinputs=N]}: each {@code <tag>value</tag>} of a result's {@code _raw} whose value
- * holds no tag (the innermost elements; attributes of the opening tag allowed) becomes the field
- * {@code tag}, its first value when the tag repeats; an empty element gives no field. Every result
- * is read: Splunk's {@code maxinputs} is how many results go into one invocation of the command,
- * which runs again until all are read, so it is validated (at least 1) and has no other effect.
- * Streaming.
+ * {@code xmlkv [<field>] [maxinputs=N]}: each {@code <tag>value</tag>} of a result's field (default
+ * {@code _raw}; {@code xmlkv payload} or {@code field=payload}) whose value holds no tag (the
+ * innermost elements; attributes of the opening tag allowed) becomes the field {@code tag}, its
+ * first value when the tag repeats; an empty element gives no field. Every result is read: Splunk's
+ * {@code maxinputs} is how many results go into one invocation of the command, which runs again
+ * until all are read, so it is validated (at least 1) and has no other effect. Streaming.
  */
 final class XmlKvCommand implements CommandDefinition {
   private static final Pattern ELEMENT =
@@ -39,7 +39,7 @@ final class XmlKvCommand implements CommandDefinition {
 
   @Override
   public String description() {
-    return "Extracts the innermost <tag>value</tag> elements of _raw as fields.";
+    return "Extracts the innermost <tag>value</tag> elements of _raw (or a field) as fields.";
   }
 
   @Override
@@ -50,6 +50,8 @@ final class XmlKvCommand implements CommandDefinition {
   @Override
   public List<ArgumentSpec> arguments() {
     return List.of(
+        ArgumentSpec.optional("field", ArgumentType.FIELD, "_raw", "the field holding the XML")
+            .alsoPositional(),
         ArgumentSpec.optional(
             "maxinputs", ArgumentType.LONG, "50000", "Splunk's batch size: accepted, no effect"));
   }
@@ -60,7 +62,7 @@ final class XmlKvCommand implements CommandDefinition {
     if (maxInputs < 1) {
       throw new IllegalArgumentException("maxinputs must be at least 1, not " + maxInputs);
     }
-    return new Bound(maxInputs);
+    return new Bound(arguments.getString("field"), maxInputs);
   }
 
   /** The elements of {@code text}, as fields. */
@@ -73,8 +75,8 @@ final class XmlKvCommand implements CommandDefinition {
     return fields;
   }
 
-  /** {@code maxInputs}: kept for the search's text; every result is read. */
-  record Bound(long maxInputs) implements BoundCommand {
+  /** The field read; {@code maxInputs}: kept for the search's text, every result is read. */
+  record Bound(String field, long maxInputs) implements BoundCommand {
     @Override
     public Set<String> requiredFields() {
       return ALL_FIELDS; // the fields it finds are not known before
@@ -91,13 +93,13 @@ final class XmlKvCommand implements CommandDefinition {
       return new PageTransformOperator() {
         @Override
         protected Page process(Page input) {
-          Block raw = input.block("_raw");
+          Block raw = input.block(field);
           List<Map<String, List<String>>> found = new ArrayList<>(input.positionCount());
           for (int p = 0; p < input.positionCount(); p++) {
             String text = FoundFields.text(raw, p);
             found.add(text == null ? Map.of() : elements(text));
           }
-          return FoundFields.set(factory, input, found, false);
+          return FoundFields.set(factory, input, found, FoundFields.Existing.REPLACE);
         }
       };
     }

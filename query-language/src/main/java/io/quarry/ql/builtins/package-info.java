@@ -14,11 +14,13 @@
  * {@code addtotals}, {@code addcoltotals}, {@code strcat}, {@code rangemap}, {@code replace},
  * {@code accum}, {@code delta}, {@code autoregress}, {@code trendline}, {@code foreach}, {@code
  * fieldformat}, {@code transpose}, {@code appendpipe}, {@code addinfo}, {@code extract}/{@code kv},
- * {@code xmlkv}, {@code uniq}, {@code makecontinuous}, and the generating {@code gentimes} and
- * {@code makeresults format=… data=…}. {@link Syntax} holds the custom-syntax pieces they share,
- * {@link Fields} wildcard field names, {@link CsvCells} inline CSV, {@link FoundFields} the fields
- * found in a result's text, {@link DelimitedPairs} pairs cut at given delimiters, {@link Axis}
- * {@code makecontinuous}'s buckets. Never write a command here over rows one at a time; {@code
- * appendpipe} runs its bracketed commands through {@link io.quarry.ql.exec.SubPipeline}.
+ * {@code xmlkv}, {@code uniq}, {@code makecontinuous}, {@code collect} (writing through the
+ * server's ingest, {@link io.quarry.ql.plan.WritesEvents}; {@link StashText} its events' text), and
+ * the generating {@code gentimes} and {@code makeresults format=… data=…}. {@link Syntax} holds the
+ * custom-syntax pieces they share, {@link Fields} wildcard field names, {@link CsvCells} inline
+ * CSV, {@link FoundFields} the fields found in a result's text, {@link DelimitedPairs} pairs cut at
+ * given delimiters, {@link Axis} {@code makecontinuous}'s buckets. Never write a command here over
+ * rows one at a time; {@code appendpipe} runs its bracketed commands through {@link
+ * io.quarry.ql.exec.SubPipeline}.
  */
 package io.quarry.ql.builtins;

@@ -45,7 +45,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
 
   /** Built-in commands run centrally whose output rows are their input rows. */
   private static final Set<String> CENTRAL_OVER_ROWS =
-      Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown");
+      Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown", "collect");
 
   private final PluginCommand command;
   private final PluginOperator operator; // its output released once laid over (emit)

@@ -94,6 +94,39 @@ public record Access(
     return Role.matchesAny(indexesAllowed, index);
   }
 
+  /**
+   * Whether the user may write {@code index} with {@code collect}: they have {@link
+   * Role#RUN_COLLECT}, may search the index, and it is not internal (a name starting with {@code
+   * _}: Quarry's own log and audit trail take no events from searches).
+   */
+  public boolean mayWrite(String index) {
+    return has(Role.RUN_COLLECT) && !index.startsWith("_") && mayRead(index);
+  }
+
+  /**
+   * Requires the right to write {@code index} ({@link #mayWrite}).
+   *
+   * @param action what the caller is doing, for the message ("collect")
+   * @throws io.quarry.server.http.ApiException 403 {@code MISSING_CAPABILITY} without {@link
+   *     Role#RUN_COLLECT}, 403 {@code INDEX_NOT_WRITABLE} naming the index otherwise
+   */
+  public void requireWrite(String index, String action) {
+    require(Role.RUN_COLLECT, action);
+    if (!mayWrite(index)) {
+      throw forbidden(
+          "INDEX_NOT_WRITABLE",
+          action
+              + " may not write index '"
+              + index
+              + "': "
+              + (index.startsWith("_")
+                  ? "an internal index takes no events from searches"
+                  : "no role of user '" + user + "' may search it (srchIndexesAllowed)"),
+          "index",
+          index);
+    }
+  }
+
   public boolean has(String capability) {
     return capabilities.contains(capability);
   }
@@ -106,8 +139,7 @@ public record Access(
    */
   public void require(String capability, String action) {
     if (!has(capability)) {
-      throw new io.quarry.server.http.ApiException(
-          io.netty.handler.codec.http.HttpResponseStatus.FORBIDDEN,
+      throw forbidden(
           "MISSING_CAPABILITY",
           action
               + " needs the '"
@@ -115,7 +147,18 @@ public record Access(
               + "' capability, which no role of user '"
               + user
               + "' has",
-          java.util.Map.of("capability", capability));
+          "capability",
+          capability);
     }
+  }
+
+  /** A 403 with {@code code}, {@code message} and one detail. */
+  private static io.quarry.server.http.ApiException forbidden(
+      String code, String message, String detail, String value) {
+    return new io.quarry.server.http.ApiException(
+        io.netty.handler.codec.http.HttpResponseStatus.FORBIDDEN,
+        code,
+        message,
+        java.util.Map.of(detail, value));
   }
 }

@@ -11,9 +11,11 @@ import java.util.Set;
  * or {@code _internal}), the indexes a search that names none reads ({@code srchIndexesDefault}),
  * capabilities ({@code edit_lookups}: upload and delete lookups, {@code outputlookup}; {@code
  * admin_all_objects}: every user's search jobs, not only one's own; {@code edit_tcp}: send events
- * through {@code receivers/simple}), a search expression ANDed into every search of its users
- * ({@code srchFilter}), and quotas: how many searches one user may run at once ({@code
- * srchJobsQuota}, default 3 as in Splunk, 0 for no limit) and for how long ({@code srchMaxTime}).
+ * through {@code receivers/simple}; {@code run_collect}: write search results into an index with
+ * {@code collect}, into those of {@code srchIndexesAllowed} only), a search expression ANDed into
+ * every search of its users ({@code srchFilter}), and quotas: how many searches one user may run at
+ * once ({@code srchJobsQuota}, default 3 as in Splunk, 0 for no limit) and for how long ({@code
+ * srchMaxTime}).
  */
 public record Role(
     @JsonProperty("srchIndexesAllowed") List<String> srchIndexesAllowed,
@@ -46,8 +48,15 @@ public record Role(
    */
   public static final String EDIT_USER = "edit_user";
 
+  /**
+   * Write search results into an index with {@code collect} (Splunk's name for the capability):
+   * only into a non-internal index the role may search ({@code srchIndexesAllowed}), as Splunk
+   * checks a collect's index against the role's index access.
+   */
+  public static final String RUN_COLLECT = "run_collect";
+
   public static final Set<String> CAPABILITIES =
-      Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER);
+      Set.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER, RUN_COLLECT);
 
   /** Splunk's default {@code srchJobsQuota} (its {@code user} role's). */
   public static final int DEFAULT_JOBS_QUOTA = 3;
@@ -60,7 +69,7 @@ public record Role(
       new Role(
           List.of("*", "_*"),
           List.of(QuarryConfig.DEFAULT_INDEX),
-          List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER),
+          List.of(EDIT_LOOKUPS, ADMIN_ALL_OBJECTS, EDIT_TCP, EDIT_ROLES, EDIT_USER, RUN_COLLECT),
           null,
           ADMIN_JOBS_QUOTA,
           null);

@@ -283,6 +283,7 @@ public final class JobRoutes {
       costs.put("eventsMatched", stats.eventsMatched());
       costs.put("rows", stats.rows());
       costs.put("exactIndexQuery", stats.exactIndexQuery());
+      costs.put("eventsCollected", stats.eventsCollected());
       costs.put("elapsedMs", stats.elapsed().toMillis());
       Map<String, Object> scan = new LinkedHashMap<>();
       scan.put("indexLookupMs", stats.scanCosts().indexLookupNanos() / 1e6);
@@ -345,6 +346,7 @@ public final class JobRoutes {
     SearchStats stats = job.stats();
     if (stats != null) {
       status.put("eventsMatched", stats.eventsMatched());
+      status.put("eventsCollected", stats.eventsCollected());
     }
     status.put("rows", job.rows());
     status.put(

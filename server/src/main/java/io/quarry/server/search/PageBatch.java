@@ -158,7 +158,7 @@ final class PageBatch {
                 pageSize);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     // a plugin's states belong to its reduce operator once handed over: no preview
-    if (total != null && reduce.stream().noneMatch(c -> c instanceof OutputLookupCommand)) {
+    if (total != null && previews(reduce)) {
       control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();
@@ -321,6 +321,20 @@ final class PageBatch {
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
+  }
+
+  /**
+   * Whether the commands after {@code stats} may run over the groups merged so far for a preview:
+   * not where one writes ({@code outputlookup}, {@code collect}: a preview would write the partial
+   * groups; Splunk's {@code run_in_preview} defaults to false).
+   */
+  static boolean previews(List<Command> reduce) {
+    return reduce.stream()
+        .noneMatch(
+            c ->
+                c instanceof OutputLookupCommand
+                    || c instanceof io.quarry.ql.ast.PluginCommand plugin
+                        && plugin.bound() instanceof io.quarry.ql.plan.WritesEvents);
   }
 
   /**

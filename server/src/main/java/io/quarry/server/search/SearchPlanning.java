@@ -23,7 +23,8 @@ import java.util.List;
  * From query text to a {@link SearchPlan} a user may run: macros and saved searches expanded, the
  * subsearches run and spliced in, the job's time range, the plan restricted to the indexes the user
  * may read (event or metric) and filtered by their roles' search filter, each {@code mstats
- * append=true} bound to what it reads, and lookup tables checked to exist.
+ * append=true} bound to what it reads, each {@code collect} bound to its index's writer once the
+ * user's right to write it is checked ({@link CollectWriter}), and lookup tables checked to exist.
  */
 final class SearchPlanning {
   private final SearchService service;
@@ -35,10 +36,13 @@ final class SearchPlanning {
   private final Clock clock;
   private final long maxMemory;
   private final io.quarry.plugin.api.data.MemoryAccount breaker;
+  private final io.quarry.server.ingest.IngestService ingest;
+  private final String host;
 
   /**
    * Planning for {@code service}, which runs the subsearches; their rows count on an account of
-   * {@code maxMemory} bytes under {@code breaker} (null: none) until they are spliced in.
+   * {@code maxMemory} bytes under {@code breaker} (null: none) until they are spliced in; {@code
+   * collect} writes through {@code ingest}, its events' host {@code host} unless it names one.
    */
   SearchPlanning(
       SearchService service,
@@ -49,7 +53,11 @@ final class SearchPlanning {
       io.quarry.server.lookups.LookupStore lookups,
       Clock clock,
       long maxMemory,
-      io.quarry.plugin.api.data.MemoryAccount breaker) {
+      io.quarry.plugin.api.data.MemoryAccount breaker,
+      io.quarry.server.ingest.IngestService ingest,
+      String host) {
+    this.ingest = requireNonNull(ingest, "ingest is null");
+    this.host = requireNonNull(host, "host is null");
     this.service = requireNonNull(service, "service is null");
     this.parser = requireNonNull(parser, "parser is null");
     this.savedSearches = requireNonNull(savedSearches, "savedSearches is null");
@@ -86,6 +94,7 @@ final class SearchPlanning {
       }
       parsed = subsearches.query();
     }
+    parsed = bindWriters(parsed, access);
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
@@ -122,6 +131,46 @@ final class SearchPlanning {
       }
     }
     return plan;
+  }
+
+  /**
+   * Binds each command that writes events ({@code collect}) to a writer of its index, once the user
+   * may write it ({@link Access#requireWrite}: 403) and it exists (400 {@code INDEX_NOT_FOUND}).
+   */
+  private Query bindWriters(Query parsed, Access access) {
+    List<Command> commands = new ArrayList<>(parsed.commands().size());
+    boolean bound = false;
+    for (Command command : parsed.commands()) {
+      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.WritesEvents writes) {
+        String index = writes.index();
+        access.requireWrite(index, plugin.name());
+        if (!ingest.hasIndex(index)) {
+          throw io.quarry.server.http.ApiException.of(
+              400,
+              "INDEX_NOT_FOUND",
+              plugin.name()
+                  + ": index '"
+                  + index
+                  + "' does not exist; create it first (the events of a summary go to an"
+                  + " existing index)",
+              java.util.Map.of("index", index),
+              java.util.Map.of());
+        }
+        commands.add(
+            new io.quarry.ql.ast.PluginCommand(
+                plugin.name(),
+                plugin.plugin(),
+                plugin.kind(),
+                plugin.arguments(),
+                writes.withWriter(new CollectWriter(ingest, index, host)),
+                plugin.position()));
+        bound = true;
+      } else {
+        commands.add(command);
+      }
+    }
+    return bound ? new Query(parsed.text(), commands) : parsed;
   }
 
   /**

@@ -80,7 +80,8 @@ public final class SearchService implements AutoCloseable {
    * savedSearches} give before each query is parsed. The operators of one search may hold {@code
    * maxMemory} bytes (search.maxMemoryBytes) and all running searches and kept job results together
    * {@code maxTotalMemory} (search.maxTotalMemoryBytes; {@code Long.MAX_VALUE}: no breaker); past
-   * that the search that asked fails with 503 {@code SEARCH_MEMORY_BREAKER}.
+   * that the search that asked fails with 503 {@code SEARCH_MEMORY_BREAKER}. {@code collect} writes
+   * through {@code ingest}, its events' default host {@code host}.
    */
   public SearchService(
       EventStore store,
@@ -95,7 +96,9 @@ public final class SearchService implements AutoCloseable {
       long maxMemory,
       java.util.function.Supplier<io.quarry.ql.parser.Macros> macros,
       java.util.function.Supplier<io.quarry.ql.parser.SavedSearches> savedSearches,
-      long maxTotalMemory) {
+      long maxTotalMemory,
+      io.quarry.server.ingest.IngestService ingest,
+      String host) {
     this.metricSearch =
         new io.quarry.server.search.metric.MetricSearch(
             metricStore, searchPool, Runtime.getRuntime().availableProcessors());
@@ -118,7 +121,9 @@ public final class SearchService implements AutoCloseable {
             lookups,
             clock,
             maxMemory,
-            breaker);
+            breaker,
+            ingest,
+            host);
     this.execution =
         new SearchExecution(
             store,
@@ -266,7 +271,8 @@ public final class SearchService implements AutoCloseable {
         stats =
             execution
                 .execute(plan, control, pages, memory, appended)
-                .plusMetricScan(appended.get());
+                .plusMetricScan(appended.get())
+                .withEventsCollected(collected(plan));
       } catch (RuntimeException e) {
         if (control.cancelled()) {
           outcome = "cancelled"; // e.g. its client went away: writing the answer failed
@@ -283,6 +289,19 @@ public final class SearchService implements AutoCloseable {
       memory.close(); // whatever the search's operators still hold leaves the breaker
       metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
     }
+  }
+
+  /** The events the plan's {@code collect} commands wrote. */
+  private static long collected(SearchPlan plan) {
+    long collected = 0;
+    for (Command command : plan.pipeline()) {
+      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.WritesEvents writes
+          && writes.writer() != null) {
+        collected += writes.writer().written();
+      }
+    }
+    return collected;
   }
 
   /** Logs what a search cost (the INFO line {@link #run} logs unless the control defers it). */

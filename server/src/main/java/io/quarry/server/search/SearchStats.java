@@ -24,6 +24,7 @@ import java.util.List;
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
  *     and points read and skipped; {@code eventsRead} is then the points read
+ * @param eventsCollected events its {@code collect} commands wrote into indexes
  */
 public record SearchStats(
     List<String> indexes,
@@ -41,12 +42,51 @@ public record SearchStats(
     long eventsByRun,
     List<StageStats.Stage> stages,
     List<String> messages,
-    java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan) {
+    java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
+    long eventsCollected) {
 
   public SearchStats {
     indexes = List.copyOf(indexes);
     stages = List.copyOf(stages);
     messages = List.copyOf(messages);
+  }
+
+  /** Stats of a search that collected nothing (see the components above). */
+  public SearchStats(
+      List<String> indexes,
+      int buckets,
+      int bucketsSkipped,
+      int segments,
+      int segmentsSkipped,
+      long eventsRead,
+      long eventsMatched,
+      long rows,
+      boolean exactIndexQuery,
+      Duration elapsed,
+      io.quarry.codecs.store.ScanStats.Costs scanCosts,
+      Duration fieldExtraction,
+      long eventsByRun,
+      List<StageStats.Stage> stages,
+      List<String> messages,
+      java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan) {
+    this(
+        indexes,
+        buckets,
+        bucketsSkipped,
+        segments,
+        segmentsSkipped,
+        eventsRead,
+        eventsMatched,
+        rows,
+        exactIndexQuery,
+        elapsed,
+        scanCosts,
+        fieldExtraction,
+        eventsByRun,
+        stages,
+        messages,
+        metricScan,
+        0);
   }
 
   /**
@@ -57,6 +97,19 @@ public record SearchStats(
     if (appended == null) {
       return this;
     }
+    return with(
+        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)),
+        eventsCollected);
+  }
+
+  /** These stats with {@code collected} events written by the search's {@code collect}s. */
+  public SearchStats withEventsCollected(long collected) {
+    return collected == eventsCollected ? this : with(metricScan, collected);
+  }
+
+  private SearchStats with(
+      java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
+      long eventsCollected) {
     return new SearchStats(
         indexes,
         buckets,
@@ -73,7 +126,8 @@ public record SearchStats(
         eventsByRun,
         stages,
         messages,
-        java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)));
+        metricScan,
+        eventsCollected);
   }
 
   /** One line for the log (and so for {@code index=_internal}): what the search cost, by stage. */
@@ -125,6 +179,9 @@ public record SearchStats(
                 .append(scan.chunksSkipped())
                 .append(" points=")
                 .append(scan.points()));
+    if (eventsCollected > 0) {
+      line.append(" events_collected=").append(eventsCollected);
+    }
     for (StageStats.Stage stage : stages) {
       line.append(" | ")
           .append(stage.name())

@@ -3,8 +3,9 @@
  * search expression into a term-index query (exact where it can be, else a superset checked per
  * event, with a <em>sure</em> part whose matches need no check); {@code SearchService} is the entry
  * point and holds each search's limits (time, memory, the breaker over all searches), {@code
- * SearchPlanning} turns query text into a plan the user may run (expansion, subsearches, access),
- * {@code PhysicalPlanner} makes the physical choices over the store once for both running ({@code
+ * SearchPlanning} turns query text into a plan the user may run (expansion, subsearches, access,
+ * each {@code collect} bound to a {@code CollectWriter} of its index: the ingest path), {@code
+ * PhysicalPlanner} makes the physical choices over the store once for both running ({@code
  * SearchExecution}) and {@code explain} ({@code SearchExplain}); {@code SearchExecution} runs a
  * plan time-ordered (newest first: one pulled driver whose source operator, {@code
  * ScanSourceOperator}, reads the newest-first scan a page at a time and is closed when the answer

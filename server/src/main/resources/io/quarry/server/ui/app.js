@@ -508,7 +508,9 @@ async function run({ push = true } = {}) {
     selectTab(/\|\s*(timechart|chart)\b/i.test(text) ? 'visualization' : 'statistics');
   } else {
     selectTab('events');
-    if (!text.startsWith('|')) {
+    // the timeline and the field summary run the search again: never one that writes (collect,
+    // outputlookup), which would write its results again each time
+    if (!text.startsWith('|') && !/\|\s*(collect|outputlookup)\b/i.test(text)) {
       startTimeline(text, generation);
       loadFields(text, generation);
     } else {

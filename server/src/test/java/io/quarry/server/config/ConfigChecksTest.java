@@ -165,6 +165,18 @@ class ConfigChecksTest {
         .hasMessage("configuration: " + message);
   }
 
+  @org.junit.jupiter.api.Test
+  void anUnknownCapabilityIsRefusedNamingTheKnownOnes() {
+    // the check the server's start runs on each role of auth.roles (a list cannot be a flag)
+    Role misspelled = new Role(null, null, java.util.List.of("run_colect"), null, null, null);
+    assertThatThrownBy(() -> misspelled.check("ops"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "auth.roles.ops.capabilities: unknown capability 'run_colect' (known:"
+                + " admin_all_objects, edit_lookups, edit_roles, edit_tcp, edit_user, run_collect)");
+    new Role(null, null, java.util.List.of(Role.RUN_COLLECT), null, null, null).check("ops");
+  }
+
   private static Arguments refused(String message, String... flagsAndValues) {
     Map<String, String> flags = new LinkedHashMap<>();
     for (int i = 0; i < flagsAndValues.length; i += 2) {

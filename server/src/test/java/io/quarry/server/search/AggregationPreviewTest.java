@@ -63,6 +63,14 @@ class AggregationPreviewTest {
     assertThat(rows(preview)).containsExactly("bob=2", "all=3");
   }
 
+  @Test
+  void noPreviewRunsTheCommandsThatWrite() {
+    // a preview would write the partial groups: into a lookup table or a summary index
+    assertThat(PageBatch.previews(parse("sort -count | head 2"))).isTrue();
+    assertThat(PageBatch.previews(parse("sort -count | outputlookup t.csv"))).isFalse();
+    assertThat(PageBatch.previews(parse("eval x=1 | collect index=summary"))).isFalse();
+  }
+
   private static Evaluator evaluator() {
     return new Evaluator(Instant.parse("2026-01-05T00:00:00Z"), ZoneOffset.UTC);
   }

@@ -329,6 +329,12 @@ class UiBrowserTest {
     }
     assertThat(cancelled).as("the long search's job").isTrue();
 
+    // a search that writes (collect) runs once: no timeline or field summary runs it again
+    setQueryAndRun("index=web status=404 | collect index=main marker=\"ui=collected\"");
+    waitForDone();
+    Thread.sleep(500); // what a timeline or field summary job would have written by now
+    assertThat(count("index=main ui=collected")).isEqualTo(count("index=web status=404"));
+
     // dark, on a phone
     setQueryAndRun("index=web status>=500");
     waitForDone();

@@ -1,0 +1,52 @@
+package io.quarry.ql.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.plugin.api.command.BoundCommand;
+import java.util.List;
+
+/**
+ * A bound command that writes events into an index while the pipeline runs ({@code collect}): the
+ * server checks, when it plans the query, that the user may write {@link #index} and that the index
+ * exists, and hands it the {@link Writer} its events go through; until then it has none and its
+ * operator refuses to run.
+ */
+public interface WritesEvents {
+  /** The index the events go to, as the query names it. */
+  String index();
+
+  /** The writer it was bound to, or null before. */
+  Writer writer();
+
+  /** This command, writing through {@code writer}. */
+  BoundCommand withWriter(Writer writer);
+
+  /**
+   * Where the events go: the server's ingest path. {@link #write} returns once the events are
+   * durable (in the write-ahead log), so a result handed on after it was written is never lost.
+   */
+  interface Writer {
+    /** Stores the events in the command's index; returns when they are durable. */
+    void write(List<Written> events);
+
+    /** Events written so far, for the search's statistics. */
+    long written();
+  }
+
+  /**
+   * One event to write.
+   *
+   * @param timeMicros its time, epoch microseconds
+   * @param raw its text
+   * @param host its host, or null for the server's
+   * @param source its source
+   * @param sourcetype its sourcetype
+   */
+  record Written(long timeMicros, String raw, String host, String source, String sourcetype) {
+    public Written {
+      requireNonNull(raw, "raw is null");
+      requireNonNull(source, "source is null");
+      requireNonNull(sourcetype, "sourcetype is null");
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.quarry.server.search;
+
+import static java.util.Objects.requireNonNull;
+
+import io.quarry.codecs.store.Event;
+import io.quarry.ql.plan.WritesEvents;
+import io.quarry.server.http.ApiException;
+import io.quarry.server.ingest.IndexedEvent;
+import io.quarry.server.ingest.IngestGate;
+import io.quarry.server.ingest.IngestService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where one {@code collect} writes: the ingest path HEC's events take ({@link IngestService}),
+ * admitted by its gate like any batch, each batch durable (write-ahead log first) before {@link
+ * #write} returns. A busy ingest is waited for up to {@value #BUSY_WAIT_SECONDS} s; an event the
+ * index cannot store fails the search with 400 {@code INVALID_EVENT}, the events before it kept.
+ */
+final class CollectWriter implements WritesEvents.Writer {
+  static final int BUSY_WAIT_SECONDS = 30;
+
+  private final IngestService ingest;
+  private final String index;
+  private final String defaultHost;
+  private final AtomicLong written = new AtomicLong();
+
+  CollectWriter(IngestService ingest, String index, String defaultHost) {
+    this.ingest = requireNonNull(ingest, "ingest is null");
+    this.index = requireNonNull(index, "index is null");
+    this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
+  }
+
+  @Override
+  public void write(List<WritesEvents.Written> events) {
+    List<IndexedEvent> batch = new ArrayList<>(events.size());
+    long bytes = 0;
+    for (WritesEvents.Written written : events) {
+      Event event =
+          new Event(
+              written.timeMicros(),
+              written.raw(),
+              written.host() == null ? defaultHost : written.host(),
+              written.source(),
+              written.sourcetype(),
+              Map.of());
+      batch.add(new IndexedEvent(index, event));
+      bytes += written.raw().length();
+    }
+    long deadline = System.nanoTime() + BUSY_WAIT_SECONDS * 1_000_000_000L;
+    while (true) {
+      try {
+        ingest.gate().run(bytes, () -> store(batch));
+        return;
+      } catch (IngestGate.Full full) {
+        if (System.nanoTime() > deadline) {
+          throw ApiException.of(
+              503,
+              "SERVER_BUSY",
+              "collect into index '" + index + "': " + full.getMessage() + "; retry later",
+              Map.of("index", index),
+              Map.of("Retry-After", "1"));
+        }
+        pause();
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new UncheckedIOException(
+            new IOException("collect into index '" + index + "' failed: " + e.getMessage(), e));
+      }
+    }
+  }
+
+  private Void store(List<IndexedEvent> batch) throws IOException {
+    for (int i = 0; i < batch.size(); i++) {
+      String problem = ingest.problem(index, batch.get(i).event());
+      if (problem != null) {
+        ingest.write(batch.subList(0, i)); // what came before the bad event is kept, as on HEC
+        written.addAndGet(i);
+        throw ApiException.badRequest(
+            "INVALID_EVENT",
+            "collect: a result cannot be stored in index '" + index + "': " + problem);
+      }
+    }
+    ingest.write(batch);
+    written.addAndGet(batch.size());
+    return null;
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.util.concurrent.CancellationException("search cancelled");
+    }
+  }
+
+  @Override
+  public long written() {
+    return written.get();
+  }
+}
