@@ -343,6 +343,11 @@ final class BlockEvents implements StoredEvent.Loader {
     return values;
   }
 
+  /** Whether {@code name} is a column held elsewhere, its ordinals read without the payload. */
+  boolean hasOrdinals(String name) throws IOException {
+    return ordinalColumn(name) != null;
+  }
+
   private final String[] ordinalNames = new String[4]; // ordinalColumn's names, and their columns
   private final BlockColumns.Values[] ordinalColumns = new BlockColumns.Values[4];
 

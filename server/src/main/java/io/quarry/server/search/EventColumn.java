@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.Block;
@@ -225,6 +226,32 @@ final class EventColumn {
         && accessLogField < 0
         && reading.extracts()
         && !DateFields.is(name);
+  }
+
+  /**
+   * Whether the field may be a keyword index-time one read by its segment ordinals: no default
+   * field, no fused {@code rex} sets it.
+   */
+  boolean byOrdinal() {
+    return ordinals != null;
+  }
+
+  /**
+   * Appends events {@code [from, from + count)} of {@code run}, a run whose block {@link
+   * EventRun#hasOrdinals has ordinals} of the field, each one value: by ordinal while the page is,
+   * else as text.
+   */
+  void appendOrdinals(EventRun run, int from, int count) {
+    Object scope = run.ordinalScope();
+    OrdinalColumn.Texts lookup = run::ordinalText;
+    for (int i = 0; i < count; i++) {
+      long ordinal = run.ordinal(name, from + i);
+      if (!plain && ordinals.append(ordinal, scope, lookup)) {
+        continue;
+      }
+      goPlain();
+      texts.append(run.ordinalText(name, ordinal));
+    }
   }
 
   void appendTime(long micros) {

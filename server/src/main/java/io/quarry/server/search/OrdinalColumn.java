@@ -68,10 +68,19 @@ final class OrdinalColumn {
    */
   boolean append(StoredEvent event) {
     long ordinal = event.keywordOrdinal(field);
-    if (ordinal < 0) {
-      return false;
-    }
-    Object eventScope = event.keywordScope();
+    return ordinal >= 0 && append(ordinal, event.keywordScope(), event::keywordText);
+  }
+
+  /** Where the text of an ordinal of a field is looked up: an event's, a block run's. */
+  interface Texts {
+    String text(String field, long ordinal);
+  }
+
+  /**
+   * Appends a value by its segment {@code ordinal} (of {@code eventScope}, its text from {@code
+   * texts} when first met); false (nothing appended) when the scope is not the page's.
+   */
+  boolean append(long ordinal, Object eventScope, Texts texts) {
     if (eventScope != scope) {
       if (size > 0) {
         return false; // a page of two segments: plain from here
@@ -82,7 +91,7 @@ final class OrdinalColumn {
     int entry = entry(ordinal);
     if (entry < 0) {
       entry = entries++;
-      dictionary.append(event.keywordText(field, ordinal));
+      dictionary.append(texts.text(field, ordinal));
       remember(ordinal, entry);
     }
     if (size == positions.length) {
