@@ -176,7 +176,7 @@ final class BlockDocuments {
             document.add(new StringField(COMPLETE, field, Field.Store.NO));
           }
         });
-    Set<String> exact = tally.write(document);
+    Set<String> exact = tally.write(document, block);
     if (termFilter) {
       document.add(new BinaryDocValuesField(TERM_FILTER, entriesOf(terms)));
     } else {

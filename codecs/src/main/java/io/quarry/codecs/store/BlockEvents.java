@@ -309,6 +309,20 @@ final class BlockEvents implements StoredEvent.Loader {
     return column == null || column.valueCount(doc) == 0 ? null : column.values(doc);
   }
 
+  /**
+   * Where a column held elsewhere says the event has no value: its codes with "no value" ({@link
+   * BlockValueCodes#PARTIAL}), written only where no such event's text mentions the field.
+   */
+  @Override
+  public boolean textLacks(int doc, String name) throws IOException {
+    if (isDefaultColumn(name)) {
+      return false;
+    }
+    BlockColumns.Values values =
+        block == null ? counted(name) : block.isElsewhere(name) ? elsewhere(name) : null;
+    return values != null && values.value(doc) == null;
+  }
+
   /** An event's one value of a column held elsewhere, or null when it has none. */
   private static List<String> valueList(String value) {
     return value == null ? null : List.of(value);

@@ -58,12 +58,12 @@ final class BlockValueTally {
    * BlockValueCodes#writePartial}). Returns the fields whose values per event the doc values now
    * hold exactly (their columns need not be in the block's payload: {@link BlockColumns}).
    */
-  Set<String> write(Document document) {
+  Set<String> write(Document document, java.util.List<Event> block) {
     Set<String> exact = new HashSet<>();
     for (Map.Entry<String, FieldCounts> field : byField.entrySet()) {
       FieldCounts fieldCounts = field.getValue();
       if (fieldCounts.eventsWith != events) {
-        if (writePartial(document, field.getKey(), fieldCounts)) {
+        if (writePartial(document, field.getKey(), fieldCounts, block)) {
           exact.add(field.getKey());
         }
         continue; // no counts: the count paths read the block for this field
@@ -110,10 +110,12 @@ final class BlockValueTally {
 
   /**
    * Writes the values and the codes of a field some events lack ({@link BlockValueCodes#PARTIAL})
-   * when each event that has it has one value (not a default field: an empty host is no missing
-   * one); false when it wrote nothing (the payload keeps the column: several values in an event).
+   * when each event that has it has one value and the text of none that lacks it may give it by
+   * search-time extraction ({@link TextMentions}; not a default field: an empty host is no missing
+   * one); false when it wrote nothing (the payload keeps the column).
    */
-  private boolean writePartial(Document document, String name, FieldCounts fieldCounts) {
+  private boolean writePartial(
+      Document document, String name, FieldCounts fieldCounts, java.util.List<Event> block) {
     if (!partialCodes
         || fieldCounts.eventsWith == 0
         || fieldCounts == hosts
@@ -128,6 +130,9 @@ final class BlockValueTally {
     int[] codes = new int[events];
     for (int e = 0; e < codes.length; e++) {
       int[] value = fieldCounts.valueOf[e];
+      if (value == null && TextMentions.mayGive(block.get(e).raw(), name)) {
+        return false; // "no value" would hide what the text may give: the payload keeps it
+      }
       codes[e] = value == null ? order.length : value[1];
     }
     BlockValueCodes.writePartial(document, name, codes, codes.length, order.length);

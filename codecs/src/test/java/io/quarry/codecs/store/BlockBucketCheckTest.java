@@ -55,6 +55,40 @@ class BlockBucketCheckTest {
   }
 
   @Test
+  void codesOfAFieldSomeEventsLackThatLeaveAValueUnusedAreFound() throws Exception {
+    IndexOptions blocks = IndexOptions.DEFAULTS.withFormat(BucketFormat.BLOCKS);
+    List<Event> events = new ArrayList<>();
+    for (int i = 0; i < 10; i++) { // one block: "user" u0 or u1 in the even events only
+      events.add(
+          new Event(
+              1_700_000_000_000_000L + i * 1_000_000L,
+              "event " + i,
+              "h",
+              "s",
+              "st",
+              i % 2 == 0 ? Map.of("user", List.of("u" + (i / 2) % 2)) : Map.of()));
+    }
+    try (EventStore store = EventStore.open(data, Map.of("main", blocks))) {
+      store.write("main", events);
+      store.index("main").rollHotBucket();
+    }
+    Path bucket = data.resolve("indexes/main/buckets/1");
+    assertThat(BlockBucketCheck.firstProblem(bucket)).isNull();
+
+    // every event coded as the first value (two values and "none": two bits a code, all zero)
+    byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
+    forged[0] = BlockValueCodes.VERSION;
+    forged[1] = 2;
+    forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
+    // the codes are the column's only copy: what disagrees is the value no event has any more
+    assertThat(BlockBucketCheck.firstProblem(bucket)).contains("user value 1 is no event's");
+
+    forged[2] = 3; // event 0 coded 3: past the two values and "none"
+    forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
+    assertThat(BlockBucketCheck.firstProblem(bucket)).contains("code 3 of event 0 past 3 values");
+  }
+
+  @Test
   void codesThatNameOtherValuesAreFound() throws Exception {
     Path bucket = oneBlock();
 

@@ -191,8 +191,9 @@ final class EventColumn {
         List<String> indexed = event.indexedField(name);
         if (indexed != null) {
           appendValues(indexed);
-        } else if (!reading.extracts()) {
-          texts.appendNull();
+        } else if (!reading.extracts()
+            || (event.textLacks(name) && !sourcetypeExtracts(event.sourcetype()))) {
+          texts.appendNull(); // no value, and none the text could give: not read
         } else if (accessLogField >= 0 && accessLogFromBytes(event)) {
           return extracted; // appended
         } else if (extracted == null && !keyValuesFromBytes(event)) {
