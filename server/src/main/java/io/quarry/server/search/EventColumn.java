@@ -100,6 +100,10 @@ final class EventColumn {
     if (ordinals.append(event)) {
       return true;
     }
+    if (textLacks(event)) {
+      ordinals.appendNull();
+      return true;
+    }
     plain = true;
     texts = BytesBlock.builder(pageSize);
     ordinals.copyInto(texts);
@@ -191,8 +195,7 @@ final class EventColumn {
         List<String> indexed = event.indexedField(name);
         if (indexed != null) {
           appendValues(indexed);
-        } else if (!reading.extracts()
-            || (event.textLacks(name) && !sourcetypeExtracts(event.sourcetype()))) {
+        } else if (!reading.extracts() || textLacks(event)) {
           texts.appendNull(); // no value, and none the text could give: not read
         } else if (accessLogField >= 0 && accessLogFromBytes(event)) {
           return extracted; // appended
@@ -315,6 +318,15 @@ final class EventColumn {
         keyValuesFromBytes(raw.array(), raw.offset(), raw.length(), event.textRegion());
     reading.extraction().stop(started);
     return appended;
+  }
+
+  /**
+   * Whether the event surely has no value of this field: none at index time, none its text could
+   * give by key=value or JSON extraction ({@link StoredEvent#textLacks}), and its sourcetype's own
+   * extraction cannot give it.
+   */
+  private boolean textLacks(StoredEvent event) {
+    return event.textLacks(name) && !sourcetypeExtracts(event.sourcetype());
   }
 
   /** Whether the sourcetype's own extraction may give this field (then key=value does not). */

@@ -48,8 +48,9 @@ final class OrdinalColumn {
   private int entries;
   private int[] positions; // each position's entry
   private int size;
-  private int firstEntry; // the page's first position's entry
-  private boolean oneEntry; // every position so far holds firstEntry
+  private int nulls; // positions without a value (-1), this page
+  private int firstEntry; // the page's first valued position's entry
+  private boolean oneEntry; // every valued position so far holds firstEntry
 
   OrdinalColumn(String field, int pageSize) {
     this.field = field;
@@ -97,7 +98,7 @@ final class OrdinalColumn {
     if (size == positions.length) {
       positions = Arrays.copyOf(positions, size * 2);
     }
-    if (size == 0) {
+    if (size == nulls) {
       firstEntry = entry;
       oneEntry = true;
     } else if (entry != firstEntry) {
@@ -105,6 +106,18 @@ final class OrdinalColumn {
     }
     positions[size++] = entry;
     return true;
+  }
+
+  /**
+   * Appends a position without a value: an event its block's codes say has none and whose text
+   * cannot give one ({@link StoredEvent#textLacks}), so the page stays by ordinal.
+   */
+  void appendNull() {
+    if (size == positions.length) {
+      positions = Arrays.copyOf(positions, size * 2);
+    }
+    positions[size++] = -1;
+    nulls++;
   }
 
   private int entry(long ordinal) {
@@ -138,6 +151,10 @@ final class OrdinalColumn {
     BytesBlock values = dictionary();
     io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
     for (int p = 0; p < size; p++) {
+      if (positions[p] < 0) {
+        plain.appendNull();
+        continue;
+      }
       values.getBytes(positions[p], slice);
       plain.append(slice.bytes(), slice.offset(), slice.length());
     }
@@ -152,12 +169,16 @@ final class OrdinalColumn {
     int added = entries - sharedEntries;
     BytesBlock values = dictionary();
     BytesBlock block;
-    if (size > 0 && oneEntry) {
+    if (size > 0 && nulls == 0 && oneEntry) {
       block = BytesBlock.constant(values.getStringValue(firstEntry), size);
     } else {
       BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(values, size);
       for (int p = 0; p < size; p++) {
-        builder.appendOrdinal(positions[p]);
+        if (positions[p] < 0) {
+          builder.appendNull();
+        } else {
+          builder.appendOrdinal(positions[p]);
+        }
       }
       block = builder.build();
     }
@@ -195,6 +216,7 @@ final class OrdinalColumn {
       forget();
     }
     size = 0;
+    nulls = 0;
   }
 
   /** Drops the dictionary: the next page starts its own. */
