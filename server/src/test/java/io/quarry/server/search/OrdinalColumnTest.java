@@ -63,22 +63,7 @@ class OrdinalColumnTest {
         }
         store.write("main", events);
       }
-      List<Page> pages = new ArrayList<>();
-      EventPages source =
-          new EventPages(
-              List.of("_raw", "method", "status", "user"),
-              List.of(),
-              () -> false,
-              false,
-              Sourcetypes.builtIn(),
-              new SearchControl(),
-              null,
-              new AtomicLong(),
-              64,
-              pages::add,
-              () -> {},
-              () -> {});
-      store.scan(List.of("main"), new MatchAllDocsQuery(), Long.MIN_VALUE, Long.MAX_VALUE, source);
+      List<Page> pages = pages(store, List.of("_raw", "method", "status", "user"));
 
       Map<String, List<String>> read = new HashMap<>();
       int dictionaryPages = 0;
@@ -151,22 +136,7 @@ class OrdinalColumnTest {
         }
         store.write("main", events);
       }
-      List<Page> pages = new ArrayList<>();
-      EventPages source =
-          new EventPages(
-              List.of("_raw", "sid"),
-              List.of(),
-              () -> false,
-              false,
-              Sourcetypes.builtIn(),
-              new SearchControl(),
-              null,
-              new AtomicLong(),
-              64,
-              pages::add,
-              () -> {},
-              () -> {});
-      store.scan(List.of("main"), new MatchAllDocsQuery(), Long.MIN_VALUE, Long.MAX_VALUE, source);
+      List<Page> pages = pages(store, List.of("_raw", "sid"));
       Map<String, String> read = new HashMap<>();
       for (Page page : pages) {
         BytesBlock sids = (BytesBlock) page.block("sid");
@@ -177,5 +147,26 @@ class OrdinalColumnTest {
       }
       assertThat(read).isEqualTo(expected);
     }
+  }
+
+  /** Every event of index main as pages of 64 positions of {@code fields}. */
+  private static List<Page> pages(EventStore store, List<String> fields) throws Exception {
+    List<Page> pages = new ArrayList<>();
+    EventPages source =
+        new EventPages(
+            fields,
+            List.of(),
+            () -> false,
+            false,
+            Sourcetypes.builtIn(),
+            new SearchControl(),
+            null,
+            new AtomicLong(),
+            64,
+            pages::add,
+            () -> {},
+            () -> {});
+    store.scan(List.of("main"), new MatchAllDocsQuery(), Long.MIN_VALUE, Long.MAX_VALUE, source);
+    return pages;
   }
 }
