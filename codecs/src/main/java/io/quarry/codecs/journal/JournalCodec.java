@@ -112,7 +112,7 @@ public enum JournalCodec {
     // A decompression context per thread: making one per block costs more than decoding the block.
     // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
     // A prefix read's input piece (see decompressPrefix).
-    private static final int PIECE = 8 << 10;
+    private static final int PIECE = 2 << 10;
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
         ThreadLocal.withInitial(ZstdDecompressCtx::new);
     private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
@@ -260,7 +260,7 @@ public enum JournalCodec {
    * buffers, never past the block's length. Returns false when this codec cannot stop inside a
    * block (then nothing was decoded: decode it whole). A streaming decode still decodes whole
    * internal blocks (zstd's are up to 128 KiB; the writer ends one at an event block's times), so
-   * zstd is fed the input in pieces of 8 KiB: given a whole next block it would decode that too.
+   * zstd is fed the input in pieces of 2 KiB: given a whole next block it would decode that too.
    * Nothing checks the block's checksum.
    */
   boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first) throws IOException {

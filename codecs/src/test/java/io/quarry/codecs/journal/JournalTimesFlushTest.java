@@ -135,7 +135,7 @@ class JournalTimesFlushTest {
         }
         // with the boundary, the times' compressed bytes and at most one more piece; without, the
         // first zstd block of up to 128 KiB, a piece or more beyond
-        assertThat(reads[0]).as("flushed").isLessThanOrEqualTo(timesEnd + 64 + (8 << 10));
+        assertThat(reads[0]).as("flushed").isLessThanOrEqualTo(timesEnd + 64 + (2 << 10));
         assertThat(reads[1]).as("unflushed").isGreaterThanOrEqualTo(reads[0] + (8 << 10));
       }
     }
