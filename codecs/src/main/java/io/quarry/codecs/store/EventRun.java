@@ -129,8 +129,9 @@ public final class EventRun {
 
   /**
    * Whether the block's index-time field {@code name} is a column of segment ordinals held outside
-   * its payload ({@link BlockColumns}: every event of the block has one value), read from doc
-   * values without decoding the block; then {@link #ordinal} gives each event's.
+   * its payload ({@link BlockColumns}: every event of the block has one value, or none where its
+   * codes say "no value", {@link BlockValueCodes#PARTIAL}), read from doc values without decoding
+   * the block; then {@link #ordinal} gives each event's.
    */
   public boolean hasOrdinals(String name) {
     try {

@@ -242,19 +242,26 @@ final class EventColumn {
 
   /**
    * Appends events {@code [from, from + count)} of {@code run}, a run whose block {@link
-   * EventRun#hasOrdinals has ordinals} of the field, each one value: by ordinal while the page is,
-   * else as text.
+   * EventRun#hasOrdinals has ordinals} of the field, each its one value — by ordinal while the page
+   * is, else as text — or none: a null, for an event the block's codes say has no value and whose
+   * text cannot give one ({@link io.quarry.codecs.store.StoredEvent#textLacks}; {@link
+   * RunFill#answers} asked its sourcetype).
    */
   void appendOrdinals(EventRun run, int from, int count) {
     Object scope = run.ordinalScope();
     OrdinalColumn.Texts lookup = run::ordinalText;
     for (int i = 0; i < count; i++) {
       long ordinal = run.ordinal(name, from + i);
-      if (!plain && ordinals.append(ordinal, scope, lookup)) {
-        continue;
+      if (ordinal < 0) {
+        if (plain) {
+          texts.appendNull();
+        } else {
+          ordinals.appendNull();
+        }
+      } else if (plain || !ordinals.append(ordinal, scope, lookup)) {
+        goPlain();
+        texts.append(run.ordinalText(name, ordinal));
       }
-      goPlain();
-      texts.append(run.ordinalText(name, ordinal));
     }
   }
 

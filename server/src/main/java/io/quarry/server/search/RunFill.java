@@ -67,7 +67,8 @@ final class RunFill {
    * rex matches (its span kept for the fill, or for the event's own value: not matched again); a
    * key=value column when the block holds no such index-time field, the sourcetype does not extract
    * it and the text is not JSON-like; an index-time field by the block's ordinals when the event
-   * has one. An event some column does not answer goes as an event ({@link #appendProbed}).
+   * has one, or its codes say it has none and its sourcetype's own extraction cannot give one. An
+   * event some column does not answer goes as an event ({@link #appendProbed}).
    */
   boolean answers(EventRun run, int e, int position) {
     if (fill == BY_EVENT) {
@@ -76,8 +77,8 @@ final class RunFill {
     if (column.time()) {
       return true;
     }
-    if (byOrdinal) {
-      return run.ordinal(column.name, e) >= 0;
+    if (byOrdinal) { // no value: its text cannot give one, unless its sourcetype's extraction can
+      return run.ordinal(column.name, e) >= 0 || !column.sourcetypeExtracts(run.sourcetype(e));
     }
     if (rex != null) {
       long span = rex.span(run.text(e, runText));

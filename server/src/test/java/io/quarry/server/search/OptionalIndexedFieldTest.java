@@ -114,4 +114,19 @@ class OptionalIndexedFieldTest {
       assertThat(read.scanCosts().journalBlocks()).as(search).isZero();
     }
   }
+
+  /**
+   * With {@code _time} beside the field, each block goes as one run: the field from its ordinals
+   * and "no value" codes — no event made one by one (before session 34, every event). The seven
+   * small block documents share one journal block, decoded once for their times (a prefix read is
+   * for a journal block's sole document: {@code PrefixTimesSearchTest} has those).
+   */
+  @Test
+  void aRangeByTheFieldGoesByRun() throws Exception {
+    String notTheLast = "latest=" + (START + 1750 * 7L) + " ";
+    SearchStats read =
+        stats("search index=bl " + notTheLast + "| stats range(_time) AS d, count by session");
+    assertThat(read.eventsByRun()).as(read.toString()).isEqualTo(1750);
+    assertThat(read.scanCosts().journalBlocks()).as(read.toString()).isEqualTo(1);
+  }
 }
