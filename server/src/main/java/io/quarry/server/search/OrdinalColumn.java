@@ -3,8 +3,6 @@ package io.quarry.server.search;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.BytesBlock;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A column of a keyword index-time field built from the segment's ordinals ({@link
@@ -40,7 +38,7 @@ final class OrdinalColumn {
   private final String field;
   private Object scope; // the ordinals' scope: one segment scan
   private int[] entryOf = new int[256]; // ordinal → its page entry + 1 (0: not met this page)
-  private final Map<Long, Integer> entryOfLarge = new HashMap<>();
+  private final LargeOrdinalEntries entryOfLarge = new LargeOrdinalEntries();
   private long[] ordinalOf = new long[16]; // page entry → its ordinal
   private BytesBlock shared; // the dictionary of entries [0, sharedEntries), built
   private int sharedEntries;
@@ -124,8 +122,7 @@ final class OrdinalColumn {
     if (ordinal < DIRECT) {
       return ordinal < entryOf.length ? entryOf[(int) ordinal] - 1 : -1;
     }
-    Integer entry = entryOfLarge.get(ordinal);
-    return entry == null ? -1 : entry;
+    return entryOfLarge.get(ordinal);
   }
 
   private void remember(long ordinal, int entry) {
