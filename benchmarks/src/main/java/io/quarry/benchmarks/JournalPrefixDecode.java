@@ -30,10 +30,18 @@ import org.apache.lucene.store.ByteArrayDataInput;
  *
  * <p>Two more lines write each block with a zstd block ended where its times end (a streaming
  * compress flushed there), as a journal writer told the prefix's length could; {@code -Dupto} has
- * every prefix read stop after that many bytes instead of at the times' end.
+ * every prefix read stop after that many bytes instead of at the times' end; {@code -Dpiece} sets
+ * the input's pieces (2 KiB, as the journal reads; 0 for all at once).
  */
 public final class JournalPrefixDecode {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  // The compressed input fed in pieces of this many bytes, as the journal's prefix reads do (2 KiB;
+  // 8 KiB held level 1's next, small zstd blocks whole); -Dpiece=0: all at once (then zstd decodes
+  // a whole block past a flushed prefix's exact end).
+  private static final int PIECE =
+      Integer.getInteger("piece", 2 << 10) > 0
+          ? Integer.getInteger("piece", 2 << 10)
+          : Integer.MAX_VALUE;
 
   private JournalPrefixDecode() {}
 
@@ -99,8 +107,12 @@ public final class JournalPrefixDecode {
           for (int i = 0; i < compressed.length; i++) {
             decompress.reset();
             ByteBuffer target = ByteBuffer.wrap(into, 0, Integer.getInteger("upto", prefix[i]));
-            ByteBuffer source = ByteBuffer.wrap(compressed[i]);
+            ByteBuffer source =
+                ByteBuffer.wrap(compressed[i], 0, Math.min(PIECE, compressed[i].length));
             while (target.hasRemaining()) {
+              if (!source.hasRemaining()) {
+                source.limit(Math.min(compressed[i].length, source.limit() + PIECE));
+              }
               decompress.decompressByteBufferStream(target, source);
             }
             if (round == 0

@@ -1,5 +1,6 @@
 package io.quarry.codecs.journal;
 
+import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
@@ -29,7 +30,7 @@ public enum JournalCodec {
     }
 
     @Override
-    int compress(byte[] source, int length, byte[] target, boolean compact) {
+    int compress(byte[] source, int length, int documents, byte[] target, boolean compact) {
       System.arraycopy(source, 0, target, 0, length);
       return length;
     }
@@ -67,9 +68,16 @@ public enum JournalCodec {
     }
 
     @Override
-    int compress(byte[] source, int length, byte[] target, boolean compact) {
+    int compress(byte[] source, int length, int documents, byte[] target, boolean compact) {
       return (compact ? compactor : compressor)
           .compress(source, 0, length, target, 0, target.length);
+    }
+
+    /** A stream that has not finished with its output full cannot finish: compressBound lied. */
+    private static void growing(ByteBuffer out) throws IOException {
+      if (!out.hasRemaining()) {
+        throw new IOException("zstd block past its bound of " + out.capacity() + " bytes");
+      }
     }
 
     @Override
@@ -103,6 +111,8 @@ public enum JournalCodec {
             9, Zstd.minCompressionLevel(), Zstd.maxCompressionLevel());
     // A decompression context per thread: making one per block costs more than decoding the block.
     // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
+    // A prefix read's input piece (see decompressPrefix).
+    private static final int PIECE = 2 << 10;
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
         ThreadLocal.withInitial(ZstdDecompressCtx::new);
     private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
@@ -121,13 +131,38 @@ public enum JournalCodec {
     }
 
     @Override
-    int compress(byte[] source, int length, byte[] target, boolean compact) throws IOException {
+    int compress(byte[] source, int length, int documents, byte[] target, boolean compact)
+        throws IOException {
+      ZstdCompressCtx context = (compact ? COMPACTORS : COMPRESSORS).get();
       try {
-        return (compact ? COMPACTORS : COMPRESSORS)
-            .get()
-            .compressByteArray(target, 0, target.length, source, 0, length);
-      } catch (RuntimeException e) {
+        int timesEnd = JournalTimesEnd.of(source, length, documents);
+        if (timesEnd <= 0 || timesEnd >= length) {
+          return context.compressByteArray(target, 0, target.length, source, 0, length);
+        }
+        // One frame as compressByteArray writes it (its content size pledged), a zstd block ended
+        // where the first event block's times end: FLUSH there, then END.
+        context.setPledgedSrcSize(length);
+        ByteBuffer out = ByteBuffer.wrap(target);
+        ByteBuffer in = ByteBuffer.wrap(source, 0, timesEnd);
+        while (!context.compressByteBufferStream(out, in, EndDirective.FLUSH)) {
+          growing(out);
+        }
+        in = ByteBuffer.wrap(source, timesEnd, length - timesEnd);
+        while (!context.compressByteBufferStream(out, in, EndDirective.END)) {
+          growing(out);
+        }
+        return out.position();
+      } catch (IOException | RuntimeException e) {
+        context.reset(); // a stream stopped inside a frame: start the next block afresh
+        context.setLevel(level(compact));
         throw new IOException("zstd compression failed: " + e.getMessage(), e);
+      }
+    }
+
+    /** A stream that has not finished with its output full cannot finish: compressBound lied. */
+    private static void growing(ByteBuffer out) throws IOException {
+      if (!out.hasRemaining()) {
+        throw new IOException("zstd block past its bound of " + out.capacity() + " bytes");
       }
     }
 
@@ -157,12 +192,25 @@ public enum JournalCodec {
         if (first) {
           context.reset(); // the thread's context may have stopped inside another frame
         }
+        // The input in pieces: given a whole zstd block past the one that holds what is asked,
+        // the decoder decodes it too, output full or not; short of input it stops and waits.
+        ByteBuffer piece = source.duplicate();
+        piece.limit(Math.min(source.limit(), piece.position() + PIECE));
         while (target.hasRemaining()) {
-          boolean ended = context.decompressByteBufferStream(target, source);
+          if (!piece.hasRemaining() && piece.limit() < source.limit()) {
+            piece.limit(Math.min(source.limit(), piece.position() + PIECE));
+          }
+          int read = piece.position();
+          int written = target.position();
+          boolean ended = context.decompressByteBufferStream(target, piece);
           if (ended && target.hasRemaining()) {
             throw new IOException("zstd block ended after " + target.position() + " bytes");
           }
+          if (piece.position() == read && target.position() == written) {
+            throw new IOException("zstd block cut after " + target.position() + " bytes");
+          }
         }
+        source.position(piece.position());
       } catch (RuntimeException e) {
         throw new IOException("corrupt zstd block: " + e.getMessage(), e);
       }
@@ -190,12 +238,16 @@ public enum JournalCodec {
   abstract int maxCompressedLength(int length);
 
   /**
-   * Compresses {@code source[0, length)} into {@code target}; returns the compressed length.
+   * Compresses {@code source[0, length)} into {@code target}; returns the compressed length. Zstd
+   * ends a zstd block where the block's first document's event block times end ({@link
+   * JournalTimesEnd}), so a prefix read decodes little more than the times; still one standard
+   * frame, decoding to the same bytes.
    *
+   * @param documents how many documents the block holds (its first vints are their lengths)
    * @param compact spend more time writing for a smaller block that decodes at least as fast (for
    *     segments made to last: see {@link JournalStoredFieldsFormat})
    */
-  abstract int compress(byte[] source, int length, byte[] target, boolean compact)
+  abstract int compress(byte[] source, int length, int documents, byte[] target, boolean compact)
       throws IOException;
 
   /** Decompresses exactly {@code targetLength} bytes, or throws. */
@@ -207,7 +259,9 @@ public enum JournalCodec {
    * there: {@code first} for a block's first call, then again with a higher limit over the same
    * buffers, never past the block's length. Returns false when this codec cannot stop inside a
    * block (then nothing was decoded: decode it whole). A streaming decode still decodes whole
-   * internal blocks (zstd's are up to 128 KiB), and nothing checks the block's checksum.
+   * internal blocks (zstd's are up to 128 KiB; the writer ends one at an event block's times), so
+   * zstd is fed the input in pieces of 2 KiB: given a whole next block it would decode that too.
+   * Nothing checks the block's checksum.
    */
   boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first) throws IOException {
     return false;

@@ -219,7 +219,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     if (compressed.length < bound) {
       compressed = new byte[ArrayUtil.oversize(bound, 1)];
     }
-    int compressedLength = codec.compress(raw, rawLength, compressed, compact);
+    int compressedLength = codec.compress(raw, rawLength, documentsInBlock, compressed, compact);
     long start = data.getFilePointer();
     data.writeBytes(compressed, 0, compressedLength);
     indexBlock(

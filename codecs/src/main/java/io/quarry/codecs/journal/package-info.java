@@ -8,8 +8,9 @@
  * Lucene codec that puts it in place of Lucene's stored fields; {@link
  * io.quarry.codecs.journal.JournalStoredFieldsReader} adds block-at-a-time decoding for dense
  * scans, and {@link io.quarry.codecs.journal.JournalPrefix} a document's first bytes decoded no
- * further than asked (unverified: the block's checksum covers all of it); {@link
- * io.quarry.codecs.journal.JournalReads} counts per thread what decoding cost, for the job
- * inspector.
+ * further than asked (unverified: the block's checksum covers all of it), cheap since the zstd
+ * writer ends a zstd block where a block's first event block's times end ({@link
+ * io.quarry.codecs.journal.JournalTimesEnd}); {@link io.quarry.codecs.journal.JournalReads} counts
+ * per thread what decoding cost, for the job inspector.
  */
 package io.quarry.codecs.journal;

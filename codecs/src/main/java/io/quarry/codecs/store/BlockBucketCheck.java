@@ -51,14 +51,18 @@ final class BlockBucketCheck {
     Bits live = reader.getLiveDocs();
     BlockColumns elsewhere = new BlockColumns(reader);
     java.util.Map<String, BlockValueCounts> counted = new java.util.TreeMap<>();
-    java.util.Map<String, BlockValueCodes> coded = new java.util.HashMap<>();
+    java.util.Map<String, BlockValueCodes[]> coded = new java.util.HashMap<>();
     for (org.apache.lucene.index.FieldInfo info : reader.getFieldInfos()) {
       if (info.name.startsWith(BlockValueCounts.VALUES)) {
         String field = info.name.substring(BlockValueCounts.VALUES.length());
-        BlockValueCounts values = BlockValueCounts.open(reader, field);
+        BlockValueCounts values = BlockValueCounts.openValues(reader, field);
         if (values != null) {
           counted.put(field, values);
-          coded.put(field, BlockValueCodes.open(reader, field));
+          coded.put(
+              field,
+              new BlockValueCodes[] {
+                BlockValueCodes.open(reader, field), BlockValueCodes.openPartial(reader, field)
+              });
         }
       }
     }
@@ -138,13 +142,18 @@ final class BlockBucketCheck {
   /**
    * Whether a block's value counts of {@code field} ({@link BlockValueCounts}) and its codes
    * ({@link BlockValueCodes}) say what its events' own values say: each value's count is the number
-   * of events that have it, and each event's code names its value.
+   * of events that have it, and each event's code names its value; for a block some events of which
+   * lack the field, that its codes with "no value" name each event's one value or its lack, and
+   * every value of the block is some event's.
    */
   private static String valuesProblem(
-      BlockEvents block, int doc, String field, BlockValueCounts counts, BlockValueCodes codes)
+      BlockEvents block, int doc, String field, BlockValueCounts counts, BlockValueCodes[] codes)
       throws IOException {
-    if (!counts.advanceExact(doc)) {
-      return null; // no counts of the field in this block: its events are read
+    if (!counts.advanceValues(doc)) {
+      return null; // no values of the field in this block: its events are read
+    }
+    if (!counts.counted()) {
+      return partialProblem(block, doc, field, counts, codes[1]);
     }
     int events = block.count();
     java.util.Map<String, Integer> valueIndex = new java.util.HashMap<>();
@@ -153,7 +162,8 @@ final class BlockBucketCheck {
       valueIndex.put(counts.dictionary().lookupOrd(counts.ord(i)).utf8ToString(), i);
     }
     int[] codesOf = new int[events];
-    boolean withCodes = counts.total() == events && codes.read(doc, events, counts.size(), codesOf);
+    boolean withCodes =
+        counts.total() == events && codes[0].read(doc, events, counts.size(), codesOf);
     for (int e = 0; e < events; e++) {
       java.util.List<String> values = valuesOf(block, e, field);
       if (values.isEmpty()) {
@@ -180,6 +190,39 @@ final class BlockBucketCheck {
     for (int i = 0; i < seen.length; i++) {
       if (seen[i] != counts.count(i)) {
         return field + " value " + i + " counted " + counts.count(i) + ", held by " + seen[i];
+      }
+    }
+    return null;
+  }
+
+  /** {@link #valuesProblem} of a block some events of which lack the field. */
+  private static String partialProblem(
+      BlockEvents block, int doc, String field, BlockValueCounts counts, BlockValueCodes codes)
+      throws IOException {
+    int events = block.count();
+    int size = counts.size();
+    int[] codesOf = new int[events];
+    if (!codes.read(doc, events, size + 1, codesOf)) {
+      return field + " has values but neither counts nor codes";
+    }
+    boolean[] seen = new boolean[size];
+    for (int e = 0; e < events; e++) {
+      java.util.List<String> values = valuesOf(block, e, field);
+      if (codesOf[e] == size) {
+        if (!values.isEmpty()) {
+          return "event " + e + " has " + field + " " + values + " though its code says none";
+        }
+        continue;
+      }
+      String coded = counts.dictionary().lookupOrd(counts.ord(codesOf[e])).utf8ToString();
+      if (!values.equals(java.util.List.of(coded))) {
+        return "event " + e + "'s " + field + " " + values + " is not its code's '" + coded + "'";
+      }
+      seen[codesOf[e]] = true;
+    }
+    for (int i = 0; i < size; i++) {
+      if (!seen[i]) {
+        return field + " value " + i + " is no event's";
       }
     }
     return null;

@@ -10,8 +10,10 @@ import org.apache.lucene.index.LeafReader;
  * The columns a segment's block payloads hold elsewhere (event block version 2, issue 23): a field
  * of which every event of a block has exactly one value is held once, by the block's value counts
  * ({@link BlockValueCounts}: its distinct values) and codes ({@link BlockValueCodes}: each event's
- * value among them), not also as a column in the payload. This reads such a column back: the
- * block's ordinals looked up to text once per value, and each event's code.
+ * value among them), not also as a column in the payload; since session 33 also a field some events
+ * lack and each other has one value of, by its values and its codes with "no value" ({@link
+ * BlockValueCodes#PARTIAL}). This reads such a column back: the block's ordinals looked up to text
+ * once per value, and each event's code.
  *
  * <p>One per scan of a segment and thread (doc-values iterators are neither shared nor reset). A
  * field's iterators are opened when the field is first asked for, so a search that never asks for a
@@ -45,9 +47,9 @@ final class BlockColumns {
 
   /**
    * Block document {@code doc}'s column of {@code field} from its doc values, or null when they do
-   * not give each of its {@code events} events exactly one value (the block's payload then holds
-   * the field, if any event has it): read without the payload, whether the payload holds the column
-   * elsewhere or, in an older block, also as a column of its own (the same values).
+   * not give each of its {@code events} events exactly one value or none (the block's payload then
+   * holds the field, if any event has it): read without the payload, whether the payload holds the
+   * column elsewhere or, in an older block, also as a column of its own (the same values).
    */
   Values readIfCounted(int doc, String field, int events) throws IOException {
     return values(doc, field, events, false);
@@ -58,31 +60,24 @@ final class BlockColumns {
     if (open == null || doc <= open.last) {
       open =
           new Field(
-              BlockValueCounts.open(reader, field),
+              BlockValueCounts.openValues(reader, field),
               BlockValueCodes.open(reader, field),
+              BlockValueCodes.openPartial(reader, field),
               open == null ? null : open.cache);
       fields.put(field, open);
     }
     open.last = doc;
     BlockValueCounts counts = open.counts;
-    if (!required && (counts == null || !counts.advanceExact(doc) || counts.total() != events)) {
-      return null;
+    if (counts == null || !counts.advanceValues(doc)) {
+      return missing(required, doc, field, "has no values of it");
     }
-    if (counts == null || !counts.advanceExact(doc)) {
-      throw new CorruptIndexException(
-          "block holds column '" + field + "' elsewhere but has no value counts of it",
-          "doc " + doc);
-    }
-    if (counts.total() != events) {
-      throw new CorruptIndexException(
-          "block holds column '"
-              + field
-              + "' elsewhere but its counts add up to "
-              + counts.total()
-              + " of "
-              + events
-              + " events",
-          "doc " + doc);
+    boolean partial = !counts.counted(); // some event lacks the field: codes with "no value"
+    if (!partial && counts.total() != events) {
+      return missing(
+          required,
+          doc,
+          field,
+          "its counts add up to " + counts.total() + " of " + events + " events");
     }
     String[] values = new String[counts.size()];
     long[] ords = new long[values.length];
@@ -91,15 +86,28 @@ final class BlockColumns {
       values[i] = open.cache.text(counts, ords[i]);
     }
     int[] codes = new int[events];
-    if (!open.codes.read(doc, events, values.length, codes)) {
-      if (!required) {
-        return null;
-      }
-      throw new CorruptIndexException(
-          "block holds column '" + field + "' elsewhere but has no value codes of it",
-          "doc " + doc);
+    boolean coded =
+        partial
+            ? open.partial.read(doc, events, values.length + 1, codes)
+            : open.codes.read(doc, events, values.length, codes);
+    if (!coded) {
+      return missing(required, doc, field, "has no value codes of it");
     }
     return new Values(values, ords, codes);
+  }
+
+  /**
+   * Null for a column the caller may read from the payload instead.
+   *
+   * @throws CorruptIndexException for one the payload holds elsewhere
+   */
+  private static Values missing(boolean required, int doc, String field, String problem)
+      throws CorruptIndexException {
+    if (!required) {
+      return null;
+    }
+    throw new CorruptIndexException(
+        "block holds column '" + field + "' elsewhere but " + problem, "doc " + doc);
   }
 
   /**
@@ -113,17 +121,19 @@ final class BlockColumns {
 
   /**
    * One block's column: its distinct values, their segment ordinals, and each event's index among
-   * them.
+   * them — the values' count for an event without the field.
    */
   record Values(String[] values, long[] ords, int[] codes) {
-    /** Event {@code e}'s one value. */
+    /** Event {@code e}'s one value, or null when it has none. */
     String value(int e) {
-      return values[codes[e]];
+      int code = codes[e];
+      return code < values.length ? values[code] : null;
     }
 
-    /** The segment ordinal of event {@code e}'s one value. */
+    /** The segment ordinal of event {@code e}'s one value, or -1 when it has none. */
     long ordinal(int e) {
-      return ords[codes[e]];
+      int code = codes[e];
+      return code < ords.length ? ords[code] : -1;
     }
   }
 
@@ -134,12 +144,14 @@ final class BlockColumns {
   private static final class Field {
     final BlockValueCounts counts;
     final BlockValueCodes codes;
+    final BlockValueCodes partial;
     final Texts cache;
     int last = -1;
 
-    Field(BlockValueCounts counts, BlockValueCodes codes, Texts cache) {
+    Field(BlockValueCounts counts, BlockValueCodes codes, BlockValueCodes partial, Texts cache) {
       this.counts = counts;
       this.codes = codes;
+      this.partial = partial;
       this.cache = cache != null ? cache : counts == null ? null : new Texts(counts.valueCount());
     }
   }

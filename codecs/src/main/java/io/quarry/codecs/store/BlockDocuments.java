@@ -75,18 +75,26 @@ final class BlockDocuments {
 
   private final IndexOptions options;
   private final boolean columnsElsewhere;
+  private final boolean partialCodes;
 
   BlockDocuments(IndexOptions options) {
-    this(options, true);
+    this(options, true, true);
+  }
+
+  BlockDocuments(IndexOptions options, boolean columnsElsewhere) {
+    this(options, columnsElsewhere, true);
   }
 
   /**
    * With {@code columnsElsewhere} false, every column stays in the payload (event block version 1,
-   * as written before the columns moved out): how a test makes the old layout's blocks.
+   * as written before the columns moved out); with {@code partialCodes} false, a field some event
+   * lacks gets no values and codes ({@link BlockValueTally}, as written before session 33): how a
+   * test makes the older layouts' blocks.
    */
-  BlockDocuments(IndexOptions options, boolean columnsElsewhere) {
+  BlockDocuments(IndexOptions options, boolean columnsElsewhere, boolean partialCodes) {
     this.options = options;
     this.columnsElsewhere = columnsElsewhere;
+    this.partialCodes = partialCodes;
   }
 
   /**
@@ -145,7 +153,7 @@ final class BlockDocuments {
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
     FieldSlot[] slots = new FieldSlot[FieldSlot.SLOTS];
-    BlockValueTally tally = new BlockValueTally(block.size());
+    BlockValueTally tally = new BlockValueTally(block.size(), partialCodes);
     for (int i = 0; i < block.size(); i++) {
       Event event = block.get(i);
       byte[] ascii = event.asciiArray();
@@ -168,7 +176,7 @@ final class BlockDocuments {
             document.add(new StringField(COMPLETE, field, Field.Store.NO));
           }
         });
-    Set<String> exact = tally.write(document);
+    Set<String> exact = tally.write(document, block);
     if (termFilter) {
       document.add(new BinaryDocValuesField(TERM_FILTER, entriesOf(terms)));
     } else {

@@ -17,15 +17,16 @@ import org.apache.lucene.index.StoredFields;
  * (a visitor reading {@code _raw} at {@link EventVisitor#finish}).
  *
  * <p>A column the payload holds elsewhere (event block version 2: a field of which every event has
- * exactly one value) is read from the block's doc values through the scan's {@link BlockColumns}
- * when first asked for — during the scan's visit, as the event layout's doc values are.
+ * exactly one value, or since session 33 one value or none) is read from the block's doc values
+ * through the scan's {@link BlockColumns} when first asked for — during the scan's visit, as the
+ * event layout's doc values are.
  *
  * <p>A block opened {@link #unread} is decoded only when something needs its payload: its event
- * count comes from its doc values, and a field every event has exactly one value of (its {@link
- * BlockValueCounts} add up to the event count) from {@link BlockColumns}, so a scan whose visitor
- * reads only such fields ({@code stats count by method, status}) never decompresses the journal
- * block. An event's time, {@code _raw}, a field held in the payload, or a question about the
- * block's columns decodes it.
+ * count comes from its doc values, and a field every event has at most one value of (its {@link
+ * BlockValueCounts} add up to the event count, or its codes say "no value" where not) from {@link
+ * BlockColumns}, so a scan whose visitor reads only such fields ({@code stats count by method,
+ * status}) never decompresses the journal block. An event's time, {@code _raw}, a field held in the
+ * payload, or a question about the block's columns decodes it.
  */
 final class BlockEvents implements StoredEvent.Loader {
   private final String index;
@@ -242,7 +243,8 @@ final class BlockEvents implements StoredEvent.Loader {
         defaultName = name;
       }
       if (defaultElsewhere != null) {
-        return defaultElsewhere.value(doc);
+        String value = defaultElsewhere.value(doc);
+        return value == null ? "" : value;
       }
       EventBlock.Column column = defaultColumn;
       return column == null || column.valueCount(doc) == 0 ? "" : column.value(column.code(doc, 0));
@@ -297,18 +299,38 @@ final class BlockEvents implements StoredEvent.Loader {
     }
     BlockColumns.Values counted = counted(name);
     if (counted != null) {
-      return List.of(counted.value(doc));
+      return valueList(counted.value(doc));
     }
     EventBlock block = block();
     if (block.isElsewhere(name)) {
-      return List.of(elsewhere(name).value(doc));
+      return valueList(elsewhere(name).value(doc));
     }
     EventBlock.Column column = block.column(name);
     return column == null || column.valueCount(doc) == 0 ? null : column.values(doc);
   }
 
   /**
-   * A column held elsewhere has one value per event, by segment ordinal; the payload's have none.
+   * Where a column held elsewhere says the event has no value: its codes with "no value" ({@link
+   * BlockValueCodes#PARTIAL}), written only where no such event's text mentions the field.
+   */
+  @Override
+  public boolean textLacks(int doc, String name) throws IOException {
+    if (isDefaultColumn(name)) {
+      return false;
+    }
+    BlockColumns.Values values =
+        block == null ? counted(name) : block.isElsewhere(name) ? elsewhere(name) : null;
+    return values != null && values.value(doc) == null;
+  }
+
+  /** An event's one value of a column held elsewhere, or null when it has none. */
+  private static List<String> valueList(String value) {
+    return value == null ? null : List.of(value);
+  }
+
+  /**
+   * A column held elsewhere has one value per event (or none: -1), by segment ordinal; the
+   * payload's have none.
    */
   @Override
   public long keywordOrdinal(int doc, String name) throws IOException {
@@ -341,6 +363,11 @@ final class BlockEvents implements StoredEvent.Loader {
       }
     }
     return values;
+  }
+
+  /** Whether {@code name} is a column held elsewhere, its ordinals read without the payload. */
+  boolean hasOrdinals(String name) throws IOException {
+    return ordinalColumn(name) != null;
   }
 
   private final String[] ordinalNames = new String[4]; // ordinalColumn's names, and their columns

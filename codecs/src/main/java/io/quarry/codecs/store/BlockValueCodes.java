@@ -23,12 +23,26 @@ import org.apache.lucene.util.BytesRef;
  *          little-endian; a 16-bit code is two bytes, little-endian
  * </pre>
  *
- * A block of one value has no codes (every event's is 0); a block where some event lacks the field
- * or has several values has neither counts nor codes and is read event by event, as is one written
- * before the codes existed or in a later grammar.
+ * A block of one value has no codes (every event's is 0); a block where some event has several
+ * values has no codes and is read event by event, as is one written before the codes existed or in
+ * a later grammar.
+ *
+ * <p>A block some events of which lack the field, each of the others having one value (an optional
+ * key of JSON events, a session id in some access lines; session 33), has its values in {@link
+ * BlockValueCounts}' sorted set but no counts, and its codes in {@value #PARTIAL}{@code f}: the
+ * same grammar over {@code size + 1} codes, code {@code size} meaning "no value" (so even a block
+ * of one value has them). The count paths, which need every event to have a value (an event without
+ * one may get it from search-time extraction), never see such a block: it has no {@value
+ * BlockValueCounts#COUNTS}{@code f}. Only {@link BlockColumns} reads it, for the column.
  */
 public final class BlockValueCodes {
   static final String CODES = "_be.";
+
+  /**
+   * The codes of a block some events of which lack the field ({@link #writePartial}): the same
+   * grammar, one more code ({@code size}) for "no value".
+   */
+  static final String PARTIAL = "_bp.";
 
   /** The grammar version of {@value #CODES} values. */
   static final byte VERSION = 1;
@@ -44,6 +58,20 @@ public final class BlockValueCodes {
    * among the block's {@code size} values ({@code size > 1}).
    */
   static void write(Document document, String field, int[] codes, int events, int size) {
+    document.add(new BinaryDocValuesField(CODES + field, new BytesRef(pack(codes, events, size))));
+  }
+
+  /**
+   * Adds the codes of {@code field} of a block some events of which lack it: {@code codes[e]} is
+   * event {@code e}'s value's index among the block's {@code size} values, or {@code size} when it
+   * has none.
+   */
+  static void writePartial(Document document, String field, int[] codes, int events, int size) {
+    document.add(
+        new BinaryDocValuesField(PARTIAL + field, new BytesRef(pack(codes, events, size + 1))));
+  }
+
+  private static byte[] pack(int[] codes, int events, int size) {
     int bits = bits(size);
     byte[] packed = new byte[2 + (events * bits + 7) / 8];
     packed[0] = VERSION;
@@ -58,7 +86,7 @@ public final class BlockValueCodes {
         packed[2 + (bit >>> 3)] |= (byte) (code << (bit & 7));
       }
     }
-    document.add(new BinaryDocValuesField(CODES + field, new BytesRef(packed)));
+    return packed;
   }
 
   /** The fewest of 1, 2, 4, 8, 16 bits that hold every index below {@code size}. */
@@ -70,6 +98,14 @@ public final class BlockValueCodes {
   /** The codes of {@code field} in a segment of block documents (perhaps none of them has any). */
   public static BlockValueCodes open(LeafReader reader, String field) throws IOException {
     return new BlockValueCodes(reader.getBinaryDocValues(CODES + field));
+  }
+
+  /**
+   * The codes of {@code field} of the segment's blocks some events of which lack it ({@value
+   * #PARTIAL}): read as any codes, over the block's values and one more, the "no value" code.
+   */
+  static BlockValueCodes openPartial(LeafReader reader, String field) throws IOException {
+    return new BlockValueCodes(reader.getBinaryDocValues(PARTIAL + field));
   }
 
   /**

@@ -25,10 +25,13 @@ import org.apache.lucene.util.BytesRef;
  * </pre>
  *
  * A block without them for {@code f} (some event lacks {@code f}, or it was written before the
- * counts existed) is read event by event. Every event of a counted block has at least one value, so
- * when the counts add up to the block's event count every event has exactly one: then "events whose
- * value satisfies a condition" is the sum of the counts of the values that do, and which value each
- * event has is written beside them ({@link BlockValueCodes}) when the block has several.
+ * counts existed) is read event by event; since session 33 a block some events of which lack {@code
+ * f}, each other event having one value, has the sorted set but no counts (its events' codes are
+ * {@link BlockValueCodes#PARTIAL}'s), so {@link #advanceExact} is false for it as before. Every
+ * event of a counted block has at least one value, so when the counts add up to the block's event
+ * count every event has exactly one: then "events whose value satisfies a condition" is the sum of
+ * the counts of the values that do, and which value each event has is written beside them ({@link
+ * BlockValueCodes}) when the block has several.
  *
  * <p>Written by {@link BlockValueTally}. Read per segment: {@link #open}, then {@link
  * #advanceExact} per block document in increasing doc-id order.
@@ -61,7 +64,7 @@ public final class BlockValueCounts {
    * blocks only counts from them where they exist; elsewhere it reads every event).
    */
   public static boolean anyIn(IndexStore store, String field) throws IOException {
-    return anyBlockField(store, VALUES + field);
+    return anyBlockField(store, COUNTS + field); // not VALUES: blocks lacking it in some event
   }
 
   /**
@@ -98,6 +101,18 @@ public final class BlockValueCounts {
     return values == null || counts == null ? null : new BlockValueCounts(values, counts);
   }
 
+  /**
+   * The values of {@code field} in a segment of block documents, with their counts where a block
+   * has them ({@link #advanceValues}), or null when no block has values of it: for the column's
+   * reader, which also reads the blocks some events of which lack the field.
+   */
+  static BlockValueCounts openValues(LeafReader reader, String field) throws IOException {
+    SortedSetDocValues values = reader.getSortedSetDocValues(VALUES + field);
+    return values == null
+        ? null
+        : new BlockValueCounts(values, reader.getBinaryDocValues(COUNTS + field));
+  }
+
   /** The segment's values of the field, by ordinal (for {@link SortedSetDocValues#lookupOrd}). */
   public SortedSetDocValues dictionary() {
     return values;
@@ -116,15 +131,27 @@ public final class BlockValueCounts {
    * events reads the ordinals below the highest value they have and none of the counts.
    */
   public boolean advanceExact(int doc) throws IOException {
-    if (!values.advanceExact(doc) || !counts.advanceExact(doc)) {
+    return advanceValues(doc) && counted;
+  }
+
+  /**
+   * Moves to block document {@code doc} (increasing order) for its values alone; false when it has
+   * none of the field. The block has counts ({@link #counted}) unless some of its events lack the
+   * field (its codes are then {@link BlockValueCodes#openPartial}'s), or it predates the counts, or
+   * they are in a later grammar.
+   */
+  boolean advanceValues(int doc) throws IOException {
+    if (!values.advanceExact(doc)) {
       return false;
     }
-    BytesRef bytes = counts.binaryValue();
-    if (bytes.length == 0 || bytes.bytes[bytes.offset] != VERSION) {
-      return false; // a later grammar this reader does not know: read the events
+    counted = false;
+    if (counts != null && counts.advanceExact(doc)) {
+      BytesRef bytes = counts.binaryValue();
+      // an unknown version byte: a later grammar this reader does not know, read the events
+      counted = bytes.length > 0 && bytes.bytes[bytes.offset] == VERSION;
+      countBytes = bytes;
     }
     this.doc = doc;
-    countBytes = bytes;
     size = values.docValueCount();
     if (ords.length < size) {
       ords = new long[size];
@@ -134,6 +161,13 @@ public final class BlockValueCounts {
     countsRead = false;
     return true;
   }
+
+  /** Whether the block {@link #advanceValues} moved to has counts of the field. */
+  boolean counted() {
+    return counted;
+  }
+
+  private boolean counted;
 
   /** The distinct values of the current block. */
   public int size() {

@@ -22,6 +22,7 @@ import org.apache.lucene.util.BytesRef;
  */
 final class BlockValueTally {
   private final int events;
+  private final boolean partialCodes;
   private final Map<String, FieldCounts> byField = new HashMap<>();
   final FieldCounts hosts;
   final FieldCounts sources;
@@ -29,7 +30,17 @@ final class BlockValueTally {
 
   /** A tally of a block of {@code events} events. */
   BlockValueTally(int events) {
+    this(events, true);
+  }
+
+  /**
+   * A tally of a block of {@code events} events; with {@code partialCodes} false, a field some
+   * event lacks gets no values and no codes (as written before session 33): how a test makes such a
+   * block.
+   */
+  BlockValueTally(int events, boolean partialCodes) {
     this.events = events;
+    this.partialCodes = partialCodes;
     hosts = field(EventFields.HOST);
     sources = field(EventFields.SOURCE);
     sourcetypes = field(EventFields.SOURCETYPE);
@@ -42,23 +53,23 @@ final class BlockValueTally {
 
   /**
    * Adds the counts of every field whose every event has a value to {@code document}, and the codes
-   * of those whose every event has exactly one of several; returns the fields whose every event has
-   * exactly one value, whose values per event the counts and codes now hold exactly (their columns
-   * need not be in the block's payload: {@link BlockColumns}).
+   * of those whose every event has exactly one of several; of an index-time field some events lack
+   * and each other event has one value of, the values and the codes with "no value" ({@link
+   * BlockValueCodes#writePartial}). Returns the fields whose values per event the doc values now
+   * hold exactly (their columns need not be in the block's payload: {@link BlockColumns}).
    */
-  Set<String> write(Document document) {
+  Set<String> write(Document document, java.util.List<Event> block) {
     Set<String> exact = new HashSet<>();
     for (Map.Entry<String, FieldCounts> field : byField.entrySet()) {
       FieldCounts fieldCounts = field.getValue();
       if (fieldCounts.eventsWith != events) {
-        continue; // some event has no value: the block is read for this field
+        if (writePartial(document, field.getKey(), fieldCounts, block)) {
+          exact.add(field.getKey());
+        }
+        continue; // no counts: the count paths read the block for this field
       }
       Value[] order = fieldCounts.inByteOrder();
-      int total = 0;
-      for (int rank = 0; rank < order.length; rank++) {
-        order[rank].count[1] = rank; // the value's index in the block's order
-        total += order[rank].count[0];
-      }
+      int total = ranked(order);
       if (total == events) {
         exact.add(field.getKey());
       }
@@ -85,6 +96,50 @@ final class BlockValueTally {
               BlockValueCounts.COUNTS + field.getKey(), new BytesRef(out.toArrayCopy())));
     }
     return exact;
+  }
+
+  /** Gives each value its index in the block's order; returns the sum of their counts. */
+  private static int ranked(Value[] order) {
+    int total = 0;
+    for (int rank = 0; rank < order.length; rank++) {
+      order[rank].count[1] = rank;
+      total += order[rank].count[0];
+    }
+    return total;
+  }
+
+  /**
+   * Writes the values and the codes of a field some events lack ({@link BlockValueCodes#PARTIAL})
+   * when each event that has it has one value and the text of none that lacks it may give it by
+   * search-time extraction ({@link TextMentions}; not a default field: an empty host is no missing
+   * one); false when it wrote nothing (the payload keeps the column).
+   */
+  private boolean writePartial(
+      Document document, String name, FieldCounts fieldCounts, java.util.List<Event> block) {
+    if (!partialCodes
+        || fieldCounts.eventsWith == 0
+        || fieldCounts == hosts
+        || fieldCounts == sources
+        || fieldCounts == sourcetypes) {
+      return false;
+    }
+    Value[] order = fieldCounts.inByteOrder();
+    if (ranked(order) != fieldCounts.eventsWith) {
+      return false; // an event with several values
+    }
+    int[] codes = new int[events];
+    for (int e = 0; e < codes.length; e++) {
+      int[] value = fieldCounts.valueOf[e];
+      if (value == null && TextMentions.mayGive(block.get(e).raw(), name)) {
+        return false; // "no value" would hide what the text may give: the payload keeps it
+      }
+      codes[e] = value == null ? order.length : value[1];
+    }
+    BlockValueCodes.writePartial(document, name, codes, codes.length, order.length);
+    for (Value value : order) {
+      document.add(new SortedSetDocValuesField(BlockValueCounts.VALUES + name, value.bytes));
+    }
+    return true;
   }
 
   /**

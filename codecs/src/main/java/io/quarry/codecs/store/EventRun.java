@@ -126,4 +126,46 @@ public final class EventRun {
   public boolean mayHaveField(String name) {
     return events.hasField(name);
   }
+
+  /**
+   * Whether the block's index-time field {@code name} is a column of segment ordinals held outside
+   * its payload ({@link BlockColumns}: every event of the block has one value, or none where its
+   * codes say "no value", {@link BlockValueCodes#PARTIAL}), read from doc values without decoding
+   * the block; then {@link #ordinal} gives each event's.
+   */
+  public boolean hasOrdinals(String name) {
+    try {
+      return events.hasOrdinals(name);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The segment ordinal of event {@code i}'s value of {@code name} (a field it {@link #hasOrdinals
+   * has ordinals} of), or {@link StoredEvent#NO_ORDINAL} when the event has none.
+   */
+  public long ordinal(String name, int i) {
+    try {
+      return events.keywordOrdinal(from + i, name);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * What the run's {@link #ordinal}s are of (the scan of one segment), as {@link StoredEvent}'s.
+   */
+  public Object ordinalScope() {
+    return events.keywordScope();
+  }
+
+  /** The text of {@code ordinal}, an {@link #ordinal} of {@code name}. */
+  public String ordinalText(String name, long ordinal) {
+    try {
+      return events.keywordText(name, ordinal);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }

@@ -56,6 +56,15 @@ public final class StoredEvent {
       return NO_ORDINAL;
     }
 
+    /**
+     * Whether {@code doc} surely has no index-time value of {@code name} and its text cannot give
+     * one by search-time extraction from the text alone (a block's codes of a field some events
+     * lack, {@link BlockValueCodes#PARTIAL}, {@link TextMentions}); false when not known.
+     */
+    default boolean textLacks(int doc, String name) throws IOException {
+      return false;
+    }
+
     /** Where the texts of this loader's events lie together ({@link TextRegion}), or null. */
     default TextRegion textRegion() throws IOException {
       return null;
@@ -144,6 +153,23 @@ public final class StoredEvent {
       sourcetype = loader.defaultField(doc, EventFields.SOURCETYPE);
     }
     return sourcetype;
+  }
+
+  /**
+   * Whether this event surely has no index-time value of {@code name} and its text cannot give one
+   * by key=value or JSON extraction (known without reading the text where its block's codes say so:
+   * {@link Loader#textLacks}); a sourcetype's own search-time extraction is the caller's to ask
+   * about.
+   */
+  public boolean textLacks(String name) {
+    if (loader == null || indexedFields != null) {
+      return false;
+    }
+    try {
+      return loader.textLacks(doc, name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Every index-time field (read-only). */

@@ -29,7 +29,7 @@ class PrefixContextReuseTest {
 
   private static byte[] compress(byte[] raw) throws IOException {
     byte[] target = new byte[JournalCodec.ZSTD.maxCompressedLength(raw.length)];
-    int length = JournalCodec.ZSTD.compress(raw, raw.length, target, false);
+    int length = JournalCodec.ZSTD.compress(raw, raw.length, 1, target, false);
     return Arrays.copyOf(target, length);
   }
 

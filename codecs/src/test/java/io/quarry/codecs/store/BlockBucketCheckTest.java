@@ -21,10 +21,16 @@ class BlockBucketCheckTest {
   @TempDir Path data;
 
   private Path oneBlock() throws Exception {
+    String[] statuses = {"200", "404", "500"}; // one block: 10 events, three values of status
+    return oneBlock(i -> Map.of("status", List.of(statuses[i % 3])));
+  }
+
+  /** A bucket of one block of 10 events, event {@code i} with index-time fields {@code fields}. */
+  private Path oneBlock(java.util.function.IntFunction<Map<String, List<String>>> fields)
+      throws Exception {
     IndexOptions blocks = IndexOptions.builder().format(BucketFormat.BLOCKS).build();
     List<Event> events = new ArrayList<>();
-    String[] statuses = {"200", "404", "500"};
-    for (int i = 0; i < 10; i++) { // one block: 10 events, three values of status
+    for (int i = 0; i < 10; i++) {
       events.add(
           new Event(
               1_700_000_000_000_000L + i * 1_000_000L,
@@ -32,7 +38,7 @@ class BlockBucketCheckTest {
               "h",
               "s",
               "st",
-              Map.of("status", List.of(statuses[i % 3]))));
+              fields.apply(i)));
     }
     try (EventStore store = EventStore.open(data, Map.of("main", blocks))) {
       store.write("main", events);
@@ -52,6 +58,25 @@ class BlockBucketCheckTest {
                 new Term(EventFields.keywordField(EventFields.HOST), "h"),
                 field,
                 new BytesRef(value)));
+  }
+
+  @Test
+  void codesOfAFieldSomeEventsLackThatLeaveAValueUnusedAreFound() throws Exception {
+    // one block: "user" u0 or u1 in the even events only
+    Path bucket =
+        oneBlock(i -> i % 2 == 0 ? Map.of("user", List.<String>of("u" + (i / 2) % 2)) : Map.of());
+
+    // every event coded as the first value (two values and "none": two bits a code, all zero)
+    byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
+    forged[0] = BlockValueCodes.VERSION;
+    forged[1] = 2;
+    forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
+    // the codes are the column's only copy: what disagrees is the value no event has any more
+    assertThat(BlockBucketCheck.firstProblem(bucket)).contains("user value 1 is no event's");
+
+    forged[2] = 3; // event 0 coded 3: past the two values and "none"
+    forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
+    assertThat(BlockBucketCheck.firstProblem(bucket)).contains("code 3 of event 0 past 3 values");
   }
 
   @Test

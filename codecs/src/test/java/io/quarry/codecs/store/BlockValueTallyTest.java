@@ -52,7 +52,7 @@ class BlockValueTallyTest {
         tally.sourcetypes.addDefault("t", e);
       }
       Document document = new Document();
-      assertThat(tally.write(document)).contains("f", EventFields.HOST);
+      assertThat(tally.write(document, List.of())).contains("f", EventFields.HOST);
 
       List<BytesRef> written = new ArrayList<>();
       for (IndexableField field : document.getFields(BlockValueCounts.VALUES + "f")) {

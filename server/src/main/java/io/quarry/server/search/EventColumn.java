@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.Block;
@@ -99,6 +100,10 @@ final class EventColumn {
     if (ordinals.append(event)) {
       return true;
     }
+    if (textLacks(event)) {
+      ordinals.appendNull();
+      return true;
+    }
     plain = true;
     texts = BytesBlock.builder(pageSize);
     ordinals.copyInto(texts);
@@ -190,8 +195,8 @@ final class EventColumn {
         List<String> indexed = event.indexedField(name);
         if (indexed != null) {
           appendValues(indexed);
-        } else if (!reading.extracts()) {
-          texts.appendNull();
+        } else if (!reading.extracts() || textLacks(event)) {
+          texts.appendNull(); // no value, and none the text could give: not read
         } else if (accessLogField >= 0 && accessLogFromBytes(event)) {
           return extracted; // appended
         } else if (extracted == null && !keyValuesFromBytes(event)) {
@@ -225,6 +230,39 @@ final class EventColumn {
         && accessLogField < 0
         && reading.extracts()
         && !DateFields.is(name);
+  }
+
+  /**
+   * Whether the field may be a keyword index-time one read by its segment ordinals: no default
+   * field, no fused {@code rex} sets it.
+   */
+  boolean byOrdinal() {
+    return ordinals != null;
+  }
+
+  /**
+   * Appends events {@code [from, from + count)} of {@code run}, a run whose block {@link
+   * EventRun#hasOrdinals has ordinals} of the field, each its one value — by ordinal while the page
+   * is, else as text — or none: a null, for an event the block's codes say has no value and whose
+   * text cannot give one ({@link io.quarry.codecs.store.StoredEvent#textLacks}; {@link
+   * RunFill#answers} asked its sourcetype).
+   */
+  void appendOrdinals(EventRun run, int from, int count) {
+    Object scope = run.ordinalScope();
+    OrdinalColumn.Texts lookup = run::ordinalText;
+    for (int i = 0; i < count; i++) {
+      long ordinal = run.ordinal(name, from + i);
+      if (ordinal < 0) {
+        if (plain) {
+          texts.appendNull();
+        } else {
+          ordinals.appendNull();
+        }
+      } else if (plain || !ordinals.append(ordinal, scope, lookup)) {
+        goPlain();
+        texts.append(run.ordinalText(name, ordinal));
+      }
+    }
   }
 
   void appendTime(long micros) {
@@ -287,6 +325,15 @@ final class EventColumn {
         keyValuesFromBytes(raw.array(), raw.offset(), raw.length(), event.textRegion());
     reading.extraction().stop(started);
     return appended;
+  }
+
+  /**
+   * Whether the event surely has no value of this field: none at index time, none its text could
+   * give by key=value or JSON extraction ({@link StoredEvent#textLacks}), and its sourcetype's own
+   * extraction cannot give it.
+   */
+  private boolean textLacks(StoredEvent event) {
+    return event.textLacks(name) && !sourcetypeExtracts(event.sourcetype());
   }
 
   /** Whether the sourcetype's own extraction may give this field (then key=value does not). */

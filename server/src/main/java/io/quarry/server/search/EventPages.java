@@ -230,7 +230,7 @@ final class EventPages implements EventVisitor {
 
   /**
    * Whether every column fills a run in one loop ({@link RunFill#fillsRuns}: {@code _time}, a fused
-   * {@code rex}'s field, a key=value field).
+   * {@code rex}'s field, an index-time field by its ordinals, a key=value field).
    */
   private boolean fillsRuns() {
     for (RunFill column : runFills) {

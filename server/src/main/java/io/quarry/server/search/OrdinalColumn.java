@@ -3,8 +3,6 @@ package io.quarry.server.search;
 import io.quarry.codecs.store.StoredEvent;
 import io.quarry.plugin.api.data.BytesBlock;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A column of a keyword index-time field built from the segment's ordinals ({@link
@@ -40,7 +38,7 @@ final class OrdinalColumn {
   private final String field;
   private Object scope; // the ordinals' scope: one segment scan
   private int[] entryOf = new int[256]; // ordinal → its page entry + 1 (0: not met this page)
-  private final Map<Long, Integer> entryOfLarge = new HashMap<>();
+  private final LargeOrdinalEntries entryOfLarge = new LargeOrdinalEntries();
   private long[] ordinalOf = new long[16]; // page entry → its ordinal
   private BytesBlock shared; // the dictionary of entries [0, sharedEntries), built
   private int sharedEntries;
@@ -48,8 +46,9 @@ final class OrdinalColumn {
   private int entries;
   private int[] positions; // each position's entry
   private int size;
-  private int firstEntry; // the page's first position's entry
-  private boolean oneEntry; // every position so far holds firstEntry
+  private int nulls; // positions without a value (-1), this page
+  private int firstEntry; // the page's first valued position's entry
+  private boolean oneEntry; // every valued position so far holds firstEntry
 
   OrdinalColumn(String field, int pageSize) {
     this.field = field;
@@ -68,10 +67,19 @@ final class OrdinalColumn {
    */
   boolean append(StoredEvent event) {
     long ordinal = event.keywordOrdinal(field);
-    if (ordinal < 0) {
-      return false;
-    }
-    Object eventScope = event.keywordScope();
+    return ordinal >= 0 && append(ordinal, event.keywordScope(), event::keywordText);
+  }
+
+  /** Where the text of an ordinal of a field is looked up: an event's, a block run's. */
+  interface Texts {
+    String text(String field, long ordinal);
+  }
+
+  /**
+   * Appends a value by its segment {@code ordinal} (of {@code eventScope}, its text from {@code
+   * texts} when first met); false (nothing appended) when the scope is not the page's.
+   */
+  boolean append(long ordinal, Object eventScope, Texts texts) {
     if (eventScope != scope) {
       if (size > 0) {
         return false; // a page of two segments: plain from here
@@ -82,13 +90,13 @@ final class OrdinalColumn {
     int entry = entry(ordinal);
     if (entry < 0) {
       entry = entries++;
-      dictionary.append(event.keywordText(field, ordinal));
+      dictionary.append(texts.text(field, ordinal));
       remember(ordinal, entry);
     }
     if (size == positions.length) {
       positions = Arrays.copyOf(positions, size * 2);
     }
-    if (size == 0) {
+    if (size == nulls) {
       firstEntry = entry;
       oneEntry = true;
     } else if (entry != firstEntry) {
@@ -98,12 +106,23 @@ final class OrdinalColumn {
     return true;
   }
 
+  /**
+   * Appends a position without a value: an event its block's codes say has none and whose text
+   * cannot give one ({@link StoredEvent#textLacks}), so the page stays by ordinal.
+   */
+  void appendNull() {
+    if (size == positions.length) {
+      positions = Arrays.copyOf(positions, size * 2);
+    }
+    positions[size++] = -1;
+    nulls++;
+  }
+
   private int entry(long ordinal) {
     if (ordinal < DIRECT) {
       return ordinal < entryOf.length ? entryOf[(int) ordinal] - 1 : -1;
     }
-    Integer entry = entryOfLarge.get(ordinal);
-    return entry == null ? -1 : entry;
+    return entryOfLarge.get(ordinal);
   }
 
   private void remember(long ordinal, int entry) {
@@ -129,6 +148,10 @@ final class OrdinalColumn {
     BytesBlock values = dictionary();
     io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
     for (int p = 0; p < size; p++) {
+      if (positions[p] < 0) {
+        plain.appendNull();
+        continue;
+      }
       values.getBytes(positions[p], slice);
       plain.append(slice.bytes(), slice.offset(), slice.length());
     }
@@ -143,12 +166,16 @@ final class OrdinalColumn {
     int added = entries - sharedEntries;
     BytesBlock values = dictionary();
     BytesBlock block;
-    if (size > 0 && oneEntry) {
+    if (size > 0 && nulls == 0 && oneEntry) {
       block = BytesBlock.constant(values.getStringValue(firstEntry), size);
     } else {
       BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(values, size);
       for (int p = 0; p < size; p++) {
-        builder.appendOrdinal(positions[p]);
+        if (positions[p] < 0) {
+          builder.appendNull();
+        } else {
+          builder.appendOrdinal(positions[p]);
+        }
       }
       block = builder.build();
     }
@@ -186,6 +213,7 @@ final class OrdinalColumn {
       forget();
     }
     size = 0;
+    nulls = 0;
   }
 
   /** Drops the dictionary: the next page starts its own. */

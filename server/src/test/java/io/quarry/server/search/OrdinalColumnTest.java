@@ -63,22 +63,7 @@ class OrdinalColumnTest {
         }
         store.write("main", events);
       }
-      List<Page> pages = new ArrayList<>();
-      EventPages source =
-          new EventPages(
-              List.of("_raw", "method", "status", "user"),
-              List.of(),
-              () -> false,
-              false,
-              Sourcetypes.builtIn(),
-              new SearchControl(),
-              null,
-              new AtomicLong(),
-              64,
-              pages::add,
-              () -> {},
-              () -> {});
-      store.scan(List.of("main"), new MatchAllDocsQuery(), Long.MIN_VALUE, Long.MAX_VALUE, source);
+      List<Page> pages = pages(store, List.of("_raw", "method", "status", "user"));
 
       Map<String, List<String>> read = new HashMap<>();
       int dictionaryPages = 0;
@@ -123,5 +108,65 @@ class OrdinalColumnTest {
           .anySatisfy(
               page -> assertThat(((BytesBlock) page.block("method")).isConstant()).isTrue());
     }
+  }
+
+  /**
+   * Over blocks, a field some events lack whose texts do not mention it (its blocks' codes say "no
+   * value", session 33) stays a dictionary block with null cells: no page goes plain.
+   */
+  @org.junit.jupiter.api.Test
+  void aFieldSomeEventsLackStaysByOrdinalWithNulls() throws Exception {
+    Map<String, String> expected = new HashMap<>(); // _raw → sid or null
+    IndexOptions options = IndexOptions.builder().format(BucketFormat.BLOCKS).build();
+    try (EventStore store = EventStore.open(data, Map.of("main", options))) {
+      for (int batch = 0; batch < 2; batch++) {
+        List<Event> events = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+          String raw = "event " + batch + "-" + i;
+          String sid = i % 4 == 1 ? null : "s" + (i % 37);
+          events.add(
+              new Event(
+                  1_700_000_000_000_000L + batch * 10_000L + i,
+                  raw,
+                  "h",
+                  "s",
+                  "st",
+                  sid == null ? Map.of() : Map.of("sid", List.of(sid))));
+          expected.put(raw, sid);
+        }
+        store.write("main", events);
+      }
+      List<Page> pages = pages(store, List.of("_raw", "sid"));
+      Map<String, String> read = new HashMap<>();
+      for (Page page : pages) {
+        BytesBlock sids = (BytesBlock) page.block("sid");
+        assertThat(sids.dictionary()).isNotNull();
+        for (int p = 0; p < page.positionCount(); p++) {
+          read.put(page.block("_raw").getObject(p).toString(), (String) sids.getObject(p));
+        }
+      }
+      assertThat(read).isEqualTo(expected);
+    }
+  }
+
+  /** Every event of index main as pages of 64 positions of {@code fields}. */
+  private static List<Page> pages(EventStore store, List<String> fields) throws Exception {
+    List<Page> pages = new ArrayList<>();
+    EventPages source =
+        new EventPages(
+            fields,
+            List.of(),
+            () -> false,
+            false,
+            Sourcetypes.builtIn(),
+            new SearchControl(),
+            null,
+            new AtomicLong(),
+            64,
+            pages::add,
+            () -> {},
+            () -> {});
+    store.scan(List.of("main"), new MatchAllDocsQuery(), Long.MIN_VALUE, Long.MAX_VALUE, source);
+    return pages;
   }
 }

@@ -58,6 +58,27 @@ class PrefixTimesSearchTest {
     assertThat(scan.get("journalBlocks").asLong()).as(scan.toString()).isZero();
   }
 
+  /**
+   * An index-time field every event has ({@code zone}) beside {@code _time}: its values come from
+   * each block's ordinals in doc values, its times by prefix, every event by run and no journal
+   * block decoded whole. Expected by hand: z1 is i ≡ 1 (mod 3), 1..5998; z2 is i ≡ 2 below 3000,
+   * 2..2999; z0 is i ≡ 0, 0..5997, and i ≡ 2 from 3000, 3002..5999.
+   */
+  @Test
+  void anIndexTimeFieldOfEveryEventReadsNoText() throws Exception {
+    JsonNode scan =
+        PrefixThenWholeDecodeTest.scan(
+            server, PASSWORD, "search index=main | stats range(_time) AS span, count by zone");
+    assertThat(scan.get("rows").asText())
+        .isEqualTo(
+            "{\"zone\":\"z0\",\"span\":\"5999\",\"count\":\"3000\"};"
+                + "{\"zone\":\"z1\",\"span\":\"5997\",\"count\":\"2000\"};"
+                + "{\"zone\":\"z2\",\"span\":\"2997\",\"count\":\"1000\"}");
+    assertThat(scan.get("journalPrefixBlocks").asLong()).as(scan.toString()).isEqualTo(6);
+    assertThat(scan.get("journalBlocks").asLong()).as(scan.toString()).isZero();
+    assertThat(scan.get("eventsByRun").asLong()).as(scan.toString()).isEqualTo(LINES);
+  }
+
   /** With the texts read, the same blocks are decoded whole and none by prefix. */
   @Test
   void readingTheTextsDecodesEveryBlockWhole() throws Exception {

@@ -1,0 +1,22 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link TextMentions}: a text may give a field only when it holds every word of its name. */
+class TextMentionsTest {
+  @Test
+  void everyRunOfTheNameMustOccurAnyCase() {
+    assertThat(TextMentions.mayGive("GET /a?JSESSIONID=x1 HTTP/1.1", "JSESSIONID")).isTrue();
+    assertThat(TextMentions.mayGive("GET /a?jsessionid=x1", "JSESSIONID")).isTrue();
+    assertThat(TextMentions.mayGive("GET /a?session=x1", "JSESSIONID")).isFalse();
+    assertThat(TextMentions.mayGive("", "user")).isFalse();
+    // a nested JSON path and a cleaned key: each word somewhere
+    assertThat(TextMentions.mayGive("{\"req\":{\"user\":1}}", "req.user")).isTrue();
+    assertThat(TextMentions.mayGive("{\"req\":{\"id\":1}}", "req.user")).isFalse();
+    assertThat(TextMentions.mayGive("user-id=3", "user_id")).isTrue();
+    assertThat(TextMentions.mayGive("userid=3", "user_id")).isTrue(); // conservative
+    assertThat(TextMentions.mayGive("anything", "_")).isTrue(); // no word: may give
+  }
+}
