@@ -41,6 +41,12 @@ final class RecordingVisitor implements EventVisitor {
     return () -> new RecordingVisitor(seen, byEvent, byRun, inRuns);
   }
 
+  /** Visitors that count each event into {@code seen} as {@code byEvent} describes it; no runs. */
+  static Supplier<EventVisitor> recording(
+      Map<String, Long> seen, Function<StoredEvent, String> byEvent) {
+    return recording(seen, byEvent, null, new AtomicLong());
+  }
+
   @Override
   public boolean visit(StoredEvent event) {
     seen.merge(byEvent.apply(event), 1L, Long::sum);
