@@ -114,10 +114,21 @@ public final class TestServers {
   /** Posts {@code body} to {@code /services/collector/raw} with HEC token {@code token}. */
   public static HttpResponse<String> postRaw(
       QuarryServer server, String token, String sourcetype, String body) throws Exception {
+    return postRaw(server, token, sourcetype, null, body);
+  }
+
+  /** As above, into {@code index} (null: the token's default index). */
+  public static HttpResponse<String> postRaw(
+      QuarryServer server, String token, String sourcetype, String index, String body)
+      throws Exception {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(
-                    URI.create(server.url() + "/services/collector/raw?sourcetype=" + sourcetype))
+                    URI.create(
+                        server.url()
+                            + "/services/collector/raw?sourcetype="
+                            + sourcetype
+                            + (index == null ? "" : "&index=" + index)))
                 .header("Authorization", "Splunk " + token)
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build(),
@@ -155,6 +166,14 @@ public final class TestServers {
                                 query, java.nio.charset.StandardCharsets.UTF_8)))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Runs a search through {@link #export} and expects it answered (200): the answer's body. */
+  public static String exportOk(QuarryServer server, String password, String query)
+      throws Exception {
+    HttpResponse<String> response = export(server, password, query);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
   }
 
   /** {@code Authorization: Basic} for admin. */

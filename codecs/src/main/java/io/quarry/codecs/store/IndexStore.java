@@ -55,6 +55,12 @@ import org.apache.lucene.store.FSDirectory;
  * segments. Searches open only buckets whose time bounds overlap their range. Retention deletes
  * whole warm buckets, oldest first, past {@code maxAge} or while the index exceeds {@code
  * maxTotalBytes}.
+ *
+ * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
+ * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link
+ * #recover}, under which {@link LogRecovery} reopens failed buckets and replays the log), {@code
+ * sequenceLock} (sequence numbers with the log append; the roll's swap of the log, the hot bucket
+ * and {@link InFlightAdds}).
  */
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -91,7 +97,7 @@ public final class IndexStore implements Closeable {
   static final long SEARCH_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private final DamagedBuckets damaged;
-  private List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage = List.of();
+  private final List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage;
   private volatile Bucket hot;
   private long nextSequence; // guarded by sequenceLock
 
@@ -106,6 +112,7 @@ public final class IndexStore implements Closeable {
   private volatile boolean closed; // written under commitLock
 
   private final IndexCompaction compactions;
+  private final LogRecovery recovery; // replays the log at open and after a write failure
 
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
@@ -132,33 +139,18 @@ public final class IndexStore implements Closeable {
     this.bucketsPath = path.resolve("buckets");
     this.damaged = new DamagedBuckets(name, bucketsPath);
     Files.createDirectories(bucketsPath);
-    WriteAheadLog log = null;
+    this.recovery = new LogRecovery(name, options, directories, compactions, buckets, this::addTo);
     try {
       BucketOpening opened =
           BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
       opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();
-      List<WalBatch> logged = new ArrayList<>();
-      log =
-          WriteAheadLog.open(
-              path.resolve("wal"),
-              path.resolve("quarantine"),
-              (first, events) -> logged.add(new WalBatch(first, events)));
-      walDamage = log.damage();
-      long last = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
-      for (WalBatch batch : logged) {
-        last = Math.max(last, batch.firstSeq() + batch.events().size() - 1);
-      }
-      long replayed = replay(logged);
-      if (replayed > 0) {
-        LOG.info("index " + name + ": replayed " + replayed + " events from the write-ahead log");
-      }
-      log.deleteBefore(log.roll());
-      this.nextSequence = last + 1;
-      this.wal = log;
+      LogRecovery.Opened log = recovery.openLog(path, hot);
+      this.walDamage = log.log().damage();
+      this.nextSequence = log.nextSequence();
+      this.wal = log.log();
     } catch (IOException | RuntimeException e) {
-      org.apache.lucene.util.IOUtils.closeWhileHandlingException(log);
       org.apache.lucene.util.IOUtils.closeWhileHandlingException(buckets);
       throw e;
     }
@@ -190,56 +182,10 @@ public final class IndexStore implements Closeable {
   }
 
   /**
-   * Adds to the hot bucket every logged event that no bucket holds (by sequence number), then
-   * commits and refreshes it.
-   *
-   * @return the number of events added
-   */
-  private long replay(List<WalBatch> logged) throws IOException {
-    if (logged.isEmpty()) {
-      return 0;
-    }
-    long low = Long.MAX_VALUE;
-    long high = Long.MIN_VALUE;
-    for (WalBatch batch : logged) {
-      low = Math.min(low, batch.firstSeq());
-      high = Math.max(high, batch.firstSeq() + batch.events().size() - 1);
-    }
-    java.util.BitSet present = new java.util.BitSet();
-    for (Bucket bucket : buckets) {
-      bucket.collectSequences(low, high, present);
-    }
-    long replayed = 0;
-    for (WalBatch batch : logged) {
-      int missingFrom = -1; // a run of missing events, added as one batch
-      for (int i = 0; i <= batch.events().size(); i++) {
-        long sequence = batch.firstSeq() + i;
-        boolean missing =
-            i < batch.events().size() && !present.get(Math.toIntExact(sequence - low));
-        if (missing && missingFrom < 0) {
-          missingFrom = i;
-        } else if (!missing && missingFrom >= 0) {
-          addTo(hot, batch.events().subList(missingFrom, i), batch.firstSeq() + missingFrom);
-          present.set(
-              Math.toIntExact(batch.firstSeq() + missingFrom - low),
-              Math.toIntExact(sequence - low));
-          replayed += i - missingFrom;
-          missingFrom = -1;
-        }
-      }
-    }
-    if (replayed > 0) {
-      hot.commit();
-      hot.refresh(hot.addedGeneration());
-    }
-    return replayed;
-  }
-
-  /**
-   * Rebuilds writers lost to an I/O failure (a full disk, a failed flush or roll) without a
-   * restart: each failed bucket is reopened from its last commit and the log, which still holds
-   * every acknowledged event not yet committed, is replayed into the hot bucket. Throws when the
-   * disk still fails; the next write tries again.
+   * Rebuilds writers lost to an I/O failure (a full disk, a failed flush or roll) without a restart
+   * ({@link LogRecovery}: each failed bucket is reopened from its last commit and the log is
+   * replayed into the hot bucket) under the write side of {@link #addLock}. Throws when the disk
+   * still fails; the next write tries again.
    *
    * <p>Looked at first without the lock: every add calls this, and taking the write side each time
    * waited for the add in progress to finish indexing, so two ingest threads never indexed at once
@@ -254,30 +200,8 @@ public final class IndexStore implements Closeable {
       if (closed || buckets.stream().noneMatch(Bucket::failed)) {
         return;
       }
-      for (int i = 0; i < buckets.size(); i++) {
-        Bucket failed = buckets.get(i);
-        if (!failed.failed()) {
-          continue;
-        }
-        compactions.writerFailed(failed);
-        try {
-          failed.close();
-        } catch (IOException | RuntimeException e) {
-          LOG.log(Level.FINE, "index " + name + ": closing failed bucket " + failed.id(), e);
-        }
-        Bucket reopened =
-            Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
-        compactions.join(reopened);
-        buckets.set(i, reopened);
-        if (hot == failed) {
-          hot = reopened;
-        }
-        LOG.warning(
-            "index " + name + ": reopened bucket " + failed.id() + " after a write failure");
-      }
-      List<WalBatch> logged = new ArrayList<>();
-      wal.replay((first, events) -> logged.add(new WalBatch(first, events)));
-      long replayed = replay(logged);
+      hot = recovery.reopenFailed(hot);
+      long replayed = recovery.replayLog(wal, hot);
       LOG.warning(
           "index "
               + name
@@ -642,9 +566,6 @@ public final class IndexStore implements Closeable {
   public long count() {
     return buckets.stream().mapToLong(Bucket::events).sum();
   }
-
-  /** A batch read back from the log at open. */
-  private record WalBatch(long firstSeq, List<Event> events) {}
 
   /**
    * Checks that an event can be stored in this index ({@link EventCheck}).

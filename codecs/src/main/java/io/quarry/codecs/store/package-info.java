@@ -1,8 +1,8 @@
 /**
  * The event store: per Quarry index a write-ahead log and time-partitioned buckets, each a Lucene
  * index written with the journal codec and sorted newest first; group commit for durable
- * acknowledgements, near-real-time readers, recovery by sequence number, retention and quarantine,
- * a hot bucket's journal compacted out of the ingest window ({@link
+ * acknowledgements, near-real-time readers, recovery by sequence number ({@code LogRecovery}),
+ * retention and quarantine, a hot bucket's journal compacted out of the ingest window ({@link
  * io.quarry.codecs.store.CompactionSettings}, {@code CompactionMergePolicy}; per bucket {@code
  * BucketCompaction}, per index {@code IndexCompaction}); and the scans (newest-first merge,
  * parallel slices) that turn documents back into events. Both are read through an {@link

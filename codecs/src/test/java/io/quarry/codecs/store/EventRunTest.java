@@ -42,48 +42,24 @@ class EventRunTest {
         "main",
         from,
         to,
-        () ->
-            new EventVisitor() {
-              @Override
-              public boolean visit(StoredEvent event) {
-                seen.merge(
-                    event.timeMicros() + " " + event.sourcetype() + " " + event.raw(),
-                    1L,
-                    Long::sum);
-                return true;
-              }
-
-              @Override
-              public boolean takesRuns() {
-                return runs;
-              }
-
-              @Override
-              public boolean visit(EventRun run) {
-                ran.addAndGet(run.size());
-                for (int i = 0; i < run.size(); i++) {
-                  String text =
-                      new String(
-                          run.bytes(),
-                          run.textOffset(i),
-                          run.textLength(i),
-                          StandardCharsets.UTF_8);
-                  if (run.ascii()) {
-                    assertThat(run.text(i, new AsciiText()).toString()).isEqualTo(text);
-                  }
-                  assertThat(text).isEqualTo(run.event(i).raw());
-                  seen.merge(run.time(i) + " " + run.sourcetype(i) + " " + text, 1L, Long::sum);
-                }
-                return true;
-              }
-
-              @Override
-              public boolean keepsEvents() {
-                return false;
-              }
-            },
+        RecordingVisitor.recording(
+            seen,
+            event -> event.timeMicros() + " " + event.sourcetype() + " " + event.raw(),
+            runs ? EventRunTest::describe : null,
+            ran),
         pool);
     return seen;
+  }
+
+  /** A run's event as a visitor reading event by event describes it, its text checked first. */
+  private static String describe(EventRun run, int i) {
+    String text =
+        new String(run.bytes(), run.textOffset(i), run.textLength(i), StandardCharsets.UTF_8);
+    if (run.ascii()) {
+      assertThat(run.text(i, new AsciiText()).toString()).isEqualTo(text);
+    }
+    assertThat(text).isEqualTo(run.event(i).raw());
+    return run.time(i) + " " + run.sourcetype(i) + " " + text;
   }
 
   @Test

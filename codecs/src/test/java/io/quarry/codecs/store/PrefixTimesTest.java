@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,31 +46,13 @@ class PrefixTimesTest {
             "blocks",
             Long.MIN_VALUE,
             Long.MAX_VALUE,
-            () ->
-                new EventVisitor() {
-                  @Override
-                  public boolean visit(StoredEvent event) {
-                    throw new AssertionError("a block wholly in range comes as runs");
-                  }
-
-                  @Override
-                  public boolean takesRuns() {
-                    return true;
-                  }
-
-                  @Override
-                  public boolean visit(EventRun run) {
-                    for (int i = 0; i < run.size(); i++) {
-                      described.merge(describe.apply(run, i), 1L, Long::sum);
-                    }
-                    return true;
-                  }
-
-                  @Override
-                  public boolean keepsEvents() {
-                    return false;
-                  }
+            RecordingVisitor.recording(
+                described,
+                event -> {
+                  throw new AssertionError("a block wholly in range comes as runs");
                 },
+                describe,
+                new AtomicLong()),
             pool);
     return new Answer(described, stats.costs());
   }

@@ -78,24 +78,7 @@ class UnreadPayloadTest {
     Map<String, Long> described = new ConcurrentHashMap<>();
     ScanStats stats =
         Scans.visitEach(
-            store,
-            index,
-            from,
-            to,
-            () ->
-                new EventVisitor() {
-                  @Override
-                  public boolean visit(StoredEvent event) {
-                    described.merge(describe.apply(event), 1L, Long::sum);
-                    return true;
-                  }
-
-                  @Override
-                  public boolean keepsEvents() {
-                    return false;
-                  }
-                },
-            pool);
+            store, index, from, to, RecordingVisitor.recording(described, describe), pool);
     return new Answer(described, stats.costs().journalBlocks());
   }
 

@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.sourcetype.SourcetypeSettings;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,67 +31,21 @@ class BlockIndexSearchTest {
   static void start() throws Exception {
     server =
         TestServers.startLayouts(
-            root.resolve("data"),
-            PASSWORD,
-            TOKEN,
-            Map.of(
-                "shop",
-                new SourcetypeSettings.Builder()
-                    // index time: only a user at the start of the line
-                    .indexExtractions(
-                        List.of(
-                            new SourcetypeSettings.IndexExtractionSettings(
-                                "regex", "^\\S+ user=(?<user>\\w+)")))
-                    .fields(Map.of("user", "keyword"))
-                    .build()));
-    StringBuilder shop = new StringBuilder();
-    for (int i = 0; i < 3000; i++) {
-      String user = "u" + (i % 7);
-      shop.append(
-          i % 5 == 0
-              ? "2026-01-07T10:00:00Z action=view user=" + user + "\n" // search-time value only
-              : "2026-01-07T10:00:00Z user=" + user + " action=view\n");
-    }
-    StringBuilder access = new StringBuilder();
-    int[] statuses = {200, 200, 404, 500, 503, 301, 200, 404};
-    for (int i = 0; i < 2000; i++) {
-      access.append(
-          String.format(
-              "10.0.%d.%d - - [07/Jan/2026:10:%02d:%02d +0000] \"GET /p%d HTTP/1.1\" %d %d \"-\""
-                  + " \"curl\"%n",
-              i % 3,
-              i % 11,
-              i / 60 % 60,
-              i % 60,
-              i % 500,
-              statuses[i % statuses.length],
-              i % 7 == 0 ? 404 : 1000 + i));
-    }
+            root.resolve("data"), PASSWORD, TOKEN, CountingEvents.shopSourcetype());
+    String shop = CountingEvents.shopLines();
+    String access = CountingEvents.accessLines();
     // events without a single term: one token longer than the tokenizer keeps, or punctuation
     String noTerms =
         "a".repeat(300) + "\n" + "b".repeat(5000) + "\n" + "x " + "c".repeat(300) + "\n";
     for (String index : List.of("ev", "bl")) {
-      post(index, "shop", shop.toString());
-      post(index, "access_combined", access.toString());
+      post(index, "shop", shop);
+      post(index, "access_combined", access);
       post(index, "long", noTerms);
     }
   }
 
   private static void post(String index, String sourcetype, String body) throws Exception {
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            server.url()
-                                + "/services/collector/raw?sourcetype="
-                                + sourcetype
-                                + "&index="
-                                + index))
-                    .header("Authorization", "Splunk " + TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = TestServers.postRaw(server, TOKEN, sourcetype, index, body);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
   }
 
@@ -108,9 +57,7 @@ class BlockIndexSearchTest {
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
+    return TestServers.exportOk(server, PASSWORD, query);
   }
 
   @Test

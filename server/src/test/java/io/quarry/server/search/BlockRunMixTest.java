@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,62 +21,48 @@ import org.junit.jupiter.api.io.TempDir;
 class BlockRunMixTest {
   private static final String PASSWORD = "block-run-password";
   private static final String TOKEN = "block-run-token";
-  private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
+  private static final long START = LayoutEvents.START;
 
   @TempDir static Path root;
   private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
-    for (String index : List.of("ev", "bl")) {
-      for (int batch = 0; batch < 3; batch++) {
-        post(index, batch);
-      }
-    }
+    server = LayoutEvents.start(root.resolve("data"), PASSWORD, TOKEN, BlockRunMixTest::envelope);
   }
 
-  /**
-   * 1,000 events 7 s apart, 250 to a request: a block (at most one request's events) spans about
-   * half an hour, so some lie inside one hour of a {@code timechart}, some inside a search's range.
-   */
-  private static void post(String index, int batch) throws Exception {
-    for (int req = 0; req < 4; req++) {
-      StringBuilder body = new StringBuilder();
-      for (int n = 0; n < 250; n++) {
-        int i = batch * 1000 + req * 250 + n;
-        String text;
-        String fields = "";
-        switch ((req + batch) % 4) {
-          case 0 -> {
-            text = "event " + i + " v=r" + (i % 3);
-            fields = ",\"fields\":{\"f\":\"ix" + (i % 4) + "\"}";
-          }
-          case 1 -> text = "event " + i + " f=t" + (i % 5) + (i % 2 == 0 ? " v=q" + (i % 2) : "");
-          case 2 ->
-              text =
-                  switch (i % 4) {
-                    case 0 -> "{\\\"f\\\":\\\"j" + (i % 3) + "\\\"}";
-                    case 1 -> "event f=x" + (i % 3) + " f=y" + (i % 2);
-                    case 2 -> "event " + i + " nothing";
-                    default -> "event f=z v=w" + (i % 2);
-                  };
-          default -> {
-            if (i % 2 == 0) {
-              text = "event " + i + " f=k" + (i % 3);
-            } else {
-              text = "event " + i;
-              fields = ",\"fields\":{\"f\":\"iy" + (i % 3) + "\"}";
-            }
-          }
-        }
-        body.append(
-            String.format(
-                "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mix\",\"index\":\"%s\",\"event\":\"%s\"%s}%n",
-                START + i * 7L, index, text, fields));
+  /** Event {@code i}: its text and index-time fields vary by request, so blocks mix them. */
+  private static String envelope(String index, int i) {
+    int batch = i / 1000;
+    int req = i % 1000 / 250;
+    String text;
+    String fields = "";
+    switch ((req + batch) % 4) {
+      case 0 -> {
+        text = "event " + i + " v=r" + (i % 3);
+        fields = ",\"fields\":{\"f\":\"ix" + (i % 4) + "\"}";
       }
-      TestServers.postEvents(server, TOKEN, body.toString());
+      case 1 -> text = "event " + i + " f=t" + (i % 5) + (i % 2 == 0 ? " v=q" + (i % 2) : "");
+      case 2 ->
+          text =
+              switch (i % 4) {
+                case 0 -> "{\\\"f\\\":\\\"j" + (i % 3) + "\\\"}";
+                case 1 -> "event f=x" + (i % 3) + " f=y" + (i % 2);
+                case 2 -> "event " + i + " nothing";
+                default -> "event f=z v=w" + (i % 2);
+              };
+      default -> {
+        if (i % 2 == 0) {
+          text = "event " + i + " f=k" + (i % 3);
+        } else {
+          text = "event " + i;
+          fields = ",\"fields\":{\"f\":\"iy" + (i % 3) + "\"}";
+        }
+      }
     }
+    return String.format(
+        "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mix\",\"index\":\"%s\",\"event\":\"%s\"%s}%n",
+        START + i * 7L, index, text, fields);
   }
 
   @AfterAll
@@ -89,9 +73,7 @@ class BlockRunMixTest {
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
+    return TestServers.exportOk(server, PASSWORD, query);
   }
 
   /** Runs (bl, no head) answer as events (ev) and as the per-event path (head) do. */

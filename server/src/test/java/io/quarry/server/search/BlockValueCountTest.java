@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,59 +22,42 @@ import org.junit.jupiter.api.io.TempDir;
 class BlockValueCountTest {
   private static final String PASSWORD = "block-count-password";
   private static final String TOKEN = "block-count-token";
-  private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
+  private static final long START = LayoutEvents.START;
 
   @TempDir static Path root;
   private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
-    for (String index : List.of("ev", "bl")) {
-      for (int batch = 0; batch < 3; batch++) {
-        post(index, batch);
-      }
-    }
+    server =
+        LayoutEvents.start(root.resolve("data"), PASSWORD, TOKEN, BlockValueCountTest::envelope);
   }
 
-  /**
-   * 1,000 events 7 s apart, 250 to a request: a block (at most one request's events) spans about
-   * half an hour, so some lie inside one hour of a {@code timechart}, some inside a search's range.
-   */
-  private static void post(String index, int batch) throws Exception {
-    for (int from = 0; from < 1000; from += 250) {
-      post(index, batch, from, from + 250);
-    }
-  }
+  private static final String[] LEVELS = {"info", "WARN", "Error", "info"};
+  private static final String[] CODES = {"200", "404", "500", "503", "200"};
 
-  private static void post(String index, int batch, int from, int to) throws Exception {
-    StringBuilder body = new StringBuilder();
-    String[] levels = {"info", "WARN", "Error", "info"};
-    String[] codes = {"200", "404", "500", "503", "200"};
-    for (int n = from; n < to; n++) {
-      int i = batch * 1000 + n;
-      String level = i % 13 == 0 ? "warn" : levels[i % 4];
-      String tags =
-          switch (i % 3) {
-            case 0 -> "[\"a\",\"b\"]";
-            case 1 -> "\"b\"";
-            default -> i % 30 == 2 ? null : "\"c\"";
-          };
-      String code = batch == 0 && i % 97 == 0 ? "abc" : codes[i % 5];
-      body.append(
-          String.format(
-              "{\"time\":%d,\"host\":\"h%d\",\"sourcetype\":\"tags\",\"index\":\"%s\","
-                  + "\"event\":\"event %d level %s\",\"fields\":{\"level\":\"%s\",\"code\":\"%s\"%s}}%n",
-              START + i * 7L,
-              batch == 2 ? 9 : i % 3,
-              index,
-              i,
-              level,
-              level,
-              code,
-              tags == null ? "" : ",\"tag\":" + tags));
-    }
-    TestServers.postEvents(server, TOKEN, body.toString());
+  /** Event {@code i}: its level, code and tags as index-time fields, its host by third. */
+  private static String envelope(String index, int i) {
+    int batch = i / 1000;
+    String level = i % 13 == 0 ? "warn" : LEVELS[i % 4];
+    String tags =
+        switch (i % 3) {
+          case 0 -> "[\"a\",\"b\"]";
+          case 1 -> "\"b\"";
+          default -> i % 30 == 2 ? null : "\"c\"";
+        };
+    String code = batch == 0 && i % 97 == 0 ? "abc" : CODES[i % 5];
+    return String.format(
+        "{\"time\":%d,\"host\":\"h%d\",\"sourcetype\":\"tags\",\"index\":\"%s\","
+            + "\"event\":\"event %d level %s\",\"fields\":{\"level\":\"%s\",\"code\":\"%s\"%s}}%n",
+        START + i * 7L,
+        batch == 2 ? 9 : i % 3,
+        index,
+        i,
+        level,
+        level,
+        code,
+        tags == null ? "" : ",\"tag\":" + tags);
   }
 
   @AfterAll
@@ -87,9 +68,7 @@ class BlockValueCountTest {
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
+    return TestServers.exportOk(server, PASSWORD, query);
   }
 
   private static SearchStats stats(String query) throws Exception {

@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,19 +28,7 @@ class EventListingMemoryLimitTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        io.quarry.server.TestServers.start(
-            root.resolve("data"),
-            PASSWORD,
-            settings -> settings.put("search.maxMemoryBytes", 400L << 10));
-    StringBuilder lines = new StringBuilder();
-    for (int i = 0; i < 5_000; i++) {
-      lines.append("2026-01-07T10:00:00Z x=value").append(i).append(" y=g").append(i % 3);
-      lines.append('\n');
-    }
-    HttpResponse<String> loaded =
-        io.quarry.server.TestServers.postRaw(server, "tok", "app", lines.toString());
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    server = MemoryLimitServers.start(root.resolve("data"), PASSWORD, 400L << 10, 5_000);
   }
 
   @AfterAll
@@ -50,7 +39,7 @@ class EventListingMemoryLimitTest {
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return io.quarry.server.TestServers.export(server, PASSWORD, query);
+    return TestServers.export(server, PASSWORD, query);
   }
 
   @Test

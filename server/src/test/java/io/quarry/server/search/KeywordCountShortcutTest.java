@@ -3,7 +3,7 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
-import io.quarry.server.sourcetype.SourcetypeSettings;
+import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,55 +30,19 @@ class KeywordCountShortcutTest {
   @BeforeAll
   static void start() throws Exception {
     server =
-        io.quarry.server.TestServers.start(
+        TestServers.start(
             root.resolve("data"),
             PASSWORD,
             settings ->
                 settings
-                    .put(
-                        "sourcetypes",
-                        Map.of(
-                            "shop",
-                            new SourcetypeSettings.Builder()
-                                // index time: only a user at the start of the line
-                                .indexExtractions(
-                                    List.of(
-                                        new SourcetypeSettings.IndexExtractionSettings(
-                                            "regex", "^\\S+ user=(?<user>\\w+)")))
-                                .fields(Map.of("user", "keyword"))
-                                .build()))
+                    .put("sourcetypes", CountingEvents.shopSourcetype())
                     // the event layout's doc-values ordinals
                     .put("storage.format", "events"));
-    StringBuilder lines = new StringBuilder();
-    for (int i = 0; i < 3000; i++) {
-      String user = "u" + (i % 7);
-      lines.append(
-          i % 5 == 0
-              ? "2026-01-07T10:00:00Z action=view user=" + user + "\n" // search-time value only
-              : "2026-01-07T10:00:00Z user=" + user + " action=view\n");
-    }
-    lines.append("2026-01-07T10:00:00Z action=none\n");
-    HttpResponse<String> loaded =
-        io.quarry.server.TestServers.postRaw(server, "tok", "shop", lines.toString());
+    String lines = CountingEvents.shopLines() + "2026-01-07T10:00:00Z action=none\n";
+    HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "shop", lines);
     assertThat(loaded.statusCode()).isEqualTo(200);
     // access logs: status and clientip are index-time fields (numbers for status)
-    StringBuilder access = new StringBuilder();
-    int[] statuses = {200, 200, 404, 500, 503, 301, 200, 404};
-    for (int i = 0; i < 2000; i++) {
-      access.append(
-          String.format(
-              "10.0.%d.%d - - [07/Jan/2026:10:%02d:%02d +0000] \"GET /p%d HTTP/1.1\" %d %d \"-\""
-                  + " \"curl\"%n",
-              i % 3,
-              i % 11,
-              i / 60 % 60,
-              i % 60,
-              i % 500, // some paths contain 404 or 500 as a token
-              statuses[i % statuses.length],
-              i % 7 == 0 ? 404 : 1000 + i)); // and some byte counts
-    }
-    loaded =
-        io.quarry.server.TestServers.postRaw(server, "tok", "access_combined", access.toString());
+    loaded = TestServers.postRaw(server, "tok", "access_combined", CountingEvents.accessLines());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
   }
 
@@ -90,9 +54,7 @@ class KeywordCountShortcutTest {
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
+    return TestServers.exportOk(server, PASSWORD, query);
   }
 
   @Test

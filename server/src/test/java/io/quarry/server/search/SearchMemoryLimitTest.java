@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -22,23 +23,7 @@ class SearchMemoryLimitTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        io.quarry.server.TestServers.start(
-            root.resolve("data"),
-            PASSWORD,
-            settings -> settings.put("search.maxMemoryBytes", 1L << 20));
-    StringBuilder lines = new StringBuilder();
-    for (int i = 0; i < 20_000; i++) {
-      lines
-          .append("2026-01-07T10:00:00Z x=value")
-          .append(i)
-          .append(" y=g")
-          .append(i % 3)
-          .append('\n');
-    }
-    HttpResponse<String> loaded =
-        io.quarry.server.TestServers.postRaw(server, "tok", "app", lines.toString());
-    assertThat(loaded.statusCode()).isEqualTo(200);
+    server = MemoryLimitServers.start(root.resolve("data"), PASSWORD, 1L << 20, 20_000);
     // access logs: 20,000 distinct (clientip, uri_path) combinations of index-time keywords
     StringBuilder access = new StringBuilder();
     for (int i = 0; i < 20_000; i++) {
@@ -48,8 +33,8 @@ class SearchMemoryLimitTest {
                   + " \"curl\"%n",
               i % 400 / 100, i % 100, i / 400));
     }
-    loaded =
-        io.quarry.server.TestServers.postRaw(server, "tok", "access_combined", access.toString());
+    HttpResponse<String> loaded =
+        TestServers.postRaw(server, "tok", "access_combined", access.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
   }
 
@@ -61,7 +46,7 @@ class SearchMemoryLimitTest {
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return io.quarry.server.TestServers.export(server, PASSWORD, query);
+    return TestServers.export(server, PASSWORD, query);
   }
 
   @Test

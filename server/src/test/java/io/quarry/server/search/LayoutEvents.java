@@ -1,0 +1,46 @@
+package io.quarry.server.search;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The events of the tests that compare the two layouts over HEC envelopes ({@code BlockRunMixTest},
+ * {@code BlockValueCountTest}): 3,000 events 7 s apart from {@link #START}, sent 250 to a request
+ * to index {@code ev} and to index {@code bl} ({@link TestServers#startLayouts}). A block (at most
+ * one request's events) spans about half an hour, so some lie inside one hour of a {@code
+ * timechart}, some inside a search's range.
+ */
+final class LayoutEvents {
+  /** The first event's time, in seconds: 2026-01-07T10:00:00Z. */
+  static final long START = 1767780000L;
+
+  private static final int EVENTS = 3000;
+  private static final int REQUEST = 250;
+
+  private LayoutEvents() {}
+
+  /** The HEC envelope of event {@code i} (from 0) for {@code index}, ending with a newline. */
+  @FunctionalInterface
+  interface Envelope {
+    String of(String index, int i);
+  }
+
+  /** A server whose indexes {@code ev} and {@code bl} hold the same events, {@code envelope}'s. */
+  static QuarryServer start(Path data, String password, String token, Envelope envelope)
+      throws Exception {
+    QuarryServer server = TestServers.startLayouts(data, password, token, Map.of());
+    for (String index : List.of("ev", "bl")) {
+      for (int from = 0; from < EVENTS; from += REQUEST) {
+        StringBuilder body = new StringBuilder();
+        for (int i = from; i < from + REQUEST; i++) {
+          body.append(envelope.of(index, i));
+        }
+        TestServers.postEvents(server, token, body.toString());
+      }
+    }
+    return server;
+  }
+}
