@@ -14,6 +14,9 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * POSTs whose body is a region of a file, over plain-TCP HTTP/1.1 connections it keeps open: the
@@ -25,9 +28,10 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  *
  * <p>Only for {@code http://} (TLS has to encrypt in the JVM, so {@link HecRequests} reads the
  * region and sends it through the JDK client there). Thread-safe: each request takes an idle
- * connection or opens one, and gives it back when the answer leaves it reusable. A request that
- * fails on a connection it reused, other than by a read timeout (the server closed it while idle),
- * is sent once more on a new connection.
+ * connection or opens one, and gives it back when the answer leaves it reusable. An idle connection
+ * the server closed is dropped before use; a request whose body's write failed on a reused one is
+ * sent once more on a new connection, never one whose body went whole (the server may have stored
+ * it). The body's write is bounded by the read timeout too.
  */
 final class FileRegionPoster {
   private final InetSocketAddress address;
@@ -35,6 +39,39 @@ final class FileRegionPoster {
   private final int connectTimeoutMillis;
   private final int readTimeoutMillis;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+
+  /** Closes a connection whose body write outlasts the timeout (sendfile has none of its own). */
+  private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
+
+  private static ScheduledThreadPoolExecutor watchdog() {
+    ScheduledThreadPoolExecutor watchdog =
+        new ScheduledThreadPoolExecutor(
+            1,
+            runnable -> {
+              Thread thread = new Thread(runnable, "quarry-sendfile-watchdog");
+              thread.setDaemon(true);
+              return thread;
+            });
+    watchdog.setRemoveOnCancelPolicy(true);
+    return watchdog;
+  }
+
+  /** The file ends before the region sent: the client's own failure, never sent again. */
+  static final class FileEnded extends IOException {
+    FileEnded(long size, long end) {
+      super("the file ends at " + size + ", inside the region sent (to " + end + ")");
+    }
+  }
+
+  /** A request that did not reach the server whole (its body's write failed). */
+  private static final class NotSent extends IOException {
+    final IOException failure;
+
+    NotSent(IOException failure) {
+      super(failure);
+      this.failure = failure;
+    }
+  }
 
   FileRegionPoster(URI baseUri, Duration connectTimeout, Duration readTimeout) {
     if (!"http".equalsIgnoreCase(baseUri.getScheme())) {
@@ -68,18 +105,27 @@ final class FileRegionPoster {
                 + length
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.ISO_8859_1);
-    Connection reused = idle.pollFirst();
+    long size = file.size();
+    if (size < position + length) {
+      throw new FileEnded(size, position + length); // nothing sent: the region is not there
+    }
+    Connection reused;
+    while ((reused = idle.pollFirst()) != null && !reused.idleAndOpen()) {
+      reused.close(); // closed by the server while idle (after server.idleTimeoutSeconds)
+    }
     if (reused != null) {
       try {
         return exchange(reused, head, file, position, length);
-      } catch (SocketTimeoutException slow) {
-        throw slow; // the server has the request and may still store it: never sent twice
-      } catch (IOException stale) {
-        // closed by the server while idle (it does so after server.idleTimeoutSeconds), so it
-        // never took the request: sent once more, on a new connection
+      } catch (NotSent stale) {
+        // the server closed it just as it was taken and never had the whole request: sent once
+        // more, on a new connection; never after the body went whole (the server may store it)
       }
     }
-    return exchange(open(), head, file, position, length);
+    try {
+      return exchange(open(), head, file, position, length);
+    } catch (NotSent failed) {
+      throw failed.failure;
+    }
   }
 
   private PlainHttpAnswer exchange(
@@ -88,6 +134,9 @@ final class FileRegionPoster {
     boolean keep = false;
     try {
       IOException writeFailure = null;
+      // a server that stops reading would hold sendfile for good: the timeout closes the channel
+      ScheduledFuture<?> guard =
+          WATCHDOG.schedule(connection::close, readTimeoutMillis, TimeUnit.MILLISECONDS);
       try {
         writeFully(connection.channel, ByteBuffer.wrap(head));
         long at = position;
@@ -95,13 +144,20 @@ final class FileRegionPoster {
         while (at < end) {
           long sent = file.transferTo(at, end - at, connection.channel);
           if (sent <= 0) { // a blocking socket takes something: the file ends before the region
-            throw new IOException(
-                "the file ends at " + file.size() + ", inside the region sent (to " + end + ")");
+            throw new FileEnded(file.size(), end); // no answer to wait for: closed below
           }
           at += sent;
         }
+      } catch (FileEnded e) {
+        throw e;
       } catch (IOException e) {
         writeFailure = e; // a server that answers early (and closes) may have said why
+      } finally {
+        guard.cancel(false);
+      }
+      if (guard.isDone() && !guard.isCancelled()) {
+        throw new SocketTimeoutException(
+            "the server took no more of the body for " + readTimeoutMillis + " ms");
       }
       PlainHttpAnswer answer;
       try {
@@ -109,7 +165,7 @@ final class FileRegionPoster {
       } catch (IOException e) {
         if (writeFailure != null) {
           writeFailure.addSuppressed(e);
-          throw writeFailure;
+          throw new NotSent(writeFailure); // the body did not go whole: the server stored nothing
         }
         throw e;
       }
@@ -157,6 +213,26 @@ final class FileRegionPoster {
     Connection(SocketChannel channel, InputStream in) {
       this.channel = channel;
       this.in = in;
+    }
+
+    /**
+     * Whether the connection is still open and has nothing unread: the server's close while it sat
+     * idle shows as the end of the stream, read without blocking.
+     */
+    boolean idleAndOpen() {
+      try {
+        if (in.available() > 0) {
+          return false;
+        }
+        channel.configureBlocking(false);
+        try {
+          return channel.read(ByteBuffer.allocate(1)) == 0;
+        } finally {
+          channel.configureBlocking(true);
+        }
+      } catch (IOException e) {
+        return false;
+      }
     }
 
     void close() {

@@ -83,6 +83,8 @@ final class HecRequests {
       PlainHttpAnswer answer;
       try {
         answer = files.post(path, authorization, file, position, length);
+      } catch (FileRegionPoster.FileEnded e) {
+        throw new QuarryClientException("cannot read the file to send: " + e.getMessage(), e);
       } catch (IOException e) {
         throw http.unreachable(e);
       }

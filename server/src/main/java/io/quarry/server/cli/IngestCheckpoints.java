@@ -116,6 +116,13 @@ final class IngestCheckpoints {
     return bytes;
   }
 
+  /** Forgets every range recorded for {@code key} (a followed file truncated: new content). */
+  synchronized void forget(String key) throws IOException {
+    if (done.remove(key) != null) {
+      save();
+    }
+  }
+
   /** Records an acknowledged chunk and saves the store. */
   synchronized void markDone(String key, long start, long end) throws IOException {
     TreeMap<Long, Long> ranges = done.computeIfAbsent(key, k -> new TreeMap<>());

@@ -145,7 +145,7 @@ final class IngestCommand implements Callable<Integer> {
         offsets[f] = loader.load(file, key, resumeAt);
       }
       if (follow) {
-        follow(files, keys, offsets, loader, progress);
+        follow(files, keys, offsets, loader, progress, sender, checkpoints, serverUrl);
       }
       sender.finish();
     }
@@ -155,11 +155,20 @@ final class IngestCommand implements Callable<Integer> {
 
   /**
    * Keeps sending what is appended to the files: every second each file is read on from where it
-   * was left; a file that got shorter (truncated or rotated in place) is read again from the start.
-   * Compressed files do not grow and are not followed.
+   * was left; a file that got shorter (truncated or rotated in place) is read again from the start,
+   * as a new file: the old content's checkpoints forgotten once its sends are done, its key taken
+   * again (else the new lines up to the old length would count as acknowledged). Compressed files
+   * do not grow and are not followed.
    */
-  private static void follow(
-      List<Path> files, List<String> keys, long[] offsets, Loader loader, IngestProgress progress)
+  private void follow(
+      List<Path> files,
+      List<String> keys,
+      long[] offsets,
+      Loader loader,
+      IngestProgress progress,
+      ChunkSender sender,
+      IngestCheckpoints checkpoints,
+      String serverUrl)
       throws Exception {
     progress.following(files.size());
     while (!Thread.currentThread().isInterrupted()) {
@@ -172,6 +181,11 @@ final class IngestCommand implements Callable<Integer> {
         long size = Files.size(file);
         if (size < offsets[i]) {
           offsets[i] = 0;
+          if (keys.get(i) != null) {
+            sender.finish(); // no send of the old content records a range after this
+            checkpoints.forget(keys.get(i));
+            keys.set(i, IngestCheckpoints.key(serverUrl, index, file));
+          }
         }
         if (size > offsets[i]) {
           progress.grow(size - offsets[i]);
