@@ -63,7 +63,7 @@ public final class AsciiText implements CharSequence {
   }
 
   /** Points this at {@code bytes[offset, offset + length)}, which must be ASCII. */
-  AsciiText reset(byte[] bytes, int offset, int length) {
+  public AsciiText reset(byte[] bytes, int offset, int length) {
     this.bytes = bytes;
     this.offset = offset;
     this.length = length;

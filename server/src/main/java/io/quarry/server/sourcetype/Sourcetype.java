@@ -285,20 +285,14 @@ public final class Sourcetype {
 
   /**
    * {@link #timestamp} of an ASCII text given as its bytes, {@code ascii[offset, offset + length)},
-   * read from a {@code String} of only the characters the rule reads ({@link
-   * TimestampRule#asciiWindow}); null when the rule needs the whole text (a timestamp field, a
-   * prefix expression).
+   * parsed from the bytes in place ({@link TimestampRule#findAscii}); null when the rule needs the
+   * whole text (a timestamp field, a prefix expression).
    */
   public OptionalLong asciiTimestamp(
       byte[] ascii, int offset, int length, String source, Instant now) {
-    int window = timestampField.isPresent() ? -1 : timestamp.asciiWindow(ascii, offset, length);
-    if (window < 0) {
-      return null;
-    }
-    return timestamp.find(
-        new String(ascii, offset, window, java.nio.charset.StandardCharsets.ISO_8859_1),
-        source,
-        now);
+    return timestampField.isPresent()
+        ? null
+        : timestamp.findAscii(ascii, offset, length, source, now);
   }
 
   /** The event's time by the timestamp rule alone. */

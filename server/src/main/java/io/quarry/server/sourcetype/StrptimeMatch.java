@@ -70,33 +70,34 @@ final class StrptimeMatch {
         return end;
       }
       case MONTH -> {
-        return ranged(text, at, limit, 2, 1, 12, v -> out.month = v);
+        return ranged(text, at, limit, 2, 1, 12, out, (parsed, v) -> parsed.month = v);
       }
       case DAY -> {
         int start = at < limit && text.charAt(at) == ' ' ? at + 1 : at; // %e: " 4"
-        return ranged(text, start, limit, 2, 1, 31, v -> out.day = v);
+        return ranged(text, start, limit, 2, 1, 31, out, (parsed, v) -> parsed.day = v);
       }
       case DAY_OF_YEAR -> {
-        return ranged(text, at, limit, 3, 1, 366, v -> out.dayOfYear = v);
+        return ranged(text, at, limit, 3, 1, 366, out, (parsed, v) -> parsed.dayOfYear = v);
       }
       case HOUR24 -> {
-        return ranged(text, at, limit, 2, 0, 23, v -> out.hour = v);
+        return ranged(text, at, limit, 2, 0, 23, out, (parsed, v) -> parsed.hour = v);
       }
       case HOUR12 -> {
         out.twelveHour = true;
-        return ranged(text, at, limit, 2, 1, 12, v -> out.hour = v);
+        return ranged(text, at, limit, 2, 1, 12, out, (parsed, v) -> parsed.hour = v);
       }
       case MINUTE -> {
-        return ranged(text, at, limit, 2, 0, 59, v -> out.minute = v);
+        return ranged(text, at, limit, 2, 0, 59, out, (parsed, v) -> parsed.minute = v);
       }
       case SECOND -> {
-        return ranged(text, at, limit, 2, 0, 60, v -> out.second = Math.min(v, 59));
+        return ranged(
+            text, at, limit, 2, 0, 60, out, (parsed, v) -> parsed.second = Math.min(v, 59));
       }
       case FRACTION -> {
         return fraction(text, at, limit, element.digits(), out);
       }
       case MILLIS -> {
-        return ranged(text, at, limit, 3, 0, 999, v -> out.nanos = v * 1_000_000);
+        return ranged(text, at, limit, 3, 0, 999, out, (parsed, v) -> parsed.nanos = v * 1_000_000);
       }
       case OPTIONAL_FRACTION -> {
         if (at + 1 < limit
@@ -184,13 +185,24 @@ final class StrptimeMatch {
     }
   }
 
+  /**
+   * Where a number goes in the parse: given the parse, not capturing it, so each setter is one
+   * constant lambda instead of an object made per element of every event's time.
+   */
   @FunctionalInterface
   private interface IntSetter {
-    void set(int value);
+    void set(StrptimeFormat.Parsed parsed, int value);
   }
 
   private static int ranged(
-      CharSequence text, int at, int limit, int maxDigits, int min, int max, IntSetter setter) {
+      CharSequence text,
+      int at,
+      int limit,
+      int maxDigits,
+      int min,
+      int max,
+      StrptimeFormat.Parsed out,
+      IntSetter setter) {
     int end = digits(text, at, limit, 1, maxDigits);
     if (end < 0) {
       return -1;
@@ -199,7 +211,7 @@ final class StrptimeMatch {
     if (value < min || value > max) {
       return -1;
     }
-    setter.set(value);
+    setter.set(out, value);
     return end;
   }
 

@@ -2,6 +2,7 @@ package io.quarry.server.sourcetype;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.codecs.store.AsciiText;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -163,34 +164,44 @@ public final class TimestampRule {
   private static final ThreadLocal<StrptimeFormat.Parsed> SCRATCH =
       ThreadLocal.withInitial(StrptimeFormat.Parsed::new);
 
+  /** One thread's characters over an event's ASCII bytes, for {@link #findAscii}. */
+  private static final ThreadLocal<AsciiText> ASCII_VIEW = ThreadLocal.withInitial(AsciiText::new);
+
   /**
-   * How many leading characters of an ASCII text, {@code text[offset, offset + length)}, {@link
-   * #find} reads at most: up to the lookahead past the prefix (0 when a plain-text prefix is not
-   * there, so {@code find} of that many characters answers as of the whole text); -1 when a prefix
-   * expression may read the whole text. So the ingest makes a {@code String} of only these
-   * characters for the time of an event held as bytes.
+   * {@link #find} of an ASCII text given as its bytes, {@code text[offset, offset + length)},
+   * parsed from the bytes in place: the plain-text prefix is found in the bytes and the format
+   * reads them through a reused view, so no {@code String} is made per event. Null when a prefix
+   * expression may read the whole text (then the caller makes the {@code String} and calls {@link
+   * #find}).
    */
-  public int asciiWindow(byte[] text, int offset, int length) {
+  public OptionalLong findAscii(byte[] text, int offset, int length, String source, Instant now) {
     int start = 0;
     if (literalPrefix != null) {
-      int at = literalAnchored ? (startsWith(text, offset, length, 0) ? 0 : -1) : -1;
-      if (!literalAnchored) {
-        byte first = (byte) literalPrefix.charAt(0); // a non-ASCII prefix never matches below
-        for (int i = 0, last = length - literalPrefix.length(); i <= last; i++) {
-          if (text[offset + i] == first && startsWith(text, offset, length, i)) {
-            at = i;
-            break;
-          }
-        }
-      }
+      int at = asciiPrefixAt(text, offset, length);
       if (at < 0) {
-        return 0;
+        return OptionalLong.empty();
       }
       start = at + literalPrefix.length();
     } else if (prefix.isPresent()) {
-      return -1;
+      return null;
     }
-    return (int) Math.min(length, (long) start + lookahead);
+    int limit = (int) Math.min(length, (long) start + lookahead);
+    // the view ends at the limit, as a String of the characters read would
+    return parseFrom(ASCII_VIEW.get().reset(text, offset, limit), source, start, limit, now);
+  }
+
+  /** Where the literal prefix first is in the ASCII text, or -1. */
+  private int asciiPrefixAt(byte[] text, int offset, int length) {
+    if (literalAnchored) {
+      return startsWith(text, offset, length, 0) ? 0 : -1;
+    }
+    byte first = (byte) literalPrefix.charAt(0); // a non-ASCII prefix never matches below
+    for (int i = 0, last = length - literalPrefix.length(); i <= last; i++) {
+      if (text[offset + i] == first && startsWith(text, offset, length, i)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Whether the literal prefix is at {@code at} of the text (a non-ASCII prefix never is). */
@@ -226,6 +237,12 @@ public final class TimestampRule {
       start = matcher.end();
     }
     int limit = (int) Math.min(event.length(), (long) start + lookahead);
+    return parseFrom(event, source, start, limit, now);
+  }
+
+  /** The time at {@code start} of the text, read no further than {@code limit}. */
+  private OptionalLong parseFrom(
+      CharSequence event, String source, int start, int limit, Instant now) {
     StrptimeFormat.Parsed parsed = SCRATCH.get();
     if (format.isPresent()) {
       return at(format.get(), event, start, limit, parsed, now);
@@ -267,7 +284,7 @@ public final class TimestampRule {
 
   private OptionalLong at(
       StrptimeFormat format,
-      String event,
+      CharSequence event,
       int at,
       int limit,
       StrptimeFormat.Parsed parsed,
@@ -280,7 +297,7 @@ public final class TimestampRule {
   }
 
   private OptionalLong recognise(
-      String event,
+      CharSequence event,
       String source,
       int start,
       int limit,
@@ -312,7 +329,7 @@ public final class TimestampRule {
   }
 
   /** A timestamp may start at a letter or digit that begins a word. */
-  private static boolean isCandidateStart(String event, int at, int start) {
+  private static boolean isCandidateStart(CharSequence event, int at, int start) {
     char c = event.charAt(at);
     if (!Character.isLetterOrDigit(c)) {
       return false;

@@ -3,7 +3,6 @@ package io.quarry.server.sourcetype;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.codecs.store.AsciiText;
-import io.quarry.codecs.store.InPlaceText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -91,7 +90,7 @@ class AccessLogParserTest {
     int answered = 0;
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
-      InPlaceText.over(text, bytes, offsets[i], line.length());
+      text.reset(bytes, offsets[i], line.length());
       assertThat(text.offset()).isPositive();
       Map<String, List<Object>> fast = AccessLogParser.parse(line);
       answered += fast != null ? 1 : 0;

@@ -13,11 +13,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The time of an event held as ASCII bytes is found in a {@code String} of only the characters the
- * rule reads ({@link TimestampRule#asciiWindow}): the same answer as over the whole text, for rules
+ * The time of an event held as ASCII bytes is parsed from the bytes in place ({@link
+ * TimestampRule#findAscii}): the same answer as over the whole text as a {@code String}, for rules
  * with no prefix (automatic and with a format), a plain-text prefix anywhere or anchored, over
- * random lines with timestamps at random places, cut anywhere; a prefix expression reads the whole
- * text.
+ * random lines with timestamps at random places, cut anywhere, with other bytes around the line; a
+ * prefix expression reads the whole text.
  */
 class TimestampWindowTest {
   private static final Instant NOW = Instant.parse("2026-01-08T00:00:00Z");
@@ -39,14 +39,14 @@ class TimestampWindowTest {
   };
 
   @Test
-  void theWindowAnswersAsTheWholeText() {
+  void theBytesAnswerAsTheWholeText() {
     Optional<StrptimeFormat> access = Optional.of(StrptimeFormat.compile("%d/%b/%Y:%H:%M:%S %z"));
     // automatic recognition remembers a hint per source: the whole texts and the windows each go
     // to their own instances of the rules, which see the same history (the same sources, in order)
     List<TimestampRule> rules = rules(access);
-    List<TimestampRule> windowRules = rules(access);
+    List<TimestampRule> byteRules = rules(access);
     Random random = new Random(33);
-    int windows = 0;
+    int longer = 0;
     int found = 0;
     for (int round = 0; round < 20_000; round++) {
       StringBuilder line = new StringBuilder();
@@ -58,22 +58,19 @@ class TimestampWindowTest {
       byte[] body = ("ab\n" + text + "\ncd").getBytes(StandardCharsets.US_ASCII);
       for (int r = 0; r < rules.size(); r++) {
         TimestampRule rule = rules.get(r);
-        TimestampRule windowRule = windowRules.get(r);
-        int window = windowRule.asciiWindow(body, 3, text.length());
-        assertThat(window).as(text).isBetween(0, text.length());
         String source = "s" + random.nextInt(3);
         OptionalLong whole = rule.find(text, source, NOW);
-        OptionalLong cut = windowRule.find(text.substring(0, window), source, NOW);
-        assertThat(cut).as("%s over [%s]", rule.prefix(), text).isEqualTo(whole);
-        windows += window < text.length() ? 1 : 0;
+        OptionalLong fromBytes = byteRules.get(r).findAscii(body, 3, text.length(), source, NOW);
+        assertThat(fromBytes).as("%s over [%s]", rule.prefix(), text).isEqualTo(whole);
+        longer += text.length() > rule.lookahead() ? 1 : 0;
         found += whole.isPresent() ? 1 : 0;
       }
     }
-    assertThat(windows).as("texts read by a shorter window").isGreaterThan(10_000);
+    assertThat(longer).as("texts longer than the lookahead").isGreaterThan(10_000);
     assertThat(found).as("times found").isGreaterThan(10_000);
     TimestampRule expression =
         new TimestampRule(Optional.of(Pattern.compile("\\d+ ")), access, 28, ZoneOffset.UTC);
-    assertThat(expression.asciiWindow(new byte[] {'1', ' ', 'x'}, 0, 3)).isEqualTo(-1);
+    assertThat(expression.findAscii(new byte[] {'1', ' ', 'x'}, 0, 3, "s", NOW)).isNull();
   }
 
   /** New instances of the rules the test reads times with (each with no history). */
