@@ -19,4 +19,18 @@ class TextMentionsTest {
     assertThat(TextMentions.mayGive("userid=3", "user_id")).isTrue(); // conservative
     assertThat(TextMentions.mayGive("anything", "_")).isTrue(); // no word: may give
   }
+
+  /** Review (session 34, review-d): a text that spells the name verbatim must be "may give". */
+  @Test
+  void aVerbatimNonAsciiNameIsFound() {
+    assertThat(TextMentions.mayGive("{\"\u0130l\":\"x\"}", "\u0130l"))
+        .isTrue(); // Turkish capital I
+    assertThat(TextMentions.mayGive("\u01C5x=1", "\u01C5x")).isTrue(); // a titlecase letter
+  }
+
+  /** Review: JSON extraction decodes escapes in keys, so an escaped key may give the field. */
+  @Test
+  void anEscapedJsonKeyMayGiveTheField() {
+    assertThat(TextMentions.mayGive("{\"\\u0073ession\":\"x\"}", "session")).isTrue();
+  }
 }
