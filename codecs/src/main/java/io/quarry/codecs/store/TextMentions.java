@@ -14,6 +14,9 @@ final class TextMentions {
 
   /** Whether {@code text} holds every run of letters and digits of {@code name}, any case. */
   static boolean mayGive(String text, String name) {
+    if (text.indexOf("\\u") >= 0 && text.strip().startsWith("{")) {
+      return true; // a JSON escape may spell a key's letters (JSON extraction decodes it)
+    }
     int i = 0;
     while (i < name.length()) {
       if (!Character.isLetterOrDigit(name.charAt(i))) {
@@ -33,11 +36,14 @@ final class TextMentions {
   }
 
   private static boolean holds(String text, String name, int from, int length) {
-    char first = Character.toLowerCase(name.charAt(from));
-    char firstUpper = Character.toUpperCase(first);
+    char first = name.charAt(from);
+    char upper = Character.toUpperCase(first);
+    char lower = Character.toLowerCase(first);
     for (int at = 0; at + length <= text.length(); at++) {
       char c = text.charAt(at);
-      if ((c == first || c == firstUpper) && text.regionMatches(true, at, name, from, length)) {
+      // the fold regionMatches(true, ...) makes: the name's letter itself, its upper or lower case
+      if ((c == first || Character.toUpperCase(c) == upper || Character.toLowerCase(c) == lower)
+          && text.regionMatches(true, at, name, from, length)) {
         return true;
       }
     }
