@@ -88,8 +88,8 @@ class BlockBucketCheckTest {
   }
 
   /**
-   * An event coded "no value" whose text may give the field at search time (review-d, finding 3):
-   * a search trusts the code and never extracts, so fsck reports it. The writer keeps the payload
+   * An event coded "no value" whose text may give the field at search time (review-d, finding 3): a
+   * search trusts the code and never extracts, so fsck reports it. The writer keeps the payload
    * column for such a block; the codes are forged here.
    */
   @Test
@@ -99,9 +99,10 @@ class BlockBucketCheckTest {
         oneBlock(
             i -> i % 2 == 0 ? Map.of("user", List.<String>of("u" + (i / 2) % 2)) : Map.of(),
             i -> i % 2 == 0 ? "login user=u" + (i / 2) % 2 : "event " + i);
-    // codes u0 u0 u1 … as written (0 2 1 2 0 2 1 2 0 2), then events 0 and 1 swapped: event 0
-    // (text "login user=u0") coded "no value" (2), event 1 coded u0 — every value still some event's
-    int[] codes = {2, 0, 1, 2, 0, 2, 1, 2, 0, 2};
+    // the block holds them newest first, coded 2 0 2 1 2 0 2 1 2 0 (u0 0, u1 1, "no value" 2); the
+    // first two codes swapped: block event 1 (i = 8, text "login user=u0") coded "no value", event
+    // 0 (i = 9, "event 9") coded u0 — every value still some event's
+    int[] codes = {0, 2, 2, 1, 2, 0, 2, 1, 2, 0};
     byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
     forged[0] = BlockValueCodes.VERSION;
     forged[1] = 2;
@@ -110,7 +111,7 @@ class BlockBucketCheckTest {
     }
     forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
     assertThat(BlockBucketCheck.firstProblem(bucket))
-        .contains("event 0 is coded no user though its text may give it");
+        .contains("event 1 is coded no user though its text may give it");
   }
 
   @Test
