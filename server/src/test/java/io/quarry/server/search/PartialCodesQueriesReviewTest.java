@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,33 +20,27 @@ import org.junit.jupiter.api.io.TempDir;
 class PartialCodesQueriesReviewTest {
   private static final String PASSWORD = "partial-queries-password";
   private static final String TOKEN = "partial-queries-token";
-  private static final long START = 1767780000L;
 
   @TempDir static Path root;
   private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
-    for (String index : List.of("ev", "bl")) {
-      for (int from = 0; from < 3000; from += 500) {
-        StringBuilder body = new StringBuilder();
-        for (int i = from; i < from + 500; i++) {
-          boolean has = i % 4 != 1 && i % 11 != 0;
-          body.append(
-              String.format(
-                  "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"opt\",\"index\":\"%s\","
-                      + "\"event\":\"event %d GET /x\",\"fields\":{\"level\":\"%s\",\"full\":\"f%d\"%s}}%n",
-                  START + i * 3L,
-                  index,
-                  i,
-                  i % 3 == 0 ? "warn" : "info",
-                  i % 23,
-                  has ? ",\"session\":\"s" + (i % 23) + "\"" : ""));
-        }
-        TestServers.postEvents(server, TOKEN, body.toString());
-      }
-    }
+    server =
+        LayoutEvents.start(
+            root.resolve("data"),
+            PASSWORD,
+            TOKEN,
+            (index, i) ->
+                String.format(
+                    "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"opt\",\"index\":\"%s\","
+                        + "\"event\":\"event %d GET /x\",\"fields\":{\"level\":\"%s\",\"full\":\"f%d\"%s}}%n",
+                    LayoutEvents.START + i * 3L,
+                    index,
+                    i,
+                    i % 3 == 0 ? "warn" : "info",
+                    i % 23,
+                    i % 4 != 1 && i % 11 != 0 ? ",\"session\":\"s" + (i % 23) + "\"" : ""));
   }
 
   @AfterAll
@@ -59,9 +51,7 @@ class PartialCodesQueriesReviewTest {
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
+    return TestServers.exportOk(server, PASSWORD, query);
   }
 
   @Test
