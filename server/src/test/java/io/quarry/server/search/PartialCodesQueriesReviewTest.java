@@ -91,11 +91,11 @@ class PartialCodesQueriesReviewTest {
 
   /**
    * Not from codes2 (a field every event has, {@code full}, too): with tied counts, {@code mode}
-   * answers the value first met over the event layout (newest first: f8, f7) and another over the
-   * block layout — the answer depends on the layout.
+   * answered the value first met over the event layout and another over the block layout; now one
+   * rule by {@code _time} (ModeFunction) gives both the same.
    */
   @Test
-  void modeOfTiedValuesDependsOnTheLayout() throws Exception {
+  void modeOfTiedValuesIsTheSameOverBothLayouts() throws Exception {
     for (String query :
         List.of("| stats mode(full) AS m by level", "| stats mode(session) AS m by level")) {
       assertThat(search("search index=bl " + query))
