@@ -73,13 +73,6 @@ public enum JournalCodec {
           .compress(source, 0, length, target, 0, target.length);
     }
 
-    /** A stream that has not finished with its output full cannot finish: compressBound lied. */
-    private static void growing(ByteBuffer out) throws IOException {
-      if (!out.hasRemaining()) {
-        throw new IOException("zstd block past its bound of " + out.capacity() + " bytes");
-      }
-    }
-
     @Override
     void decompress(byte[] source, int sourceLength, byte[] target, int targetLength)
         throws IOException {

@@ -124,6 +124,11 @@ public final class JournalPrefix {
     return valueLength;
   }
 
+  /** How many of the block's compressed bytes the decoder took so far. */
+  int consumed() {
+    return source.position();
+  }
+
   /** How many bytes of the block are decoded: {@code bytes()[0, decoded())}. */
   public int decoded() {
     return decoded;

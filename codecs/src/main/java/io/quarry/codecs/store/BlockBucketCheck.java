@@ -195,7 +195,11 @@ final class BlockBucketCheck {
     return null;
   }
 
-  /** {@link #valuesProblem} of a block some events of which lack the field. */
+  /**
+   * {@link #valuesProblem} of a block some events of which lack the field: also an event coded "no
+   * value" whose text may give the field ({@link TextMentions}), which a search would trust and so
+   * never extract.
+   */
   private static String partialProblem(
       BlockEvents block, int doc, String field, BlockValueCounts counts, BlockValueCodes codes)
       throws IOException {
@@ -211,6 +215,9 @@ final class BlockBucketCheck {
       if (codesOf[e] == size) {
         if (!values.isEmpty()) {
           return "event " + e + " has " + field + " " + values + " though its code says none";
+        }
+        if (TextMentions.mayGive(block.raw(e), field)) { // the writer keeps such a block's column
+          return "event " + e + " is coded no " + field + " though its text may give it";
         }
         continue;
       }

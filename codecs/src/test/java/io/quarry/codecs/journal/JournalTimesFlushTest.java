@@ -10,14 +10,23 @@ import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.index.CodecReader;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.ByteArrayDataOutput;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The zstd writer ends a zstd block where a journal block's first event block's times end (session
@@ -137,6 +146,54 @@ class JournalTimesFlushTest {
         // first zstd block of up to 128 KiB, a piece or more beyond
         assertThat(reads[0]).as("flushed").isLessThanOrEqualTo(timesEnd + 64 + (2 << 10));
         assertThat(reads[1]).as("unflushed").isGreaterThanOrEqualTo(reads[0] + (8 << 10));
+      }
+    }
+  }
+
+  /**
+   * The journal's own writer (not this test's layout above): a prefix read of a real segment's
+   * event block stops within a piece of the times' end, so a layout the writer and {@link
+   * JournalTimesEnd} no longer agree on (no boundary, or one elsewhere) fails here (review-d,
+   * finding 8).
+   */
+  @Test
+  void aRealSegmentsPrefixReadStopsAtTheTimes(@TempDir Path directory) throws IOException {
+    Random random = new Random(34);
+    List<byte[]> blocks = new ArrayList<>();
+    try (FSDirectory fs = FSDirectory.open(directory);
+        IndexWriter writer =
+            new IndexWriter(
+                fs,
+                new IndexWriterConfig()
+                    .setUseCompoundFile(false)
+                    .setCodec(new QuarryCodec(JournalCompression.ZSTD, 64)))) {
+      for (int doc = 0; doc < 3; doc++) {
+        byte[] block = eventBlock(random, 2000 + random.nextInt(1000));
+        Document document = new Document();
+        document.add(new StoredField("block", block));
+        writer.addDocument(document);
+        blocks.add(block);
+      }
+    }
+    try (FSDirectory fs = FSDirectory.open(directory);
+        DirectoryReader reader = DirectoryReader.open(fs)) {
+      JournalStoredFieldsReader journal =
+          (JournalStoredFieldsReader)
+              ((CodecReader) reader.leaves().get(0).reader()).getFieldsReader();
+      assertThat(journal.blockCount()).as("a journal block each").isEqualTo(3);
+      JournalPrefix prefix = new JournalPrefix();
+      for (int doc = 0; doc < 3; doc++) {
+        byte[] block = blocks.get(doc);
+        journal.readPrefix(doc, prefix);
+        int timesEnd =
+            prefix.valueStart() + EventBlockTimes.end(block, 0, block.length, block.length);
+        prefix.ensure(timesEnd);
+        assertThat(Arrays.copyOfRange(prefix.bytes(), prefix.valueStart(), timesEnd))
+            .isEqualTo(Arrays.copyOf(block, timesEnd - prefix.valueStart()));
+        assertThat(journal.compressedLength(doc)).isGreaterThan(timesEnd + (16 << 10));
+        assertThat(prefix.consumed())
+            .as("doc " + doc)
+            .isLessThanOrEqualTo(timesEnd + 64 + (2 << 10));
       }
     }
   }

@@ -28,13 +28,21 @@ class BlockBucketCheckTest {
   /** A bucket of one block of 10 events, event {@code i} with index-time fields {@code fields}. */
   private Path oneBlock(java.util.function.IntFunction<Map<String, List<String>>> fields)
       throws Exception {
+    return oneBlock(fields, i -> "event " + i);
+  }
+
+  /** {@link #oneBlock(java.util.function.IntFunction)}, event {@code i}'s text {@code texts}. */
+  private Path oneBlock(
+      java.util.function.IntFunction<Map<String, List<String>>> fields,
+      java.util.function.IntFunction<String> texts)
+      throws Exception {
     IndexOptions blocks = IndexOptions.builder().format(BucketFormat.BLOCKS).build();
     List<Event> events = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       events.add(
           new Event(
               1_700_000_000_000_000L + i * 1_000_000L,
-              "event " + i,
+              texts.apply(i),
               "h",
               "s",
               "st",
@@ -77,6 +85,33 @@ class BlockBucketCheckTest {
     forged[2] = 3; // event 0 coded 3: past the two values and "none"
     forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
     assertThat(BlockBucketCheck.firstProblem(bucket)).contains("code 3 of event 0 past 3 values");
+  }
+
+  /**
+   * An event coded "no value" whose text may give the field at search time (review-d, finding 3): a
+   * search trusts the code and never extracts, so fsck reports it. The writer keeps the payload
+   * column for such a block; the codes are forged here.
+   */
+  @Test
+  void anEventCodedNoValueThatItsTextMayGiveIsFound() throws Exception {
+    // one block: the even events have "user" u0 or u1 at index time and say user=… in their text
+    Path bucket =
+        oneBlock(
+            i -> i % 2 == 0 ? Map.of("user", List.<String>of("u" + (i / 2) % 2)) : Map.of(),
+            i -> i % 2 == 0 ? "login user=u" + (i / 2) % 2 : "event " + i);
+    // the block holds them newest first, coded 2 0 2 1 2 0 2 1 2 0 (u0 0, u1 1, "no value" 2); the
+    // first two codes swapped: block event 1 (i = 8, text "login user=u0") coded "no value", event
+    // 0 (i = 9, "event 9") coded u0 — every value still some event's
+    int[] codes = {0, 2, 2, 1, 2, 0, 2, 1, 2, 0};
+    byte[] forged = new byte[2 + (10 * 2 + 7) / 8];
+    forged[0] = BlockValueCodes.VERSION;
+    forged[1] = 2;
+    for (int e = 0; e < codes.length; e++) {
+      forged[2 + e / 4] |= (byte) (codes[e] << (2 * (e % 4)));
+    }
+    forge(bucket, BlockValueCodes.PARTIAL + "user", forged);
+    assertThat(BlockBucketCheck.firstProblem(bucket))
+        .contains("event 1 is coded no user though its text may give it");
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -229,7 +230,7 @@ final class PlainStats {
         List<String> kept = texts.subList(0, Math.min(100, texts.size()));
         yield kept.isEmpty() ? null : kept.size() == 1 ? kept.get(0) : List.copyOf(kept);
       }
-      case "mode" -> mode(texts(group, field));
+      case "mode" -> mode(group, field);
       case "sum" ->
           numbers.isEmpty() ? null : numbers.stream().reduce(BigDecimal.ZERO, BigDecimal::add);
       case "avg", "mean" ->
@@ -299,18 +300,28 @@ final class PlainStats {
     return sorted.get(low).add(sorted.get(high).subtract(sorted.get(low)).multiply(fraction));
   }
 
-  private static String mode(List<String> texts) {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    texts.forEach(t -> counts.merge(t, 1, Integer::sum));
-    String best = null;
-    int most = 0;
-    for (Map.Entry<String, Integer> entry : counts.entrySet()) {
-      if (entry.getValue() > most) {
-        best = entry.getKey();
-        most = entry.getValue();
+  /**
+   * The most frequent text; among equals, the first to reach that count reading the rows newest
+   * first — the one whose oldest row is the newest — then the least text (docs/search.md).
+   */
+  private static String mode(List<Map<String, Object>> group, String field) {
+    Map<String, Integer> counts = new HashMap<>();
+    Map<String, Long> oldest = new HashMap<>();
+    for (Map<String, Object> row : group) {
+      for (Object value : values(row, field)) {
+        String text = text(value, field);
+        counts.merge(text, 1, Integer::sum);
+        oldest.merge(text, time(row), Math::min);
       }
     }
-    return best;
+    int most = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    return counts.keySet().stream()
+        .filter(text -> counts.get(text) == most)
+        .min(
+            java.util.Comparator.<String, Long>comparing(
+                    oldest::get, java.util.Comparator.reverseOrder())
+                .thenComparing(java.util.Comparator.naturalOrder()))
+        .orElse(null);
   }
 
   /** A row's {@code _time} in epoch microseconds; {@code Long.MIN_VALUE} without one. */

@@ -81,8 +81,8 @@ final class OrdinalColumn {
    */
   boolean append(long ordinal, Object eventScope, Texts texts) {
     if (eventScope != scope) {
-      if (size > 0) {
-        return false; // a page of two segments: plain from here
+      if (size > nulls) {
+        return false; // a page of two segments' values: plain from here (nulls have no scope)
       }
       forget(); // another segment's ordinals
       scope = eventScope;

@@ -149,6 +149,29 @@ class OrdinalColumnTest {
     }
   }
 
+  /**
+   * A page whose first positions are nulls (events coded "no value") takes the first valued event's
+   * segment as its scope: it stays by ordinal, the nulls kept (review-d, finding 5).
+   */
+  @org.junit.jupiter.api.Test
+  void aPageStartingWithNullsStaysByOrdinal() {
+    OrdinalColumn column = new OrdinalColumn("sid", 8);
+    Object segment = new Object();
+    OrdinalColumn.Texts texts = (field, ordinal) -> "s" + ordinal;
+    column.appendNull();
+    column.appendNull();
+    assertThat(column.append(7, segment, texts)).isTrue();
+    assertThat(column.append(3, segment, texts)).isTrue();
+    assertThat(column.append(7, new Object(), texts)).isFalse(); // another segment's value
+    BytesBlock block = column.build();
+    assertThat(block.dictionary()).isNotNull();
+    List<Object> cells = new ArrayList<>();
+    for (int p = 0; p < block.positionCount(); p++) {
+      cells.add(block.getObject(p));
+    }
+    assertThat(cells).containsExactly(null, null, "s7", "s3");
+  }
+
   /** Every event of index main as pages of 64 positions of {@code fields}. */
   private static List<Page> pages(EventStore store, List<String> fields) throws Exception {
     List<Page> pages = new ArrayList<>();

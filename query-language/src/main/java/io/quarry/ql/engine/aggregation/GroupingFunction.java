@@ -20,7 +20,7 @@ public interface GroupingFunction {
   /** Whether {@code aggregation}'s function orders values by {@code _time}. */
   static boolean needsTime(Aggregation aggregation) {
     return switch (aggregation.function()) {
-      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME, RATE -> true;
+      case FIRST, LAST, EARLIEST, LATEST, EARLIEST_TIME, LATEST_TIME, RATE, MODE -> true;
       default -> false;
     };
   }

@@ -3,12 +3,17 @@ package io.quarry.ql.engine.aggregation;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.ql.exec.MemoryTracker;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * {@code mode}: per group how often each value's text occurs, in first-seen order; the answer is
- * the most frequent, the first seen among equals.
+ * {@code mode}: per group how often each value's text occurs and its oldest {@code _time}; the
+ * answer is the most frequent value. Among equals, the one that reaches the top count first when
+ * events are read newest first, as Splunk reads them — its oldest occurrence is the newest of the
+ * tied values' — and among those, the least text. One rule whatever the layout, the order events of
+ * equal time come in, or how slices split and merge ({@link #merge} keeps counts and oldest times);
+ * without a {@code _time} (after a {@code stats}) the least text. Splunk's Search Reference
+ * documents no tie rule (docs/search.md, "Differences from Splunk").
  */
 final class ModeFunction implements GroupingFunction {
   private Map<String, long[]>[] counts = newMaps(0);
@@ -34,22 +39,24 @@ final class ModeFunction implements GroupingFunction {
     int end = first + values.getValueCount(position);
     long grown = 0;
     for (int i = first; i < end; i++) {
-      grown += count(group, BlockValues.text(values, i), 1);
+      grown += count(group, BlockValues.text(values, i), 1, time);
     }
     return grown;
   }
 
-  private long count(int group, String text, long times) {
+  /** Counts {@code text} {@code times} more, its oldest time at most {@code oldest}. */
+  private long count(int group, String text, long times, long oldest) {
     Map<String, long[]> map = counts[group];
     if (map == null) {
-      map = counts[group] = new LinkedHashMap<>();
+      map = counts[group] = new HashMap<>();
     }
     long[] counter = map.get(text);
     if (counter == null) {
-      map.put(text, new long[] {times});
+      map.put(text, new long[] {times, oldest});
       return MemoryTracker.ENTRY_BYTES + MemoryTracker.valueBytes(text);
     }
     counter[0] += times;
+    counter[1] = Math.min(counter[1], oldest);
     return 0;
   }
 
@@ -61,7 +68,7 @@ final class ModeFunction implements GroupingFunction {
     }
     long grown = 0;
     for (Map.Entry<String, long[]> entry : theirs.entrySet()) {
-      grown += count(group, entry.getKey(), entry.getValue()[0]);
+      grown += count(group, entry.getKey(), entry.getValue()[0], entry.getValue()[1]);
     }
     return grown;
   }
@@ -73,14 +80,26 @@ final class ModeFunction implements GroupingFunction {
       return null;
     }
     String best = null;
-    long bestCount = 0;
+    long[] bestCounter = null;
     for (Map.Entry<String, long[]> entry : map.entrySet()) {
-      if (entry.getValue()[0] > bestCount) {
+      long[] counter = entry.getValue();
+      if (best == null || before(counter, entry.getKey(), bestCounter, best)) {
         best = entry.getKey();
-        bestCount = entry.getValue()[0];
+        bestCounter = counter;
       }
     }
     return best;
+  }
+
+  /** Whether value {@code text} ({count, oldest time}) wins over {@code other}'s. */
+  private static boolean before(long[] counter, String text, long[] other, String otherText) {
+    if (counter[0] != other[0]) {
+      return counter[0] > other[0];
+    }
+    if (counter[1] != other[1]) {
+      return counter[1] > other[1]; // reached the count first, newest first
+    }
+    return text.compareTo(otherText) < 0;
   }
 
   @Override

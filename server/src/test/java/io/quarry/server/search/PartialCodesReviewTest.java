@@ -1,0 +1,110 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import io.quarry.server.sourcetype.SourcetypeSettings;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review (session 34, review-d) of the "no value" codes ({@code _bp.<f>}, {@code TextMentions}):
+ * the block layout must answer as the event layout for events without the index-time field whose
+ * text gives it at search time without spelling its name — a JSON key written with a {@code \\u}
+ * escape — and for a sourcetype whose own extraction gives it (expected to pass).
+ */
+class PartialCodesReviewTest {
+  private static final String PASSWORD = "partial-review-password";
+  private static final String TOKEN = "partial-review-token";
+  private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.startLayouts(
+            root.resolve("data"),
+            PASSWORD,
+            TOKEN,
+            Map.of(
+                "sid",
+                new SourcetypeSettings.Builder()
+                    .searchExtractions(List.of("sid:(?<session>\\w+)"))
+                    .build()));
+    for (String index : List.of("ev", "bl")) {
+      post(index);
+    }
+  }
+
+  /**
+   * 200 events, index-time {@code session} in even ones; event 1 is JSON whose key is {@code
+   * \u0073ession} (JSON for "session"), event 3 of sourcetype {@code sid} says {@code sid:zzz}.
+   */
+  private static void post(String index) throws Exception {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      boolean has = i % 2 == 0;
+      String text =
+          i == 1 ? "{\"\\u0073ession\":\"json1\",\"n\":1}" : i == 3 ? "user sid:viasid" : "ev " + i;
+      body.append(
+          String.format(
+              "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"%s\",\"index\":\"%s\","
+                  + "\"event\":%s,\"fields\":{\"level\":\"info\"%s}}%n",
+              START + i,
+              i == 3 ? "sid" : "opt",
+              index,
+              JSON.writeValueAsString(text),
+              has ? ",\"session\":\"s" + (i % 5) + "\"" : ""));
+    }
+    TestServers.postEvents(server, TOKEN, body.toString());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String search(String query) throws Exception {
+    return TestServers.exportOk(server, PASSWORD, query);
+  }
+
+  @Test
+  void theEventLayoutFindsTheEscapedJsonKey() throws Exception {
+    // the reference: search-time JSON extraction decodes the key's escape
+    assertThat(search("search index=ev | stats count by session")).contains("json1");
+  }
+
+  @Test
+  void aJsonKeyWithAnEscapeIsNotANoValue() throws Exception {
+    for (String query :
+        List.of(
+            "| stats count by session",
+            "| stats range(_time) AS d, count by session",
+            "| where isnull(session) | stats count")) {
+      assertThat(search("search index=bl " + query))
+          .as(query)
+          .isEqualTo(search("search index=ev " + query));
+    }
+  }
+
+  @Test
+  void aSourcetypeExtractionStillGivesTheField() throws Exception {
+    for (String query :
+        List.of("| stats count by session", "| stats range(_time) AS d, count by session")) {
+      String blocks = search("search index=bl " + query);
+      assertThat(blocks).as(query).contains("viasid");
+    }
+  }
+}
