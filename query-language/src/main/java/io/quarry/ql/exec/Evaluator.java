@@ -232,6 +232,9 @@ public final class Evaluator {
           Object best = null;
           for (Object value : v) {
             for (Object each : values(value)) {
+              if (each instanceof Double d && d.isNaN()) {
+                return d; // a NaN among numbers: NaN, as stats min/max answer (docs/search.md)
+              }
               if (best == null
                   || (function.equals("min")
                       ? minOrder(each, best) < 0
