@@ -32,8 +32,9 @@ public record TypedResults(
 
   /**
    * A page of Quarry's JSON ({@code "fields": [{"name", "type"}], "rows": [[…]]}), numbers typed by
-   * their column: {@code Long} for {@code long}, {@code Double} for {@code double}; a multivalue (a
-   * JSON array) a {@code List} of values so typed.
+   * their column: {@code Long} for {@code long}, {@code Double} for {@code double} (the texts
+   * {@code inf}, {@code -inf} and {@code nan} too: JSON has no such number); a multivalue (a JSON
+   * array) a {@code List} of values so typed.
    */
   static TypedResults fromJson(JsonNode page, long offset, long total, boolean preview) {
     List<Column> columns = new ArrayList<>();
@@ -65,10 +66,30 @@ public record TypedResults(
     if (value.isNumber() && type.equals("long")) {
       return value.longValue();
     }
-    if (value.isNumber() && type.equals("double")) {
-      return value.doubleValue();
+    if (type.equals("double")) {
+      if (value.isNumber()) {
+        return value.doubleValue();
+      }
+      Double nonFinite = value.isTextual() ? nonFinite(value.textValue()) : null;
+      if (nonFinite != null) {
+        return nonFinite;
+      }
     }
     return JSON.convertValue(value, Object.class);
+  }
+
+  /**
+   * The number a double column's text stands for where JSON has none: the server writes an infinity
+   * as {@code inf}/{@code -inf} and a NaN as {@code nan}, the Arrow stream as the double; null for
+   * any other text.
+   */
+  private static Double nonFinite(String text) {
+    return switch (text) {
+      case "inf" -> Double.POSITIVE_INFINITY;
+      case "-inf" -> Double.NEGATIVE_INFINITY;
+      case "nan" -> Double.NaN;
+      default -> null;
+    };
   }
 
   /** The index of a column by name, or -1. */

@@ -66,7 +66,7 @@ public record Span(long amount, ChronoUnit unit, double width) {
    */
   public double multiple(double index) {
     double product = index * width;
-    if (product == Math.rint(product) && width == Math.rint(width)) {
+    if (!Double.isFinite(product) || product == Math.rint(product) && width == Math.rint(width)) {
       return product;
     }
     return new BigDecimal(Double.toString(width))

@@ -3,10 +3,11 @@ package io.quarry.ql.eval;
 import io.quarry.ql.exec.EvalValues;
 
 /**
- * {@code = != < <= > >=} with Splunk's eval rules ({@link EvalValues#compare}): numerically when
- * both sides are numbers (numeric text included), else as case-sensitive text; null when either
- * side is null; a multivalue true when any of its values compares true. Two numbers compare here
- * without boxing; a text reads as a number through {@code Evaluator}'s own coercion.
+ * {@code = != < <= > >=} with Splunk's eval rules ({@link EvalValues#comparison}): numerically when
+ * both sides are numbers (numeric text included; a NaN unordered: only {@code !=} holds), else as
+ * case-sensitive text; null when either side is null; a multivalue true when any of its values
+ * compares true. Two numbers compare here without boxing; a text reads as a number through {@code
+ * Evaluator}'s own coercion.
  */
 final class ComparisonEvaluator extends NumericBinaryEvaluator {
   private final int code;
@@ -33,21 +34,25 @@ final class ComparisonEvaluator extends NumericBinaryEvaluator {
 
   @Override
   void doubles(ArrayColumn out, int p, double a, double b) {
-    out.setBoolean(p, holds(Double.compare(a, b)));
+    out.setBoolean(
+        p, Double.isNaN(a) || Double.isNaN(b) ? code == NOT_EQUAL : holds(Double.compare(a, b)));
   }
 
   @Override
   void values(ArrayColumn out, int p, ValueColumn a, ValueColumn b) {
     if (a.kind(p) == ValueColumn.MULTIVALUE || b.kind(p) == ValueColumn.MULTIVALUE) {
       out.setBoolean(
-          p, EvalValues.anyMatch(a.get(p), b.get(p), (x, y) -> holds(EvalValues.compare(x, y))));
+          p, EvalValues.anyMatch(a.get(p), b.get(p), (x, y) -> holds(EvalValues.comparison(x, y))));
     } else {
-      out.setBoolean(p, holds(EvalValues.compare(a.get(p), b.get(p))));
+      out.setBoolean(p, holds(EvalValues.comparison(a.get(p), b.get(p))));
     }
   }
 
   /** {@link EvalValues#compares} without a string switch per position. */
   private boolean holds(int comparison) {
+    if (comparison == EvalValues.UNORDERED) {
+      return code == NOT_EQUAL;
+    }
     return switch (code) {
       case EQUAL -> comparison == 0;
       case NOT_EQUAL -> comparison != 0;

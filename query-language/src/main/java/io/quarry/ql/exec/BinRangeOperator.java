@@ -45,7 +45,7 @@ final class BinRangeOperator extends QueuedPageOperator {
           continue;
         }
         double value = position(block, p);
-        if (!Double.isNaN(value)) {
+        if (Double.isFinite(value)) {
           low = Math.min(low, value);
           high = Math.max(high, value);
         }
@@ -59,7 +59,7 @@ final class BinRangeOperator extends QueuedPageOperator {
     memory.add(bytes);
   }
 
-  /** The first value at a position on the span's axis (NaN: not a number). */
+  /** The first value at a position on the span's axis (not finite: no part of the range). */
   private double position(Block block, int position) {
     int first = block.getFirstValueIndex(position);
     return switch (block) {

@@ -21,7 +21,7 @@ final class Bins {
    */
   static Object binned(BinCommand command, Span span, Object value, ZoneId zone) {
     Object binned = bin(span, command.field(), value, zone);
-    if (TimeField.is(command.field()) != TimeField.is(command.as())) {
+    if (binned != null && TimeField.is(command.field()) != TimeField.is(command.as())) {
       binned = TimeField.is(command.field()) ? TimeField.seconds(binned) : TimeField.micros(binned);
     }
     return binned;
@@ -29,7 +29,7 @@ final class Bins {
 
   /**
    * Where a value of {@code command}'s field lies on the axis spans cut: microseconds for {@code
-   * _time}, else its number (NaN: not a number, no part of the range).
+   * _time}, else its number (NaN: not a number; neither it nor an infinity is part of the range).
    */
   static double position(BinCommand command, Object value) {
     if (isTime(command) && value instanceof Long micros) {
@@ -69,22 +69,20 @@ final class Bins {
 
   /**
    * {@code value} of {@code field} binned by {@code span}: a time's span start (epoch microseconds
-   * for {@code _time}, else seconds), a number's {@code low-high} label; anything else as it is.
+   * for {@code _time}, else seconds), a number's {@code low-high} label; null for a number that is
+   * not finite (an infinity or a NaN from arithmetic: no bin holds it, as {@link TimeField} has no
+   * time for it); anything else as it is.
    */
   static Object bin(Span span, String field, Object value, ZoneId zone) {
-    if (span.isTime()) {
-      if (field.equals("_time") && value instanceof Long micros) {
-        return span.floor(micros, zone);
-      }
-      double seconds = Values.toNumber(value);
-      if (Double.isNaN(seconds)) {
-        return value;
-      }
-      return TimeField.secondsOf(span.floor((long) Math.floor(seconds * 1_000_000d), zone));
+    if (span.isTime() && field.equals("_time") && value instanceof Long micros) {
+      return span.floor(micros, zone);
     }
     double number = Values.toNumber(value);
-    if (Double.isNaN(number)) {
-      return value;
+    if (!Double.isFinite(number)) {
+      return Double.isNaN(number) && !(value instanceof Double) ? value : null;
+    }
+    if (span.isTime()) {
+      return TimeField.secondsOf(span.floor((long) Math.floor(number * 1_000_000d), zone));
     }
     double index = Math.floor(number / span.width());
     return Values.toText(span.multiple(index)) + "-" + Values.toText(span.multiple(index + 1));

@@ -271,14 +271,23 @@ public final class ChartAggregation implements PageAggregator {
         } else {
           builder.appendNull();
         }
-      } else if (each.size() == 1) {
-        builder.append(Values.toText(map.apply(each.get(0))));
       } else {
-        builder.beginPositionEntry();
+        List<String> mapped = new ArrayList<>(each.size());
         for (Object value : each) {
-          builder.append(Values.toText(map.apply(value)));
+          Object binned = map.apply(value);
+          if (binned != null) { // null: an infinity, which no bin holds
+            mapped.add(Values.toText(binned));
+          }
         }
-        builder.endPositionEntry();
+        if (mapped.isEmpty()) {
+          builder.appendNull();
+        } else if (mapped.size() == 1) {
+          builder.append(mapped.get(0));
+        } else {
+          builder.beginPositionEntry();
+          mapped.forEach(builder::append);
+          builder.endPositionEntry();
+        }
       }
     }
     return builder.build();

@@ -214,9 +214,10 @@ public final class EvalFunctions {
                   : call.arguments().get(1) instanceof Expression.Literal(Object b)
                       ? EvalValues.number(b)
                       : "unknown";
-          if (!"unknown".equals(base) && TextFunctions.tonumber(text, base) == null) {
+          if (!"unknown".equals(base) && TextFunctions.tonumber(text.strip(), base) == null) {
             // Conversion functions, tonumber: "If the tonumber function can't parse a string to a
-            // number, the function returns an error" (a field's value that is none is null)
+            // number, the function returns an error" (a field's value that is none is null); a
+            // number with surrounding space is no such string: null, as the reference says
             yield new Problem(
                 call.offset(),
                 "tonumber(): \"" + text + "\" is not a number",

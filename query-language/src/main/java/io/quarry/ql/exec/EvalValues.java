@@ -32,7 +32,17 @@ public final class EvalValues {
     return false;
   }
 
+  /**
+   * {@link #comparison}'s answer for two numbers with a NaN: IEEE's unordered, under which every
+   * comparison is false but {@code !=} ({@code nan=nan} false, {@code nan>5} false).
+   */
+  public static final int UNORDERED = Integer.MIN_VALUE;
+
+  /** Whether {@code operator} holds for a {@link #comparison} {@code c}. */
   public static boolean compares(String operator, int c) {
+    if (c == UNORDERED) {
+      return operator.equals("!=");
+    }
     return switch (operator) {
       case "=" -> c == 0;
       case "!=" -> c != 0;
@@ -43,10 +53,30 @@ public final class EvalValues {
     };
   }
 
-  /** Numerically when both are numbers, else as case-sensitive text. */
-  public static int compare(Object a, Object b) {
+  /**
+   * {@link #compare} for the comparison operators: {@link #UNORDERED} when both are numbers and
+   * either is a NaN (IEEE 754, as the Search Reference's eval "Numeric calculations" promises).
+   */
+  public static int comparison(Object a, Object b) {
     Object x = number(a);
     Object y = number(b);
+    if (x instanceof Double d && d.isNaN() && y != null
+        || y instanceof Double e && e.isNaN() && x != null) {
+      return UNORDERED;
+    }
+    return compare(x, y, a, b);
+  }
+
+  /**
+   * Numerically when both are numbers, else as case-sensitive text: a total order (a NaN after
+   * every other number, as {@link Double#compare}), for min/max; the operators use {@link
+   * #comparison}.
+   */
+  public static int compare(Object a, Object b) {
+    return compare(number(a), number(b), a, b);
+  }
+
+  private static int compare(Object x, Object y, Object a, Object b) {
     if (x != null && y != null) {
       if (x instanceof Long l && y instanceof Long m) {
         return Long.compare(l, m);

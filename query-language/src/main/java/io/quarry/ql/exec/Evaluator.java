@@ -2,6 +2,7 @@ package io.quarry.ql.exec;
 
 import static io.quarry.ql.exec.EvalValues.anyMatch;
 import static io.quarry.ql.exec.EvalValues.compare;
+import static io.quarry.ql.exec.EvalValues.comparison;
 import static io.quarry.ql.exec.EvalValues.multivalue;
 import static io.quarry.ql.exec.EvalValues.number;
 import static io.quarry.ql.exec.EvalValues.text;
@@ -181,7 +182,8 @@ public final class Evaluator {
       case "isstr":
         return a instanceof String;
       case "isint":
-        return a instanceof Long || a instanceof Double d && d == Math.rint(d);
+        return a instanceof Long
+            || a instanceof Double d && Double.isFinite(d) && d == Math.rint(d);
       case "isbool", "isdouble", "isarray", "isobject", "ismv":
         return InformationalFunctions.apply(function, a);
       case "validate":
@@ -218,7 +220,7 @@ public final class Evaluator {
           }
           for (int i = 1; i < v.size(); i++) {
             if (v.get(i) != null
-                && Boolean.TRUE.equals(anyMatch(a, v.get(i), (x, y) -> compare(x, y) == 0))) {
+                && Boolean.TRUE.equals(anyMatch(a, v.get(i), (x, y) -> comparison(x, y) == 0))) {
               return true;
             }
           }
@@ -230,6 +232,9 @@ public final class Evaluator {
           Object best = null;
           for (Object value : v) {
             for (Object each : values(value)) {
+              if (each instanceof Double d && d.isNaN()) {
+                return d; // a NaN among numbers: NaN, as stats min/max answer (docs/search.md)
+              }
               if (best == null
                   || (function.equals("min")
                       ? minOrder(each, best) < 0

@@ -57,7 +57,7 @@ final class OverBins {
     double high = Double.NEGATIVE_INFINITY;
     for (List<Object> key : keys) {
       double value = Values.toNumber(key.get(index));
-      if (!Double.isNaN(value)) {
+      if (Double.isFinite(value)) {
         low = Math.min(low, value);
         high = Math.max(high, value);
       }

@@ -282,7 +282,10 @@ public final class PageChain {
           continue;
         }
         Object binned = Bins.binned(command, span, values.get(0), zone);
-        cells.add(binned instanceof List<?> list ? List.copyOf(list) : List.of(binned));
+        cells.add(
+            binned instanceof List<?> list
+                ? List.copyOf(list)
+                : binned == null ? List.of() : List.of(binned)); // null: an infinity, no bin
       }
       Page binned = PageBuilder.toPage(List.of(command.as()), List.of(cells), positions);
       return page.withColumn(command.as(), binned.block(0));

@@ -1,6 +1,5 @@
 package io.quarry.ql.exec;
 
-import java.util.IllegalFormatException;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -76,7 +75,7 @@ final class Printf {
               + (precision == null || "dixXouc".indexOf(conversion) >= 0 ? "" : "." + precision);
       try {
         out.append(convert(conversion, spec, flags, precision, argument));
-      } catch (IllegalFormatException | ArithmeticException e) {
+      } catch (IllegalArgumentException | ArithmeticException e) { // a format's, a code point's
         return null;
       }
     }
@@ -84,22 +83,23 @@ final class Printf {
     return out.toString();
   }
 
+  /**
+   * A whole-number conversion's argument truncated; a value that is no finite number (text that is
+   * not a number, an infinity, a NaN) fits none and makes the answer null.
+   */
+  private static long whole(double number) {
+    if (!Double.isFinite(number)) {
+      throw new ArithmeticException("not a finite number");
+    }
+    return (long) number;
+  }
+
   private static String convert(
       char conversion, String spec, String flags, String precision, Object argument) {
     double number = Values.toNumber(argument);
     return switch (conversion) {
-      case 'd', 'i', 'u' -> {
-        if (Double.isNaN(number)) {
-          throw new ArithmeticException("not a number");
-        }
-        yield String.format(Locale.ROOT, spec + "d", (long) number);
-      }
-      case 'x', 'X', 'o' -> {
-        if (Double.isNaN(number)) {
-          throw new ArithmeticException("not a number");
-        }
-        yield String.format(Locale.ROOT, spec + conversion, (long) number);
-      }
+      case 'd', 'i', 'u' -> String.format(Locale.ROOT, spec + "d", whole(number));
+      case 'x', 'X', 'o' -> String.format(Locale.ROOT, spec + conversion, whole(number));
       case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A' -> {
         boolean upper = Character.isUpperCase(conversion);
         if (Double.isNaN(number) && !(argument instanceof Double)) {
@@ -121,7 +121,7 @@ final class Printf {
         String text =
             argument instanceof String s && Double.isNaN(number)
                 ? s.isEmpty() ? "" : s.substring(0, s.offsetByCodePoints(0, 1))
-                : new String(Character.toChars((int) number));
+                : new String(Character.toChars((int) whole(number)));
         yield String.format(Locale.ROOT, spec.replace("#", "").replace("0", "") + "s", text);
       }
       default -> {

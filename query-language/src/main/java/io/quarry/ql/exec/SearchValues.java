@@ -10,10 +10,11 @@ import java.util.function.Predicate;
  * values, with Splunk's semantics: {@code f=v} holds when any value of f matches v
  * (case-insensitively, {@code *} wildcards, numerically when both sides are numbers, as a CIDR
  * block for {@code a.b.c.d/n}); {@code f!=v} needs f to have a value and none matching; the
- * ordering operators compare numerically when both sides are numbers and as text otherwise. What
- * {@code io.quarry.ql.eval.SearchFilter} asks of a block's values at a position and the metric
- * store's series filter of a series' values; the caller gives {@code _time} as epoch seconds
- * ({@link TimeField#seconds(List)}).
+ * ordering operators compare numerically when both sides are numbers (a NaN value against a number:
+ * false, as IEEE 754's unordered) and as text otherwise. What {@code
+ * io.quarry.ql.eval.SearchFilter} asks of a block's values at a position and the metric store's
+ * series filter of a series' values; the caller gives {@code _time} as epoch seconds ({@link
+ * TimeField#seconds(List)}).
  */
 public final class SearchValues {
   private final ComparisonOperator operator;
@@ -70,6 +71,8 @@ public final class SearchValues {
       double actualNumber = Values.toNumber(actual);
       if (!Double.isNaN(number) && !Double.isNaN(actualNumber)) {
         comparison = Double.compare(actualNumber, number);
+      } else if (!Double.isNaN(number) && actual instanceof Double) {
+        return false; // a NaN is unordered against any number (IEEE 754)
       } else {
         comparison = Values.toText(actual).compareTo(expected);
       }

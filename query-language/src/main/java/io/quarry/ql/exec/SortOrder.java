@@ -34,8 +34,8 @@ final class SortOrder {
   static int compare(SortKey key, Object a, Object b) {
     if (key.mode() == SortKey.Mode.NUM) {
       // num(): a value that is not a number has no place in the order, like a missing one
-      a = a != null && Double.isNaN(Values.toNumber(a)) ? null : a;
-      b = b != null && Double.isNaN(Values.toNumber(b)) ? null : b;
+      a = a != null && !(a instanceof Double) && Double.isNaN(Values.toNumber(a)) ? null : a;
+      b = b != null && !(b instanceof Double) && Double.isNaN(Values.toNumber(b)) ? null : b;
     }
     if (a == null || b == null) {
       return a == null ? (b == null ? 0 : 1) : -1;
@@ -45,16 +45,17 @@ final class SortOrder {
   }
 
   /**
-   * Splunk's orders: {@code auto} (and {@code num}) put numbers first, numerically, then text;
-   * {@code str} compares everything as text. Text compares lexicographically by code unit, so upper
-   * case sorts before lower case, as Splunk's UTF-8 order does.
+   * Splunk's orders: {@code auto} (and {@code num}) put numbers first, numerically (a NaN from
+   * arithmetic after every other number, as {@link Double#compare}), then text; {@code str}
+   * compares everything as text. Text compares lexicographically by code unit, so upper case sorts
+   * before lower case, as Splunk's UTF-8 order does.
    */
   static int compareValues(SortKey.Mode mode, Object a, Object b) {
     if (mode != SortKey.Mode.STR) {
       double x = Values.toNumber(a);
       double y = Values.toNumber(b);
-      boolean xNumber = !Double.isNaN(x);
-      boolean yNumber = !Double.isNaN(y);
+      boolean xNumber = !Double.isNaN(x) || a instanceof Double; // a NaN: after every number
+      boolean yNumber = !Double.isNaN(y) || b instanceof Double;
       if (xNumber && yNumber) {
         return Double.compare(x, y);
       }

@@ -179,15 +179,11 @@ final class TextFunctions {
   private static Object toint(Object value, Object base) {
     Object number =
         value instanceof String ? tonumber(value, base) : value instanceof Boolean ? null : value;
-    if (number instanceof Long) {
-      return number;
-    }
-    if (!(number instanceof Double d) || !Double.isFinite(d)) {
-      return null;
-    }
-    double whole = Math.floor(d);
-    return Math.abs(whole) < 0x1p63 ? (Object) (long) whole : (Object) whole;
+    return number instanceof Number ? FLOOR.apply(number) : null;
   }
+
+  /** {@code floor}, whose rule for a double past a long's range and one not finite toint shares. */
+  private static final NumberFunction FLOOR = NumberFunctions.bind("floor", List.of());
 
   /**
    * {@code tobool(value)}: a Boolean as it is, the texts {@code true}/{@code True} and {@code
@@ -219,6 +215,9 @@ final class TextFunctions {
     Object number = number(value);
     if (number == null) {
       return text(value);
+    }
+    if (number instanceof Double d && !Double.isFinite(d)) { // no digits: nan, inf, -inf
+      return format.equals("binary") ? null : text(value);
     }
     return switch (format) {
       case "binary" -> { // whole numbers 0 to 2^53-1 only: tostring(9, "binary") is 1001

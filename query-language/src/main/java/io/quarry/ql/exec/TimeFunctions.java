@@ -12,8 +12,9 @@ import java.util.List;
  * The time eval functions that read their arguments: {@code strftime}, {@code strptime} and {@code
  * relative_time} ({@code now()} and {@code time()} are the evaluator's: they need the search's
  * time), each bound to its arguments after the first ({@link BoundFunction}). Times are epoch
- * seconds; formats are {@link Strftime}'s, in the search's zone. Arguments are never null here (a
- * null argument makes the call null first).
+ * seconds (a number that is no time, an infinity among them, gives null); formats are {@link
+ * Strftime}'s, in the search's zone. Arguments are never null here (a null argument makes the call
+ * null first).
  */
 final class TimeFunctions {
   private TimeFunctions() {}
@@ -28,11 +29,11 @@ final class TimeFunctions {
         {
           Strftime.Compiled format = Strftime.compile(text(rest.get(0)));
           return a -> {
-            Object seconds = number(a);
-            if (seconds == null) {
+            double seconds = seconds(a);
+            if (Double.isNaN(seconds)) {
               return null;
             }
-            long micros = (long) Math.floor(((Number) seconds).doubleValue() * 1_000_000d);
+            long micros = (long) Math.floor(seconds * 1_000_000d);
             return format.format(micros, zone);
           };
         }
@@ -49,11 +50,11 @@ final class TimeFunctions {
         {
           String modifier = text(rest.get(0));
           return a -> {
-            Object seconds = number(a);
-            if (seconds == null) {
+            double seconds = seconds(a);
+            if (Double.isNaN(seconds)) {
               return null;
             }
-            long base = (long) (((Number) seconds).doubleValue() * 1_000_000d);
+            long base = (long) (seconds * 1_000_000d);
             try {
               return TimeField.secondsOf(
                   TimeModifiers.resolveMicros(
@@ -66,5 +67,18 @@ final class TimeFunctions {
       default:
         return null;
     }
+  }
+
+  /**
+   * A value as epoch seconds, or NaN when it is no time: not a number, or a number not finite or
+   * past what a long holds in microseconds ({@code relative_time(1e308*10, "-1d")} is null).
+   */
+  private static double seconds(Object value) {
+    Object number = number(value);
+    if (number == null) {
+      return Double.NaN;
+    }
+    double seconds = ((Number) number).doubleValue();
+    return Math.abs(seconds * 1_000_000d) < 0x1p63 ? seconds : Double.NaN;
   }
 }

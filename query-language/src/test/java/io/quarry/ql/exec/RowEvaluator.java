@@ -2,8 +2,8 @@ package io.quarry.ql.exec;
 
 import static io.quarry.ql.exec.EvalValues.anyMatch;
 import static io.quarry.ql.exec.EvalValues.arithmetic;
-import static io.quarry.ql.exec.EvalValues.compare;
 import static io.quarry.ql.exec.EvalValues.compares;
+import static io.quarry.ql.exec.EvalValues.comparison;
 import static io.quarry.ql.exec.EvalValues.multivalue;
 import static io.quarry.ql.exec.EvalValues.number;
 import static io.quarry.ql.exec.EvalValues.text;
@@ -117,7 +117,7 @@ public final class RowEvaluator {
               left,
               right,
               (a, b) -> Boolean.TRUE.equals(evaluator.apply("like", List.of(text(a), text(b)))));
-      default -> anyMatch(left, right, (a, b) -> compares(operator, compare(a, b)));
+      default -> anyMatch(left, right, (a, b) -> compares(operator, comparison(a, b)));
     };
   }
 

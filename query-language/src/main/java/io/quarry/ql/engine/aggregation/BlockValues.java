@@ -19,7 +19,21 @@ import io.quarry.ql.exec.Values;
 final class BlockValues {
   private BlockValues() {}
 
-  /** The value as a number (NaN when it is not one); a timestamp as epoch seconds. */
+  /**
+   * Whether {@code number}, what {@link #number} read at {@code valueIndex}, is a number: any but a
+   * NaN, and a NaN a double block holds (arithmetic's {@code inf - inf}), which is a number whose
+   * sum or average is NaN. A text never reads as a NaN number ({@code "nan"} is no number), so the
+   * NaN {@link #number} answers for a text or a boolean means "not a number"; no boxing, and only a
+   * NaN costs the block's type test.
+   */
+  static boolean isNumber(Block block, double number) {
+    return !Double.isNaN(number) || block instanceof DoubleBlock;
+  }
+
+  /**
+   * The value as a number (NaN when it is not one, or a double block's NaN: {@link #isNumber}
+   * tells); a timestamp as epoch seconds.
+   */
   static double number(Block block, int valueIndex) {
     return switch (block) {
       case LongBlock longs ->

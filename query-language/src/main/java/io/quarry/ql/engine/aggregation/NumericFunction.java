@@ -10,7 +10,8 @@ import io.quarry.ql.exec.TimeField;
 /**
  * {@code sum}, {@code avg}, {@code min}, {@code max} and {@code range}: per group the count of
  * numeric values, their sum, minimum and maximum, and whether each was whole (a sum of whole
- * numbers is a whole number). Values that are not numbers are skipped, but for {@code min} and
+ * numbers is a whole number). A NaN (from arithmetic: {@code inf - inf}) is a number and makes
+ * every answer NaN ({@code nan}). Values that are not numbers are skipped, but for {@code min} and
  * {@code max}: a group that has seen no number answers its least or greatest text ({@link
  * TextExtremes}, kept only once a text arrives); {@code _time} is read as epoch seconds and its
  * minimum, maximum and range answered to the microsecond ({@link TimeField}).
@@ -73,7 +74,7 @@ final class NumericFunction implements GroupingFunction {
     long grown = 0;
     for (int i = first; i < end; i++) {
       double number = BlockValues.number(values, i, scratch);
-      if (!Double.isNaN(number)) {
+      if (BlockValues.isNumber(values, number)) {
         addNumber(page, LongPages.offset(at), number);
       } else if (function == AggregateFunction.MIN || function == AggregateFunction.MAX) {
         grown += texts().offer(group, BlockValues.text(values, i));
@@ -112,7 +113,10 @@ final class NumericFunction implements GroupingFunction {
     return 0;
   }
 
-  /** Adds a number (not NaN) to the state at {@code at}. */
+  /**
+   * Adds a number to the state at {@code at}; a NaN makes the sum, minimum and maximum NaN ({@link
+   * Math#min} and {@link Math#max} propagate it, as IEEE 754's minimum and maximum do).
+   */
   private static void addNumber(long[] states, int at, double number) {
     long count = states[at + COUNT] + 1;
     if (!(number == Math.rint(number) && Math.abs(number) < 0x1p53)) {

@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * {@code median} and {@code perc<N>}: every numeric value of a group (8 bytes each, counted), the
  * exact percentile interpolated linearly between the two nearest ranks; a whole answer over whole
- * numbers is a whole number.
+ * numbers is a whole number. A NaN (from arithmetic) has no rank and is skipped.
  */
 final class PercentileFunction implements GroupingFunction {
   private final double percent;

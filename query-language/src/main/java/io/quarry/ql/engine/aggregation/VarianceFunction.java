@@ -7,7 +7,7 @@ import java.util.Arrays;
 /**
  * {@code var}, {@code varp}, {@code stdev}, {@code stdevp} and {@code sumsq} (m2 + n·mean²): per
  * group the count of numeric values, their running mean and sum of squared deviations (Welford's
- * method; partials merge with Chan's formula), so no value is kept.
+ * method; partials merge with Chan's formula), so no value is kept. A NaN number makes them NaN.
  */
 final class VarianceFunction implements GroupingFunction {
   private final AggregateFunction function;
@@ -38,8 +38,8 @@ final class VarianceFunction implements GroupingFunction {
     int end = first + values.getValueCount(position);
     for (int i = first; i < end; i++) {
       double number = BlockValues.number(values, i);
-      if (Double.isNaN(number)) {
-        continue;
+      if (!BlockValues.isNumber(values, number)) {
+        continue; // a NaN number is kept: the variance is NaN
       }
       long n = ++counts[group];
       double delta = number - means[group];
