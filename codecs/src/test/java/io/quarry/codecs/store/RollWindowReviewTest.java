@@ -293,4 +293,30 @@ class RollWindowReviewTest {
           .hasSize(12_000);
     }
   }
+
+  /**
+   * {@code storage.compaction.idleMillis} as large as a long (a way to say "never idle"; the config
+   * check takes any value of 0 or more): {@code idle().toNanos()} overflows in every scheduled
+   * check, which catches the ArithmeticException at FINE, so not even the pending-bytes bound
+   * compacts. Expected to FAIL on 885fc7d6.
+   */
+  @Test
+  void aNeverIdleSettingStillCompactsPastThePendingBound() throws Exception {
+    IndexOptions options =
+        IndexOptions.builder()
+            .commitInterval(Duration.ofHours(1))
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofMillis(Long.MAX_VALUE), 1, 1))
+            .build();
+    try (IndexStore store = open(options, FSDirectory::open)) {
+      DeferredCompactionTest.addSegments(store);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+      while (store.compaction().compactions() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(store.compaction().compactions())
+          .as("compactions past a 1-byte pending bound: %s", store.compaction())
+          .isPositive();
+    }
+  }
 }
