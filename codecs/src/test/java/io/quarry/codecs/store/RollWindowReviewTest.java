@@ -140,6 +140,12 @@ class RollWindowReviewTest {
       Map<String, Integer> found = StoredRaws.of(reopened);
       assertThat(found).hasSize(6_100);
       assertThat(found.values()).allMatch(count -> count == 1);
+      // the open started the un-rolled bucket's compaction again; a commit rolls it once it ended
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!reopened.buckets().getFirst().state().equals("warm")
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
       assertThat(reopened.buckets().getFirst().state()).isEqualTo("warm");
       assertThat(reopened.buckets().getFirst().events()).isEqualTo(6_000);
     }
