@@ -11,8 +11,6 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PointValues;
-import org.apache.lucene.index.SegmentCommitInfo;
-import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
@@ -174,6 +172,11 @@ final class Bucket implements Closeable {
 
   Path path() {
     return path;
+  }
+
+  /** The bucket's Lucene directory (its files; the writer and readers are the bucket's). */
+  Directory directory() {
+    return directory;
   }
 
   boolean isWarm() {
@@ -443,32 +446,6 @@ final class Bucket implements Closeable {
    */
   boolean compacting() {
     return state != State.WARM && (waitingForRoll ? compaction.merging() : compaction.running());
-  }
-
-  /**
-   * The bytes of the bucket's last commit (its segments and {@code segments_N}): what a bucket
-   * taking writes or waiting for its roll holds for good, without the segments a running merge
-   * writes or the ones a finished merge replaced, both on disk until the next commit ({@link
-   * Retention}). 0 before the first commit.
-   */
-  long committedBytes() throws IOException {
-    for (int attempt = 0; ; attempt++) {
-      try {
-        if (!DirectoryReader.indexExists(directory)) {
-          return 0;
-        }
-        SegmentInfos commit = SegmentInfos.readLatestCommit(directory);
-        long total = directory.fileLength(commit.getSegmentsFileName());
-        for (SegmentCommitInfo segment : commit) {
-          total += segment.sizeInBytes();
-        }
-        return total;
-      } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException replaced) {
-        if (attempt == 2) { // a commit deleted the one read, each time: read the next
-          throw replaced;
-        }
-      }
-    }
   }
 
   /**

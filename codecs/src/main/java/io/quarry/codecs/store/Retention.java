@@ -11,7 +11,7 @@ import java.util.logging.Logger;
  *
  * <p>{@code maxTotalBytes} never deletes for bytes a compaction will free. A warm bucket counts its
  * directory; a bucket taking writes or waiting for its roll counts its last commit only ({@link
- * Bucket#committedBytes}): a running compaction's compact segments, and the fast ones a finished
+ * BucketBytes#committed}): a running compaction's compact segments, and the fast ones a finished
  * compaction replaced, are both on disk until the next commit, and counting them had deleted a warm
  * bucket for good for bytes gone a moment later (a hot bucket's idle compaction, and a full
  * bucket's, which held both until its roll). While a full bucket's compaction runs ahead of its
@@ -38,7 +38,7 @@ final class Retention {
     long total = 0;
     boolean compactingForRoll = false;
     for (Bucket bucket : buckets) {
-      total += bucket.isWarm() ? BucketBytes.onDisk(bucket) : bucket.committedBytes();
+      total += bucket.isWarm() ? BucketBytes.onDisk(bucket) : BucketBytes.committed(bucket);
       compactingForRoll |= bucket.compactingForRoll();
     }
     for (Bucket bucket : warm) {
