@@ -15,9 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IOContext;
-import org.apache.lucene.store.IndexOutput;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,42 +39,7 @@ class RollWindowReviewTest {
   /** Directories where every file a compaction merge opens waits until {@code release}. */
   private static Bucket.DirectoryFactory holdingCompactions(
       CountDownLatch entered, CountDownLatch release) {
-    return holdingCompactions("", entered, release);
-  }
-
-  /**
-   * Directories where every file a compaction merge opens whose name ends with {@code suffix} waits
-   * until {@code release}.
-   */
-  private static Bucket.DirectoryFactory holdingCompactions(
-      String suffix, CountDownLatch entered, CountDownLatch release) {
-    return path ->
-        new FilterDirectory(FSDirectory.open(path)) {
-          private void maybeHold(String name, IOContext context) throws IOException {
-            if (FaultyDirectories.compaction(context) && name.endsWith(suffix)) {
-              entered.countDown();
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-              }
-            }
-          }
-
-          @Override
-          public IndexOutput createOutput(String name, IOContext context) throws IOException {
-            maybeHold(name, context);
-            return super.createOutput(name, context);
-          }
-
-          @Override
-          public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
-              throws IOException {
-            maybeHold(prefix + suffix, context);
-            return super.createTempOutput(prefix, suffix, context);
-          }
-        };
+    return FaultyDirectories.holdingCompactions("", entered, release);
   }
 
   private static IndexOptions options(long maxBucketEvents) {
@@ -267,7 +230,8 @@ class RollWindowReviewTest {
         options(5_000).toBuilder().maxTotalBytes(java.util.Optional.of(warmBytes * 5 / 2)).build();
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    try (IndexStore store = open(limited, holdingCompactions(".si", entered, release))) {
+    try (IndexStore store =
+        open(limited, FaultyDirectories.holdingCompactions(".si", entered, release))) {
       try {
         for (int segment = 3; segment < 6; segment++) {
           store.add(NumberedEvents.events(segment * 2000, 2000));
