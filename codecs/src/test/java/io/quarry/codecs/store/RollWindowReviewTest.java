@@ -289,4 +289,58 @@ class RollWindowReviewTest {
           .isPositive();
     }
   }
+
+  /**
+   * An idle compaction running when the bucket fills: the roll's commit flushes the last fast
+   * segment, which that compaction does not take; the bucket compacts again once it ended, so the
+   * roll's forced merge (to 4 segments, under the commit lock) writes nothing (mendsc).
+   */
+  @Test
+  void aRollAfterAnIdleCompactionCompactsTheLastSegmentAheadOfIt() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger rollMergeFiles =
+        new java.util.concurrent.atomic.AtomicInteger();
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Bucket.DirectoryFactory directories =
+        FaultyDirectories.holding(
+            context -> {
+              if (context.context() == IOContext.Context.MERGE
+                  && context.mergeInfo().mergeMaxNumSegments() == 4) {
+                rollMergeFiles.incrementAndGet();
+              }
+              return FaultyDirectories.compaction(context);
+            },
+            entered,
+            release);
+    IndexOptions options =
+        IndexOptions.builder()
+            .commitInterval(Duration.ofMillis(200))
+            .maxBucketEvents(5_000)
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofMillis(100), 1L << 40))
+            .build();
+    try (IndexStore store = open(options, directories)) {
+      try {
+        store.add(NumberedEvents.events(0, 2_000));
+        store.commit();
+        assertThat(entered.await(30, TimeUnit.SECONDS)).as("the idle compaction started").isTrue();
+        store.add(NumberedEvents.events(2_000, 4_000)); // full: the next commit rolls it
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (store.buckets().getFirst().state().equals("hot") && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        assertThat(store.buckets().getFirst().state()).isEqualTo("rolling");
+        assertThat(store.buckets()).hasSize(2);
+      } finally {
+        release.countDown();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(store.buckets().getFirst().state()).isEqualTo("warm");
+      assertThat(store.buckets().getFirst().events()).isEqualTo(6_000);
+      assertThat(rollMergeFiles.get()).as("files the roll's forced merge wrote").isZero();
+    }
+  }
 }
