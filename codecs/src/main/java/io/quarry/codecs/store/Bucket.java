@@ -21,14 +21,15 @@ import org.apache.lucene.util.IOUtils;
  * A bucket: one Lucene index holding the events of a time range, in {@code buckets/<id>/}. The hot
  * bucket takes writes; a warm bucket is read-only and described by {@code bucket.properties}
  * (written atomically when it rolls), which gives its time bounds, event count and last sequence
- * number, so a search can skip it without opening it. A bucket directory without that file was hot
- * when the process stopped and is opened for writing again.
+ * number, so a search can skip it without opening it. A bucket directory without that file was hot,
+ * or full and waiting for its roll, when the process stopped, and is opened for writing again.
  *
  * <p>With compaction deferred ({@link CompactionSettings}) the hot bucket's merges write fast
  * journal blocks and {@link #compactIfDue} starts a compaction ({@link CompactionMergePolicy}) in
  * the background once the bucket is idle or its fast segments pass the bound; the roll compacts
  * what is left. A compaction is a Lucene merge: searches see the segments before it or after it,
- * and a crash during one leaves the last commit as it was.
+ * and a crash during one leaves the last commit as it was. A full bucket waits for its roll while
+ * {@link #compactBeforeRoll} compacts it: it takes no event, and is neither hot nor warm.
  */
 final class Bucket implements Closeable {
   static final String MANIFEST = BucketManifest.FILE;
@@ -57,6 +58,8 @@ final class Bucket implements Closeable {
   private volatile long maxSequence;
   private final BucketCompaction compaction;
   private AbortableMergeScheduler mergeScheduler; // hot
+  // full: takes no event, compacts ahead of its roll (compactBeforeRoll started one)
+  private volatile boolean waitingForRoll;
 
   private Bucket(
       long id,
@@ -171,8 +174,25 @@ final class Bucket implements Closeable {
     return path;
   }
 
+  /** The bucket's Lucene directory (its files; the writer and readers are the bucket's). */
+  Directory directory() {
+    return directory;
+  }
+
   boolean isWarm() {
     return state == State.WARM;
+  }
+
+  /**
+   * What {@code quarry indexes} calls the bucket's state: {@code warm}; {@code rolling} while it
+   * waits for its roll (full, compacting ahead of it) or rolls; {@code hot} otherwise.
+   */
+  String stateName() {
+    State now = state;
+    if (now == State.WARM) {
+      return "warm";
+    }
+    return now == State.ROLLING || waitingForRoll ? "rolling" : "hot";
   }
 
   long minTime() {
@@ -390,12 +410,21 @@ final class Bucket implements Closeable {
     if (state != State.HOT || current == null) {
       return false;
     }
+    waitingForRoll = true;
     return compaction.startForRoll(current, () -> state == State.HOT);
   }
 
   /** Whether a compaction's merge of this bucket is registered or running now. */
   boolean compactionMerging() {
     return state != State.WARM && compaction.merging();
+  }
+
+  /**
+   * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked) and a merge of its
+   * compaction runs: its directory holds the fast segments and the compact ones replacing them.
+   */
+  boolean compactingForRoll() {
+    return waitingForRoll && compactionMerging();
   }
 
   /**
@@ -411,9 +440,12 @@ final class Bucket implements Closeable {
     return state == State.WARM ? 0 : compaction.pendingBytes();
   }
 
-  /** Whether a compaction of this bucket runs now, or its searchers do not see one that ended. */
+  /**
+   * Whether a compaction of this bucket runs now, or (a hot bucket's) its searchers do not see one
+   * that ended: a bucket waiting for its roll reopens its searchers only in the roll.
+   */
   boolean compacting() {
-    return state != State.WARM && compaction.running();
+    return state != State.WARM && (waitingForRoll ? compaction.merging() : compaction.running());
   }
 
   /**
@@ -509,7 +541,15 @@ final class Bucket implements Closeable {
     IndexWriter current = writer;
     if (state == State.HOT && current != null && current.isOpen()) {
       mergeScheduler.abortRunning();
-      current.rollback();
+      try {
+        current.rollback();
+      } catch (java.nio.channels.ClosedChannelException lockClosed) {
+        // the abort's interrupt met the merge thread checking the write lock, which closes the
+        // lock's channel (and so releases the lock): the rollback ended but for that release
+        if (current.isOpen()) {
+          throw lockClosed;
+        }
+      }
     }
     close();
   }

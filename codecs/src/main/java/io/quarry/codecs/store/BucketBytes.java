@@ -1,16 +1,22 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.lucene.index.CodecReader;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.Directory;
 
 /**
  * The bytes one bucket holds, for statistics and retention: its journal's raw and compressed bytes,
@@ -54,6 +60,33 @@ final class BucketBytes {
       bucket.release(searcher);
     }
     return totals;
+  }
+
+  /**
+   * The bytes of the bucket's last commit (its segments and {@code segments_N}): what a bucket
+   * taking writes or waiting for its roll holds for good, without the segments a running merge
+   * writes or the ones a finished merge replaced, both on disk until the next commit ({@link
+   * Retention}). 0 before the first commit.
+   */
+  static long committed(Bucket bucket) throws IOException {
+    Directory directory = bucket.directory();
+    for (int attempt = 0; ; attempt++) {
+      try {
+        if (!DirectoryReader.indexExists(directory)) {
+          return 0;
+        }
+        SegmentInfos commit = SegmentInfos.readLatestCommit(directory);
+        long total = directory.fileLength(commit.getSegmentsFileName());
+        for (SegmentCommitInfo segment : commit) {
+          total += segment.sizeInBytes();
+        }
+        return total;
+      } catch (NoSuchFileException | FileNotFoundException replaced) {
+        if (attempt == 2) { // a commit deleted the one read, each time: read the next
+          throw replaced;
+        }
+      }
+    }
   }
 
   /** The bytes of every file in the bucket's directory. */

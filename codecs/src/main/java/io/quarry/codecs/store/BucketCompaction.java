@@ -63,7 +63,7 @@ final class BucketCompaction {
   boolean startIfDue(
       IndexWriter writer, CompactionSettings settings, BooleanSupplier hot, IOAction reopen)
       throws IOException {
-    boolean idle = System.nanoTime() - lastAddNanos >= settings.idle().toNanos();
+    boolean idle = System.nanoTime() - lastAddNanos >= settings.idleNanos();
     searchMerged(idle, reopen);
     if (policy == null || policy.compacting()) {
       return false;

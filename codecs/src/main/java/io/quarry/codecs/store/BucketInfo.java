@@ -3,6 +3,8 @@ package io.quarry.codecs.store;
 /**
  * What {@code quarry indexes} shows of one bucket.
  *
+ * @param state {@code hot} (takes writes), {@code rolling} (full: compacting ahead of its roll, or
+ *     rolling) or {@code warm}
  * @param minTime oldest event, epoch microseconds (0 when empty)
  * @param maxTime newest event, epoch microseconds (0 when empty)
  * @param bytes bytes on disk (journal, term index, doc values, points together)
@@ -26,7 +28,7 @@ public record BucketInfo(
     long[] journal = bucket.events() == 0 ? new long[2] : BucketBytes.journal(bucket);
     return new BucketInfo(
         bucket.id(),
-        bucket.isWarm() ? "warm" : "hot",
+        bucket.stateName(),
         bucket.events(),
         bucket.events() == 0 ? 0 : bucket.minTime(),
         bucket.events() == 0 ? 0 : bucket.maxTime(),

@@ -16,8 +16,10 @@ import org.apache.lucene.util.IOUtils;
 /**
  * The buckets an index opens with: every bucket directory, oldest first, after an interrupted
  * conversion is finished ({@link BucketConversion#finishInterrupted}); a bucket that does not open
- * is quarantined, an older bucket left hot by a crash during a roll is rolled now, and a new hot
- * bucket is made when none is left.
+ * is quarantined, an older bucket left un-rolled (by a close or a crash while it compacted ahead of
+ * its roll) starts that compaction again and waits for its roll, which a later commit does ({@code
+ * IndexStore}): the open does not wait for a bucket's zstd-9 rewrite. A new hot bucket is made when
+ * none is left.
  *
  * @param buckets every bucket opened, the hot one among them
  * @param hot the bucket that takes writes
@@ -66,8 +68,8 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
         }
         buckets.add(bucket);
         if (!bucket.isWarm()) {
-          if (hot != null) {
-            hot.roll();
+          if (hot != null && !hot.compactBeforeRoll()) {
+            hot.roll(); // compaction inline, or nothing left to compact: the roll is short
           }
           hot = bucket;
         }

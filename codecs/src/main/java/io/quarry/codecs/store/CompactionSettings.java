@@ -64,6 +64,14 @@ public record CompactionSettings(
     return idle && fastBytes + unflushedBytes >= idleMinBytes || fastBytes >= pendingBytes;
   }
 
+  /**
+   * {@link #idle} in nanoseconds, saturated at {@link Long#MAX_VALUE} (never idle) where it does
+   * not fit a long of them: {@code Duration.toNanos} throws past about 292 years.
+   */
+  public long idleNanos() {
+    return idle.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : idle.toNanos();
+  }
+
   /** Settings whose idle trigger takes any fast byte (tests of small indexes). */
   public CompactionSettings(boolean deferred, Duration idle, long pendingBytes) {
     this(deferred, idle, 1, pendingBytes);

@@ -52,9 +52,12 @@ import org.apache.lucene.store.FSDirectory;
  * writes, the full one is committed and, with compaction deferred, compacted in the background
  * (Lucene's merge threads); a later commit rolls it once that ended, so the roll's forced merge,
  * which holds the index's commit lock on the store's one scheduler thread, only merges compact
- * segments. Searches open only buckets whose time bounds overlap their range. Retention deletes
- * whole warm buckets, oldest first, past {@code maxAge} or while the index exceeds {@code
- * maxTotalBytes}.
+ * segments. At most one full bucket of an index waits so: when the next fills first, the waiting one
+ * rolls at once, waiting for its compaction ({@link #rollWaiting}). A close leaves a waiting bucket
+ * as it is; the next open starts its compaction again and does not wait for it. Searches open only
+ * buckets whose time bounds overlap their range. Retention deletes whole warm buckets, oldest
+ * first, past {@code maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes
+ * of a compaction ({@link Retention}).
  *
  * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
  * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link
@@ -110,6 +113,8 @@ public final class IndexStore implements Closeable {
   private InFlightAdds inFlight = new InFlightAdds();
 
   private volatile boolean closed; // written under commitLock
+  // close's last commit: no bucket rolls or starts a compaction (the next open takes them up)
+  private boolean closing; // guarded by commitLock
 
   private final IndexCompaction compactions;
   private final LogRecovery recovery; // replays the log at open and after a write failure
@@ -370,17 +375,12 @@ public final class IndexStore implements Closeable {
    * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
    * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
    * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past
-   * its hot time whose compaction ended is rolled by each call.
+   * its hot time whose compaction ended is rolled by each call ({@link #rollWaiting}).
    */
   private void commitLocked(boolean rollBucket, boolean waitForRoll) throws IOException {
     recover();
-    for (Bucket bucket : buckets) {
-      // a bucket past its hot time: once its compaction ended (the roll then only merges compact
-      // segments), or when its roll failed before; its events are committed or in the log
-      if (bucket != hot && !bucket.isWarm() && (waitForRoll || !bucket.compactionMerging())) {
-        roll(bucket);
-      }
-    }
+    rollWaiting(rollBucket || waitForRoll);
+
     if (!hot.hasUncommittedChanges() && !rollBucket) {
       return;
     }
@@ -431,6 +431,30 @@ public final class IndexStore implements Closeable {
       committing.commit();
     }
     wal.deleteBefore(generation);
+  }
+
+  /**
+   * Rolls each bucket past its hot time (full, waiting for its roll; its events are committed or in
+   * the log) whose compaction ended, so the roll's forced merge only merges compact segments: when
+   * fast segments are left (flushed by its last commit while an idle compaction ran, or after a
+   * restart) another compaction starts first. With {@code now} (the hot bucket fills, or a roll is
+   * asked for) it rolls at once, waiting for the compaction under the commit lock on the store's
+   * scheduler thread as rolls did before session 34: at most one bucket of an index compacts ahead
+   * of its roll, and a never-idle ingest that fills buckets faster than they compact is held back
+   * by its commits instead of piling up buckets that compact at once.
+   */
+  private void rollWaiting(boolean now) throws IOException {
+    if (closing) {
+      return;
+    }
+    for (Bucket bucket : buckets) {
+      if (bucket == hot || bucket.isWarm()) {
+        continue;
+      }
+      if (now || !bucket.compactionMerging() && !bucket.compactBeforeRoll()) {
+        roll(bucket);
+      }
+    }
   }
 
   private void roll(Bucket bucket) throws IOException {
@@ -587,6 +611,7 @@ public final class IndexStore implements Closeable {
         return;
       }
       try {
+        closing = true;
         commitLocked(false, false);
       } finally {
         closed = true;

@@ -7,7 +7,17 @@ import java.util.logging.Logger;
 
 /**
  * An index's retention ({@code maxAge}, {@code maxTotalBytes}): which warm buckets go, oldest
- * first. The hot bucket is never deleted.
+ * first. Only warm buckets are deleted: never the hot bucket, nor a full one waiting for its roll.
+ *
+ * <p>{@code maxTotalBytes} never deletes for bytes a compaction will free. A warm bucket counts its
+ * directory; a bucket taking writes or waiting for its roll counts its last commit only ({@link
+ * BucketBytes#committed}): a running compaction's compact segments, and the fast ones a finished
+ * compaction replaced, are both on disk until the next commit, and counting them had deleted a warm
+ * bucket for good for bytes gone a moment later (a hot bucket's idle compaction, and a full
+ * bucket's, which held both until its roll). While a full bucket's compaction runs ahead of its
+ * roll, no bucket is deleted by size at all: its last commit holds its fast segments, larger than
+ * the compact ones it will hold once rolled, and the roll is at most a compaction away ({@code
+ * maxAge} still applies meanwhile).
  */
 final class Retention {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -26,14 +36,19 @@ final class Retention {
     List<Bucket> warm = new ArrayList<>(buckets.stream().filter(Bucket::isWarm).toList());
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
     long total = 0;
+    boolean compactingForRoll = false;
     for (Bucket bucket : buckets) {
-      total += BucketBytes.onDisk(bucket);
+      total += bucket.isWarm() ? BucketBytes.onDisk(bucket) : BucketBytes.committed(bucket);
+      compactingForRoll |= bucket.compactingForRoll();
     }
     for (Bucket bucket : warm) {
       boolean tooOld =
           options.maxAge().isPresent()
               && bucket.maxTime() < nowMicros - options.maxAge().get().toNanos() / 1000;
-      boolean tooBig = options.maxTotalBytes().isPresent() && total > options.maxTotalBytes().get();
+      boolean tooBig =
+          options.maxTotalBytes().isPresent()
+              && !compactingForRoll
+              && total > options.maxTotalBytes().get();
       if (!tooOld && !tooBig) {
         continue;
       }

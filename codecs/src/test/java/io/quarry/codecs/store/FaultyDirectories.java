@@ -34,17 +34,35 @@ final class FaultyDirectories {
     java.util.concurrent.atomic.AtomicInteger opened =
         new java.util.concurrent.atomic.AtomicInteger();
     return opening(
-        context -> {
+        (name, context) -> {
           if (when.test(context) && opened.incrementAndGet() == nth) {
-            entered.countDown();
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new IOException(e);
-            }
+            await(entered, release);
           }
         });
+  }
+
+  /**
+   * Directories where every file opened in a compaction's merge ({@link #compaction}) whose name
+   * ends with {@code suffix} waits, after counting down {@code entered}, until {@code release}.
+   */
+  static Bucket.DirectoryFactory holdingCompactions(
+      String suffix, CountDownLatch entered, CountDownLatch release) {
+    return opening(
+        (name, context) -> {
+          if (compaction(context) && name.endsWith(suffix)) {
+            await(entered, release);
+          }
+        });
+  }
+
+  private static void await(CountDownLatch entered, CountDownLatch release) throws IOException {
+    entered.countDown();
+    try {
+      release.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
   }
 
   /** Whether {@code context} is a deferred compaction's merge ({@link CompactionMergePolicy}). */
@@ -56,7 +74,7 @@ final class FaultyDirectories {
   /** Directories where opening a file for which {@code when} holds throws an I/O error. */
   static Bucket.DirectoryFactory failing(Predicate<IOContext> when) {
     return opening(
-        context -> {
+        (name, context) -> {
           if (when.test(context)) {
             throw new IOException("injected: no file may be opened in " + context.context());
           }
@@ -66,7 +84,7 @@ final class FaultyDirectories {
   /** What happens as a file is opened for writing. */
   @FunctionalInterface
   private interface Opening {
-    void open(IOContext context) throws IOException;
+    void open(String name, IOContext context) throws IOException;
   }
 
   private static Bucket.DirectoryFactory opening(Opening opening) {
@@ -74,14 +92,14 @@ final class FaultyDirectories {
         new FilterDirectory(FSDirectory.open(path)) {
           @Override
           public IndexOutput createOutput(String name, IOContext context) throws IOException {
-            opening.open(context);
+            opening.open(name, context);
             return super.createOutput(name, context);
           }
 
           @Override
           public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
               throws IOException {
-            opening.open(context);
+            opening.open(prefix + suffix, context);
             return super.createTempOutput(prefix, suffix, context);
           }
         };

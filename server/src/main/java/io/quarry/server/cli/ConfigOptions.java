@@ -2,6 +2,7 @@ package io.quarry.server.cli;
 
 import io.quarry.server.config.ConfigLoader;
 import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.config.RetiredProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +37,7 @@ final class ConfigOptions {
       all.put("dataDir", dataDir);
     }
     all.putAll(flags);
+    RetiredProperties.warnIfSet();
     return ConfigLoader.load(configFile(), System.getenv(), all);
   }
 

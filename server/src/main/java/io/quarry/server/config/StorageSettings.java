@@ -17,6 +17,12 @@ import java.util.Optional;
  * options of one index it yields: the section's settings under the index's own.
  */
 final class StorageSettings {
+  /**
+   * The longest {@code idleMillis}: a year. A longer one means "never idle" as well, and one near
+   * {@code Long.MAX_VALUE} had overflowed the store's nanoseconds (no compaction at all).
+   */
+  static final long MAX_IDLE_MILLIS = java.time.Duration.ofDays(365).toMillis();
+
   private StorageSettings() {}
 
   /** Checks the section's settings once their defaults are in; the message names the setting. */
@@ -77,9 +83,14 @@ final class StorageSettings {
       throw new IllegalArgumentException(
           path + ".mode must be deferred or inline, not '" + mode + "'");
     }
-    if (compaction.idleMillis() != null && compaction.idleMillis() < 0) {
+    if (compaction.idleMillis() != null
+        && (compaction.idleMillis() < 0 || compaction.idleMillis() > MAX_IDLE_MILLIS)) {
       throw new IllegalArgumentException(
-          path + ".idleMillis must be 0 or more, not " + compaction.idleMillis());
+          path
+              + ".idleMillis must be from 0 to "
+              + MAX_IDLE_MILLIS
+              + " (a year), not "
+              + compaction.idleMillis());
     }
     atLeastOne(compaction.idleMinBytes(), path + ".idleMinBytes");
     atLeastOne(compaction.pendingBytes(), path + ".pendingBytes");

@@ -78,9 +78,21 @@ class ConfigChecksTest {
             "storage.compaction.mode",
             "later"),
         refused(
-            "storage.compaction.idleMillis must be 0 or more, not -5",
+            "storage.compaction.idleMillis must be from 0 to 31536000000 (a year), not -5",
             "storage.compaction.idleMillis",
             "-5"),
+        refused(
+            "storage.compaction.idleMillis must be from 0 to 31536000000 (a year), not"
+                + " 9223372036854775807",
+            "storage.compaction.idleMillis",
+            "9223372036854775807"),
+        refused(
+            "storage.indexes.web.compaction.idleMillis must be from 0 to 31536000000 (a year),"
+                + " not 31536000001",
+            "indexes",
+            "web",
+            "storage.indexes.web.compaction.idleMillis",
+            "31536000001"),
         refused(
             "storage.compaction.idleMinBytes must be at least 1, not 0",
             "storage.compaction.idleMinBytes",
