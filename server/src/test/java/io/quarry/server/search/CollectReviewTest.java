@@ -1,0 +1,158 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestHttp;
+import io.quarry.server.TestServers;
+import io.quarry.server.config.ConfigLoader;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review of session 34's {@code collect} (review-c2): what a summary event reads back as, over a
+ * real server. Each test states what Splunk's Search Reference (or collect.md) promises; the ones
+ * that fail on 562553a0 are the findings of the review.
+ */
+class CollectReviewTest {
+  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+
+  @TempDir static Path directory;
+  private static QuarryServer server;
+  private static TestHttp http;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path config = directory.resolve("quarry.yml");
+    Files.writeString(
+        config,
+        """
+        server: {bind: 127.0.0.1, port: 0}
+        dataDir: %s
+        indexes: [main, summary, web]
+        auth:
+          adminPassword: admin-pw
+        hec:
+          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
+        """
+            .formatted(directory.resolve("data")));
+    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    http = new TestHttp(server.url());
+    HttpResponse<String> loaded =
+        TestServers.postRaw(
+            server, "tok", "app", "status=200 path=/a\nstatus=200 path=/b\nstatus=500 path=/a\n");
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    // a log line whose value an outsider chose (a user agent, a URL): it holds a quote
+    TestServers.postEvents(
+        server,
+        "tok",
+        "{\"index\": \"web\", \"sourcetype\": \"_json\","
+            + " \"event\": {\"ua\": \"x\\\" report=daily count=999999 y=\"}}");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void aQuoteInALoggedValueDoesNotForgeFieldsOfTheSummary() throws Exception {
+    ArrayNode source = http.export(ADMIN, "index=web | stats count by ua");
+    assertThat(source).hasSize(1);
+    String ua = source.get(0).path("ua").asText();
+    assertThat(ua).isEqualTo("x\" report=daily count=999999 y=");
+    http.export(
+        ADMIN, "index=web | stats count by ua | collect index=summary marker=\"run=forgery\"");
+    ArrayNode back = http.export(ADMIN, "index=summary run=forgery | table ua, count, report");
+    assertThat(back).hasSize(1);
+    // the summary must say what the search said: ua as logged, count 1, no report field
+    assertThat(back.get(0).path("ua").asText()).as(back.toString()).isEqualTo(ua);
+    assertThat(back.get(0).path("count").toString()).as(back.toString()).isEqualTo("\"1\"");
+    assertThat(back.get(0).has("report")).as(back.toString()).isFalse();
+  }
+
+  @Test
+  void aBackslashReadsBackAsWritten() throws Exception {
+    String query = "| makeresults | eval path=\"C:\\\\temp\" | fields - _time";
+    String path = http.export(ADMIN, query + " | table path").get(0).path("path").asText();
+    assertThat(path).contains("\\");
+    http.export(ADMIN, query + " | collect index=summary addinfo=f marker=\"run=backslash\"");
+    ArrayNode back = http.export(ADMIN, "index=summary run=backslash | table path, _raw");
+    assertThat(back.get(0).path("path").asText()).as(back.toString()).isEqualTo(path);
+  }
+
+  @Test
+  void aStatsSummaryIsStampedWithTheSearchsEarliestTime() throws Exception {
+    // Splunk, collect addtime=true: "the first field that it finds: info_min_time, _time, or
+    // now()", info_min_time added by addinfo (default true): the summarized window's start
+    http.export(
+        ADMIN,
+        "index=main | stats count by status | collect index=summary marker=\"run=window\"",
+        "&earliest_time=1600000000&latest_time=1800000000");
+    ArrayNode back = http.export(ADMIN, "index=summary run=window | eval t=_time | table t, _raw");
+    assertThat(back).hasSize(2);
+    for (JsonNode row : back) {
+      assertThat(row.path("t").asText()).as(back.toString()).isEqualTo("1600000000");
+    }
+  }
+
+  @Test
+  void addinfoDoesNotRepeatTheInfoFieldsAResultHas() throws Exception {
+    http.export(
+        ADMIN,
+        "| makeresults | addinfo | fields - _time | collect index=summary marker=\"run=dupinfo\"",
+        "&earliest_time=1600000000&latest_time=1800000000");
+    ArrayNode back =
+        http.export(
+            ADMIN, "index=summary run=dupinfo | eval n=mvcount(info_min_time) | table n, _raw");
+    assertThat(back.get(0).path("n").asText()).as(back.toString()).isEqualTo("1");
+  }
+
+  @Test
+  void theHostOfAResultIsWhatTheSummaryGroupsBy() throws Exception {
+    // docs/commands/collect.md: "index=summary report=daily | stats sum(count) by host"
+    http.export(
+        ADMIN,
+        "| makeresults | eval host=\"web-9\", n=1 | fields - _time"
+            + " | collect index=summary addinfo=f marker=\"run=host\"");
+    ArrayNode back = http.export(ADMIN, "index=summary run=host | stats sum(n) as n by host");
+    assertThat(back.get(0).path("host").asText()).as(back.toString()).isEqualTo("web-9");
+  }
+
+  @Test
+  void explainWritesNothing() throws Exception {
+    HttpResponse<String> explained =
+        http.send(
+            "POST",
+            "/services/search/jobs/export",
+            ADMIN,
+            "output_mode=json&explain=true&search="
+                + TestHttp.encode(
+                    "| makeresults | append [ | makeresults | eval k=7"
+                        + " | collect index=summary marker=\"run=explain\" ]"));
+    assertThat(explained.statusCode()).as(explained.body()).isEqualTo(200);
+    assertThat(
+            http.export(ADMIN, "index=summary run=explain | stats count")
+                .get(0)
+                .path("count")
+                .asLong())
+        .isZero();
+  }
+
+  @Test
+  void extractMvAddOverAnAutoExtractedFieldDoesNotRepeatIt() throws Exception {
+    ArrayNode rows = http.export(ADMIN, "index=main status=500 | extract mv_add=t | table status");
+    assertThat(rows.get(0).path("status").toString()).as(rows.toString()).isEqualTo("\"500\"");
+  }
+}
