@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -148,6 +149,47 @@ class CollectReviewTest {
                 .path("count")
                 .asLong())
         .isZero();
+  }
+
+  @Test
+  void aCrossSiteFormPostDoesNotWrite() throws Exception {
+    // a page of another site posting a form: a browser sends the Basic credentials it cached
+    // for this server (401s ask for them with WWW-Authenticate: Basic) and no preflight
+    HttpResponse<String> posted =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(server.url() + "/services/search/jobs/export"))
+                    .header("Authorization", ADMIN)
+                    .header("Origin", "https://evil.example")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(
+                        java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "output_mode=json&search="
+                                + TestHttp.encode(
+                                    "| makeresults | eval _raw=\"forged\""
+                                        + " | collect index=main marker=\"run=csrf\"")))
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(
+            http.export(ADMIN, "index=main run=csrf | stats count").get(0).path("count").asLong())
+        .as(posted.statusCode() + " " + posted.body())
+        .isZero();
+  }
+
+  @Test
+  void commandsAfterCollectOverEventsRun() throws Exception {
+    // collect.md: "A head after collect stops it"; the UI's timeline appends a timechart
+    for (String after : List.of("head 1", "timechart count", "fieldsummary", "stats count")) {
+      HttpResponse<String> answer =
+          http.send(
+              "POST",
+              "/services/search/jobs/export",
+              ADMIN,
+              "output_mode=json&search="
+                  + TestHttp.encode("index=main | collect index=summary testmode=t | " + after));
+      assertThat(answer.body()).as(after).doesNotContain("SEARCH_NOT_SUPPORTED");
+    }
   }
 
   @Test
