@@ -178,6 +178,49 @@ class CollectReviewTest {
   }
 
   @Test
+  void aRefusedSearchWritesNothingThroughItsSubsearch() throws Exception {
+    HttpResponse<String> refused =
+        http.send(
+            "POST",
+            "/services/search/jobs/export",
+            ADMIN,
+            "output_mode=json&search="
+                + TestHttp.encode(
+                    "| makeresults | append [ | makeresults | eval k=8"
+                        + " | collect index=summary marker=\"run=refused\" ]"
+                        + " | collect index=_internal"));
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+    assertThat(
+            http.export(ADMIN, "index=summary run=refused | stats count")
+                .get(0)
+                .path("count")
+                .asLong())
+        .as("written by a search answered 403")
+        .isZero();
+  }
+
+  @Test
+  void theJobCountsWhatItsMapCollected() throws Exception {
+    HttpResponse<String> created =
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\":\"| makeresults | map search=\\\"| makeresults"
+                + " | collect index=summary marker=run=mapcount\\\"\",\"mode\":\"blocking\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String id = TestHttp.json(created.body()).path("id").asText();
+    JsonNode status = TestHttp.json(http.send("GET", "/api/v1/jobs/" + id, ADMIN, null).body());
+    assertThat(
+            http.export(ADMIN, "index=summary run=mapcount | stats count")
+                .get(0)
+                .path("count")
+                .asLong())
+        .isEqualTo(1);
+    assertThat(status.path("eventsCollected").asLong()).as(status.toString()).isEqualTo(1);
+  }
+
+  @Test
   void commandsAfterCollectOverEventsRun() throws Exception {
     // collect.md: "A head after collect stops it"; the UI's timeline appends a timechart
     for (String after : List.of("head 1", "timechart count", "fieldsummary", "stats count")) {
