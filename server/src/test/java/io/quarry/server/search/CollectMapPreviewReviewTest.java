@@ -91,7 +91,6 @@ class CollectMapPreviewReviewTest {
       }
       Thread.sleep(100);
     }
-    System.out.println("review-c2 previews read: " + previews);
     long written =
         http.export(ADMIN, "index=summary run=preview | stats count").get(0).path("count").asLong();
     assertThat(written)
