@@ -24,6 +24,18 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CollectWriter implements WritesEvents.Writer {
   static final int BUSY_WAIT_SECONDS = 30;
 
+  /** The writer of a search that must write nothing ({@code explain}): it drops the events. */
+  static final WritesEvents.Writer NOTHING =
+      new WritesEvents.Writer() {
+        @Override
+        public void write(List<WritesEvents.Written> events) {}
+
+        @Override
+        public long written() {
+          return 0;
+        }
+      };
+
   private final IngestService ingest;
   private final String index;
   private final String defaultHost;

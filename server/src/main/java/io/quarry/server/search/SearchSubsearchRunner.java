@@ -34,6 +34,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   private final String earliest;
   private final String latest;
   private final Access access;
+  private final boolean writeNothing;
   private final MemoryAccount memory;
 
   SearchSubsearchRunner(
@@ -42,8 +43,10 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       String earliest,
       String latest,
       Access access,
+      boolean writeNothing,
       long maxMemory,
       MemoryAccount breaker) {
+    this.writeNothing = writeNothing;
     this.search = search;
     this.outerQuery = outerQuery;
     this.earliest = earliest;
@@ -63,7 +66,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       Subsearch subsearch, long maxRows, Duration maxTime, BooleanSupplier outerStopped) {
     SearchPlan plan;
     try {
-      plan = search.plan(subsearch.text(), earliest, latest, access);
+      plan = search.plan(subsearch.text(), earliest, latest, access, writeNothing);
     } catch (QueryParseException e) {
       throw new QueryParseException(
           subsearch.describe() + ": " + e.getMessage(),
