@@ -313,10 +313,18 @@ public final class SearchService implements AutoCloseable {
     }
   }
 
-  /** The events the plan's {@code collect} commands wrote. */
+  /** The events the plan's {@code collect} commands and {@code map}'s searches wrote. */
   private static long collected(SearchPlan plan) {
     long collected = 0;
+    java.util.Set<SearchSubsearchRunner> runners =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Command command : plan.pipeline()) {
+      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
+          && runs.runner() instanceof SearchSubsearchRunner runner
+          && runners.add(runner)) {
+        collected += runner.collected(); // map's searches (and the subsearches run with them)
+      }
       if (io.quarry.ql.plan.WritesEvents.of(command)
               instanceof io.quarry.ql.plan.WritesEvents writes
           && writes.writer() != null) {

@@ -36,6 +36,8 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   private final Access access;
   private final boolean writeNothing;
   private final MemoryAccount memory;
+  private final java.util.concurrent.atomic.AtomicLong collected =
+      new java.util.concurrent.atomic.AtomicLong();
 
   SearchSubsearchRunner(
       SearchService search,
@@ -54,6 +56,11 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
     this.access = access;
     this.memory =
         new MemoryAccount("subsearch results (search.maxMemoryBytes)", maxMemory, breaker);
+  }
+
+  /** Events the searches run so far wrote ({@code collect}), for the outer search's statistics. */
+  long collected() {
+    return collected.get();
   }
 
   @Override
@@ -120,6 +127,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw SearchFailures.subsearch(subsearch, 500, String.valueOf(e));
     }
+    collected.addAndGet(stats.eventsCollected());
     List<String> messages = new ArrayList<>();
     for (String message : stats.messages()) {
       if (!message.startsWith("search finalized")) {

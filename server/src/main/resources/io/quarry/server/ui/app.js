@@ -491,19 +491,18 @@ async function run({ push = true, fromUrl = false } = {}) {
   parseError = null;
   renderEditor();
   $('search-error').hidden = true;
-  const writes = await searchWrites(text);
-  if (generation !== state.generation) return;
-  if (writes && fromUrl) {
-    writeUrl(push);
-    askBeforeWriting(generation);
-    return;
-  }
   $('field-popover').hidden = true;
-  remember(text);
   writeUrl(push);
   $('job-state').textContent = 'Starting…';
   $('job-state').className = 'job-state';
   $('progress').className = 'progress running';
+  const writes = await searchWrites(text);
+  if (generation !== state.generation) return;
+  if (writes && fromUrl) {
+    askBeforeWriting(generation);
+    return;
+  }
+  remember(text);
   let job;
   try {
     await dropped;

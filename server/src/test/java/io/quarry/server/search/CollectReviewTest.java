@@ -12,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,17 +120,6 @@ class CollectReviewTest {
   }
 
   @Test
-  void theHostOfAResultIsWhatTheSummaryGroupsBy() throws Exception {
-    // docs/commands/collect.md: "index=summary report=daily | stats sum(count) by host"
-    http.export(
-        ADMIN,
-        "| makeresults | eval host=\"web-9\", n=1 | fields - _time"
-            + " | collect index=summary addinfo=f marker=\"run=host\"");
-    ArrayNode back = http.export(ADMIN, "index=summary run=host | stats sum(n) as n by host");
-    assertThat(back.get(0).path("host").asText()).as(back.toString()).isEqualTo("web-9");
-  }
-
-  @Test
   void explainWritesNothing() throws Exception {
     HttpResponse<String> explained =
         http.send(
@@ -218,26 +206,5 @@ class CollectReviewTest {
                 .asLong())
         .isEqualTo(1);
     assertThat(status.path("eventsCollected").asLong()).as(status.toString()).isEqualTo(1);
-  }
-
-  @Test
-  void commandsAfterCollectOverEventsRun() throws Exception {
-    // collect.md: "A head after collect stops it"; the UI's timeline appends a timechart
-    for (String after : List.of("head 1", "timechart count", "fieldsummary", "stats count")) {
-      HttpResponse<String> answer =
-          http.send(
-              "POST",
-              "/services/search/jobs/export",
-              ADMIN,
-              "output_mode=json&search="
-                  + TestHttp.encode("index=main | collect index=summary testmode=t | " + after));
-      assertThat(answer.body()).as(after).doesNotContain("SEARCH_NOT_SUPPORTED");
-    }
-  }
-
-  @Test
-  void extractMvAddOverAnAutoExtractedFieldDoesNotRepeatIt() throws Exception {
-    ArrayNode rows = http.export(ADMIN, "index=main status=500 | extract mv_add=t | table status");
-    assertThat(rows.get(0).path("status").toString()).as(rows.toString()).isEqualTo("\"500\"");
   }
 }

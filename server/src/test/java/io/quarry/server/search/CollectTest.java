@@ -176,8 +176,9 @@ class CollectTest {
             BOB,
             "| makeresults | append [ | makeresults | collect index=summary"
                 + " marker=\"run=bobsub\" ]");
-    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400); // as any failed subsearch
-    assertThat(refused.body()).contains("SUBSEARCH_FAILED").contains("run_collect");
+    // checked before any subsearch runs: the search is refused as a whole
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+    assertThat(refused.body()).contains("MISSING_CAPABILITY").contains("run_collect");
     assertThat(count(ADMIN, "index=summary run=bobsub")).isZero();
   }
 
