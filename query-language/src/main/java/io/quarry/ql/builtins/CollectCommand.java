@@ -244,7 +244,7 @@ final class CollectCommand implements CommandDefinition {
                 time, text, settings.host(), settings.source(), settings.sourcetype()));
       }
       if (!events.isEmpty()) {
-        writer.write(events);
+        writer.write(events, context::checkCancelled);
       }
       return page;
     }

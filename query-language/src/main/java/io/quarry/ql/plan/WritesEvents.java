@@ -45,8 +45,11 @@ public interface WritesEvents {
    * durable (in the write-ahead log), so a result handed on after it was written is never lost.
    */
   interface Writer {
-    /** Stores the events in the command's index; returns when they are durable. */
-    void write(List<Written> events);
+    /**
+     * Stores the events in the command's index; returns when they are durable. While it waits (a
+     * busy ingest) it runs {@code checkCancelled}, which throws once the search is cancelled.
+     */
+    void write(List<Written> events, Runnable checkCancelled);
 
     /** Events written so far, for the search's statistics. */
     long written();

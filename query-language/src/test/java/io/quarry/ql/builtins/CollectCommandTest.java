@@ -111,7 +111,7 @@ class CollectCommandTest {
     WritesEvents.Writer writer =
         new WritesEvents.Writer() {
           @Override
-          public void write(List<WritesEvents.Written> events) {
+          public void write(List<WritesEvents.Written> events, Runnable checkCancelled) {
             written.addAll(events);
           }
 
