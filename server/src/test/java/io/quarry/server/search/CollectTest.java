@@ -183,6 +183,19 @@ class CollectTest {
   }
 
   @Test
+  void theAuditSaysWhatASearchCollectedAndWhere() throws Exception {
+    http.export(
+        ADMIN, "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
+    ArrayNode audited =
+        http.export(
+            ADMIN,
+            "index=_audit action=search info=completed \"run=audited\" collect_indexes=summary"
+                + " | table collected_count");
+    assertThat(audited).as(audited.toString()).isNotEmpty();
+    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
+  }
+
+  @Test
   void testmodeWritesNothing() throws Exception {
     ArrayNode passed =
         http.export(
