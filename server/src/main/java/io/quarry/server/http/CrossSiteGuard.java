@@ -11,10 +11,10 @@ import java.util.Map;
  * Refuses a state-changing request a page of another site made a browser send (cross-site request
  * forgery): a browser attaches the Basic credentials it cached for this server to a cross-site form
  * POST, which needs no CORS preflight. A POST, PUT, PATCH or DELETE whose {@code Origin} is not the
- * server's own origin (the scheme the request reached it by or a TLS-ending proxy's
- * X-Forwarded-Proto, with its {@code Host} header), or that says {@code Sec-Fetch-Site:
- * cross-site}, is answered 403 before it is routed. A request without these headers (curl, SDKs,
- * HEC shippers) is not a browser's and passes.
+ * server's own origin (the scheme the request reached it by and its {@code Host} header, or a
+ * reverse proxy's {@code X-Forwarded-Proto} and {@code X-Forwarded-Host}), or that says {@code
+ * Sec-Fetch-Site: cross-site}, is answered 403 before it is routed. A request without these headers
+ * (curl, SDKs, HEC shippers) is not a browser's and passes.
  */
 final class CrossSiteGuard {
   private CrossSiteGuard() {}
@@ -28,16 +28,39 @@ final class CrossSiteGuard {
     }
     String origin = exchange.header("Origin");
     String fetchSite = exchange.header("Sec-Fetch-Site");
-    String scheme = exchange.channel().pipeline().get(SslHandler.class) != null ? "https" : "http";
-    String forwarded = exchange.header("X-Forwarded-Proto"); // a proxy that ended TLS
-    if (origin != null
-        && !sameOrigin(origin, exchange.header("Host"), scheme)
-        && !(forwarded != null && sameOrigin(origin, exchange.header("Host"), forwarded))) {
+    if (origin != null && !ownOrigin(exchange, origin)) {
       throw refused("origin " + origin);
     }
     if (origin == null && "cross-site".equalsIgnoreCase(fetchSite)) {
       throw refused("a cross-site page (Sec-Fetch-Site: cross-site)");
     }
+  }
+
+  /**
+   * Whether {@code origin} is the server's as the request reached it: the connection's scheme and
+   * the {@code Host} header, or what a reverse proxy in front says it was ({@code
+   * X-Forwarded-Proto}, {@code X-Forwarded-Host}: a page cannot make a browser send these
+   * cross-site without a CORS preflight, which the server never grants).
+   */
+  private static boolean ownOrigin(Exchange exchange, String origin) {
+    String scheme = exchange.channel().pipeline().get(SslHandler.class) != null ? "https" : "http";
+    String host = exchange.header("Host");
+    String forwardedScheme = first(exchange.header("X-Forwarded-Proto"));
+    String forwardedHost = first(exchange.header("X-Forwarded-Host"));
+    return sameOrigin(origin, host, scheme)
+        || forwardedScheme != null && sameOrigin(origin, host, forwardedScheme)
+        || forwardedHost != null
+            && sameOrigin(
+                origin, forwardedHost, forwardedScheme != null ? forwardedScheme : scheme);
+  }
+
+  /** The first of a proxy header's comma-separated values (the client-side proxy's), or null. */
+  private static String first(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    int comma = value.indexOf(',');
+    return (comma < 0 ? value : value.substring(0, comma)).trim();
   }
 
   private static boolean changesState(HttpMethod method) {

@@ -63,6 +63,22 @@ class CrossSiteGuardTest {
   }
 
   @Test
+  void behindAReverseProxyTheOriginItForwardedPasses() throws Exception {
+    HttpResponse<String> proxied =
+        CLIENT.send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
+                .header("Authorization", ADMIN)
+                .header("Origin", "https://quarry.example")
+                .header("X-Forwarded-Proto", "https")
+                .header("X-Forwarded-Host", "quarry.example")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"| makeresults\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(proxied.statusCode()).as(proxied.body()).isEqualTo(201);
+    assertThat(post("https://other.example", null).statusCode()).isEqualTo(403);
+  }
+
+  @Test
   void secFetchSiteCrossSiteWithoutOriginIsRefused() throws Exception {
     assertThat(post(null, "cross-site").statusCode()).isEqualTo(403);
   }
