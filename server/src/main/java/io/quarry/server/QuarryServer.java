@@ -245,6 +245,7 @@ public final class QuarryServer implements Closeable {
           .register(router);
       new SourcetypeRoutes(authenticator, sourcetypes).register(router);
       new FieldRoutes(authenticator, search).register(router);
+      new io.quarry.server.rest.SearchWritesRoute(authenticator, search).register(router);
       new LookupRoutes(authenticator, lookups).register(router);
       new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
       new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);

@@ -94,8 +94,7 @@ final class AppendPipeCommand implements CommandDefinition, CustomSyntax {
           || command instanceof InputLookupCommand
           || command instanceof PluginCommand plugin
               && (!plugin.plugin().equals("built-in")
-                  || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches
-                  || plugin.bound() instanceof io.quarry.ql.plan.WritesEvents)) {
+                  || io.quarry.ql.plan.WritesEvents.mayWrite(plugin))) {
         throw reader.error(
             open,
             "appendpipe cannot run '"

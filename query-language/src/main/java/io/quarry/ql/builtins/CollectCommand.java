@@ -14,6 +14,8 @@ import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.SearchInfo;
+import io.quarry.ql.exec.SearchResources;
 import io.quarry.ql.exec.Values;
 import io.quarry.ql.plan.WritesEvents;
 import java.util.ArrayList;
@@ -163,7 +165,8 @@ final class CollectCommand implements CommandDefinition {
     private final WritesEvents.Writer writer;
     private final OperatorContext context;
     private final long nowMicros;
-    private final List<String> info;
+    private final long earliestMicros;
+    private final java.util.Map<String, String> info;
 
     CollectOperator(Settings settings, WritesEvents.Writer writer, OperatorContext context) {
       this.settings = settings;
@@ -171,14 +174,35 @@ final class CollectCommand implements CommandDefinition {
       this.context = context;
       this.nowMicros =
           context.now().getEpochSecond() * 1_000_000L + context.now().getNano() / 1_000;
-      List<String> pairs = new ArrayList<>();
+      java.util.Map<String, String> pairs = new java.util.LinkedHashMap<>();
       if (settings.addInfo()) {
         List<Object> values = AddInfoCommand.values(context);
         for (int i = 0; i < 3; i++) { // info_sid is not written, as in Splunk
-          pairs.add(StashText.pair(AddInfoCommand.FIELDS.get(i), Cells.text(values.get(i))));
+          String name = AddInfoCommand.FIELDS.get(i);
+          pairs.put(name, StashText.pair(name, Cells.text(values.get(i))));
         }
       }
-      this.info = List.copyOf(pairs);
+      this.info = pairs;
+      SearchInfo search =
+          context instanceof SearchResources.Context running
+              ? running.searchInfo()
+              : SearchInfo.NONE;
+      this.earliestMicros =
+          settings.addInfo() && search.earliestMicros() != Long.MIN_VALUE
+              ? search.earliestMicros()
+              : nowMicros;
+    }
+
+    /** The info_* pairs to write with {@code page}'s results: those it does not hold itself. */
+    private List<String> info(Page page) {
+      List<String> pairs = new ArrayList<>(info.size());
+      info.forEach(
+          (name, pair) -> {
+            if (page.block(name) == null) {
+              pairs.add(pair);
+            }
+          });
+      return pairs;
     }
 
     @Override
@@ -189,6 +213,7 @@ final class CollectCommand implements CommandDefinition {
       context.checkCancelled();
       Block raw = page.block("_raw");
       List<WritesEvents.Written> events = new ArrayList<>(page.positionCount());
+      List<String> info = info(page);
       for (int p = 0; p < page.positionCount(); p++) {
         long time;
         String text;
@@ -202,7 +227,9 @@ final class CollectCommand implements CommandDefinition {
           time =
               settings.addTime()
                   ? micros(
-                      page.block("info_min_time"), p, micros(page.block("_time"), p, nowMicros))
+                      page.block("info_min_time"),
+                      p,
+                      micros(page.block("_time"), p, earliestMicros))
                   : nowMicros;
           text =
               StashText.of(
@@ -217,7 +244,7 @@ final class CollectCommand implements CommandDefinition {
                 time, text, settings.host(), settings.source(), settings.sourcetype()));
       }
       if (!events.isEmpty()) {
-        writer.write(events);
+        writer.write(events, context::checkCancelled);
       }
       return page;
     }

@@ -63,8 +63,13 @@ public final class KeyValues {
       int valueStart = equals + 1;
       int valueEnd = -1; // exclusive; -1: no value here
       int end = valueStart;
+      boolean escaped = false;
       if (valueStart < length && raw.charAt(valueStart) == '"') {
-        int close = raw.indexOf('"', valueStart + 1);
+        int close = closingQuote(raw, valueStart + 1);
+        escaped = close >= 0 && raw.indexOf('\\', valueStart + 1, close) >= 0;
+        if (close < 0) { // an unmatched escape (a path ending in \): the first quote closes
+          close = raw.indexOf('"', valueStart + 1);
+        }
         if (close >= 0) {
           valueStart++;
           valueEnd = close;
@@ -83,12 +88,48 @@ public final class KeyValues {
         continue;
       }
       if (onlyKey == null) {
-        pairs.accept(raw.substring(keyStart, equals), raw.substring(valueStart, valueEnd));
+        pairs.accept(raw.substring(keyStart, equals), value(raw, valueStart, valueEnd, escaped));
       } else if (keyLength == onlyKey.length() && raw.startsWith(onlyKey, keyStart)) {
-        pairs.accept(onlyKey, raw.substring(valueStart, valueEnd));
+        pairs.accept(onlyKey, value(raw, valueStart, valueEnd, escaped));
       }
       from = end;
     }
+  }
+
+  /**
+   * The quote closing a quoted value whose text starts at {@code from}: the first {@code "} not
+   * escaped by a backslash ({@code \"} and {@code \\} are a quote and a backslash inside the value,
+   * as {@code collect} writes them and Splunk reads them back); -1 when there is none.
+   */
+  private static int closingQuote(String raw, int from) {
+    for (int i = from; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c == '\\'
+          && i + 1 < raw.length()
+          && (raw.charAt(i + 1) == '"' || raw.charAt(i + 1) == '\\')) {
+        i++;
+      } else if (c == '"') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The value between {@code start} and {@code end}, its {@code \"} and {@code \\} undone. */
+  private static String value(String raw, int start, int end, boolean escaped) {
+    if (!escaped) {
+      return raw.substring(start, end);
+    }
+    StringBuilder value = new StringBuilder(end - start);
+    for (int i = start; i < end; i++) {
+      char c = raw.charAt(i);
+      if (c == '\\' && i + 1 < end && (raw.charAt(i + 1) == '"' || raw.charAt(i + 1) == '\\')) {
+        i++;
+        c = raw.charAt(i);
+      }
+      value.append(c);
+    }
+    return value.toString();
   }
 
   private static boolean isKeyStart(char c) {

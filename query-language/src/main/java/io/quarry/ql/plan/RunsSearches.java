@@ -8,6 +8,9 @@ import io.quarry.plugin.api.command.BoundCommand;
  * time range and limits — and keeps it until its operator runs.
  */
 public interface RunsSearches {
+  /** The runner its searches run through, or null before it is handed one. */
+  SubsearchRunner runner();
+
   /** This command, running its searches through {@code runner}. */
   BoundCommand withRunner(SubsearchRunner runner);
 }

@@ -126,6 +126,20 @@ public final class SubsearchExpander {
     return parsed;
   }
 
+  /**
+   * The query's subsearches, not run: those in search position and those of {@code append}, {@code
+   * appendcols} and {@code join} (not the searches {@code map} makes from its results).
+   */
+  public static List<Subsearch> subsearches(Query query) {
+    List<Subsearch> found = new ArrayList<>(searchSubsearches(query));
+    for (Command command : query.commands()) {
+      if (command instanceof SubsearchCommand sub) {
+        found.add(sub.subsearch());
+      }
+    }
+    return found;
+  }
+
   /** The subsearches in search position of the query's search commands, in text order. */
   static List<Subsearch> searchSubsearches(Query query) {
     List<Subsearch> found = new ArrayList<>();

@@ -12,6 +12,25 @@ import java.util.List;
  * operator refuses to run.
  */
 public interface WritesEvents {
+  /** The command's event-writing bound command ({@code collect}), or null. */
+  static WritesEvents of(io.quarry.ql.ast.Command command) {
+    return command instanceof io.quarry.ql.ast.PluginCommand plugin
+            && plugin.bound() instanceof WritesEvents writes
+        ? writes
+        : null;
+  }
+
+  /**
+   * Whether running {@code command} may write events: it writes them ({@link #of}) or runs searches
+   * that may ({@link RunsSearches}: {@code map}). What must not run twice (a preview, the search
+   * page's timeline) or inside another command ({@code appendpipe}) asks this.
+   */
+  static boolean mayWrite(io.quarry.ql.ast.Command command) {
+    return of(command) != null
+        || command instanceof io.quarry.ql.ast.PluginCommand plugin
+            && plugin.bound() instanceof RunsSearches;
+  }
+
   /** The index the events go to, as the query names it. */
   String index();
 
@@ -26,8 +45,11 @@ public interface WritesEvents {
    * durable (in the write-ahead log), so a result handed on after it was written is never lost.
    */
   interface Writer {
-    /** Stores the events in the command's index; returns when they are durable. */
-    void write(List<Written> events);
+    /**
+     * Stores the events in the command's index; returns when they are durable. While it waits (a
+     * busy ingest) it runs {@code checkCancelled}, which throws once the search is cancelled.
+     */
+    void write(List<Written> events, Runnable checkCancelled);
 
     /** Events written so far, for the search's statistics. */
     long written();

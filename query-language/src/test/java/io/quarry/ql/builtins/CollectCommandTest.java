@@ -44,14 +44,14 @@ class CollectCommandTest {
   }
 
   @Test
-  void infoMinTimeOfTheResultComesFirstAndAddinfoWritesTheSearchsRange() {
+  void infoMinTimeOfTheResultComesFirstAndAddinfoWritesTheRestOfTheSearchsRange() {
     List<WritesEvents.Written> events =
         collect(
             "collect index=summary host=sh1 sourcetype=mine",
             row("info_min_time", 1767657600L, "n", 1L));
     assertThat(events.get(0).raw())
         .isEqualTo(
-            "01/06/2026 00:00:00 +0000, info_min_time=\"0\", info_max_time=\"+Infinity\","
+            "01/06/2026 00:00:00 +0000, info_max_time=\"+Infinity\","
                 + " info_search_time=\"1767787200\", info_min_time=\"1767657600\", n=\"1\"");
     assertThat(events.get(0).timeMicros()).isEqualTo(1_767_657_600_000_000L);
     assertThat(events.get(0).host()).isEqualTo("sh1");
@@ -111,7 +111,7 @@ class CollectCommandTest {
     WritesEvents.Writer writer =
         new WritesEvents.Writer() {
           @Override
-          public void write(List<WritesEvents.Written> events) {
+          public void write(List<WritesEvents.Written> events, Runnable checkCancelled) {
             written.addAll(events);
           }
 

@@ -27,13 +27,29 @@ public final class SearchAudit {
       SearchStats stats,
       String info,
       Duration elapsed) {
-    return base(user, info, searchId, plan, elapsed)
-        .with("indexes", String.join(",", stats.indexes()))
-        .with("event_count", stats.eventsMatched())
-        .with("scan_count", stats.eventsRead())
-        .with("result_count", stats.rows())
-        .with("status", 200)
-        .with("search", query);
+    AuditEvent event =
+        base(user, info, searchId, plan, elapsed)
+            .with("indexes", String.join(",", stats.indexes()))
+            .with("event_count", stats.eventsMatched())
+            .with("scan_count", stats.eventsRead())
+            .with("result_count", stats.rows());
+    java.util.Set<String> written = new java.util.TreeSet<>();
+    if (plan != null) {
+      for (io.quarry.ql.ast.Command command : plan.pipeline()) {
+        if (io.quarry.ql.plan.WritesEvents.of(command)
+            instanceof io.quarry.ql.plan.WritesEvents w) {
+          written.add(w.index());
+        }
+      }
+    }
+    if (stats.eventsCollected() > 0 || !written.isEmpty()) {
+      // what a search wrote (collect; map's searches counted, not their indexes)
+      event =
+          event
+              .with("collected_count", stats.eventsCollected())
+              .with("collect_indexes", String.join(",", written));
+    }
+    return event.with("status", 200).with("search", query);
   }
 
   /** A search job cancelled while it waited for a slot of the job pool: it never ran. */

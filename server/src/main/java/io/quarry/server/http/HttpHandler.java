@@ -180,6 +180,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       if (certificates.refuses(exchange.path(), exchange.channel())) {
         throw ClientCertificates.required(exchange.path());
       }
+      CrossSiteGuard.check(exchange);
       router.route(exchange.method(), exchange.path(), exchange.rawPath()).handle(exchange);
       if (!exchange.responded()) {
         throw new IllegalStateException("route for " + exchange.path() + " sent no response");

@@ -67,6 +67,7 @@ public final class SearchExportRoute {
     // admitted before planning: subsearches run while the query is planned
     try (io.quarry.server.auth.AdmittedSearch admitted =
         io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, query, null)) {
+      boolean explain = "true".equalsIgnoreCase(exchange.parameter("explain"));
       SearchPlan plan =
           admitted.plan(
               () ->
@@ -75,8 +76,9 @@ public final class SearchExportRoute {
                       access,
                       query,
                       exchange.parameter("earliest_time"),
-                      exchange.parameter("latest_time")));
-      if ("true".equalsIgnoreCase(exchange.parameter("explain"))) {
+                      exchange.parameter("latest_time"),
+                      explain));
+      if (explain) {
         exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
         return;
       }

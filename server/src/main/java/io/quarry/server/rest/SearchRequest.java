@@ -56,8 +56,19 @@ record SearchRequest(JsonNode body, String query, String earliest, String latest
    */
   static SearchPlan plan(
       SearchService search, Access access, String query, String earliest, String latest) {
+    return plan(search, access, query, earliest, latest, false);
+  }
+
+  /** {@link #plan}, writing nothing when {@code writeNothing} ({@code explain}). */
+  static SearchPlan plan(
+      SearchService search,
+      Access access,
+      String query,
+      String earliest,
+      String latest,
+      boolean writeNothing) {
     try {
-      return search.plan(query, earliest, latest, access);
+      return search.plan(query, earliest, latest, access, writeNothing);
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }

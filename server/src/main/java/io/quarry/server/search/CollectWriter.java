@@ -18,11 +18,24 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Where one {@code collect} writes: the ingest path HEC's events take ({@link IngestService}),
  * admitted by its gate like any batch, each batch durable (write-ahead log first) before {@link
- * #write} returns. A busy ingest is waited for up to {@value #BUSY_WAIT_SECONDS} s; an event the
- * index cannot store fails the search with 400 {@code INVALID_EVENT}, the events before it kept.
+ * #write} returns. A busy ingest is waited for up to {@value #BUSY_WAIT_SECONDS} s (no longer than
+ * the search is wanted: cancelling it ends the wait); an event the index cannot store fails the
+ * search with 400 {@code INVALID_EVENT}, the events before it kept.
  */
 final class CollectWriter implements WritesEvents.Writer {
   static final int BUSY_WAIT_SECONDS = 30;
+
+  /** The writer of a search that must write nothing ({@code explain}): it drops the events. */
+  static final WritesEvents.Writer NOTHING =
+      new WritesEvents.Writer() {
+        @Override
+        public void write(List<WritesEvents.Written> events, Runnable checkCancelled) {}
+
+        @Override
+        public long written() {
+          return 0;
+        }
+      };
 
   private final IngestService ingest;
   private final String index;
@@ -36,7 +49,7 @@ final class CollectWriter implements WritesEvents.Writer {
   }
 
   @Override
-  public void write(List<WritesEvents.Written> events) {
+  public void write(List<WritesEvents.Written> events, Runnable checkCancelled) {
     List<IndexedEvent> batch = new ArrayList<>(events.size());
     long bytes = 0;
     for (WritesEvents.Written written : events) {
@@ -65,6 +78,7 @@ final class CollectWriter implements WritesEvents.Writer {
               Map.of("index", index),
               Map.of("Retry-After", "1"));
         }
+        checkCancelled.run(); // a cancelled or timed-out search stops waiting
         pause();
       } catch (RuntimeException e) {
         throw e;

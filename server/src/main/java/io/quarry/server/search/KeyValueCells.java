@@ -2,8 +2,11 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.ql.exec.KeyValues;
 import io.quarry.server.sourcetype.KeyPlaces;
 import io.quarry.server.sourcetype.KeyValueBytes;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * One {@link EventColumn}'s cells found by automatic key=value extraction over an ASCII text's
@@ -13,6 +16,7 @@ import io.quarry.server.sourcetype.KeyValueBytes;
  */
 final class KeyValueCells implements KeyValueBytes.Values {
   private final byte[] key;
+  private final String keyText;
   private final RegionPlaces places; // the blocks answered from one pass each over their texts
   private BytesBlock.Builder texts; // the builder of the cell being appended
   private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
@@ -22,6 +26,7 @@ final class KeyValueCells implements KeyValueBytes.Values {
 
   KeyValueCells(byte[] key) {
     this.key = key;
+    this.keyText = new String(key, StandardCharsets.ISO_8859_1);
     this.places = new RegionPlaces(key);
   }
 
@@ -42,6 +47,10 @@ final class KeyValueCells implements KeyValueBytes.Values {
   /** As {@link #append}, for a text already known not to be JSON-like ({@link #mayBeJson}). */
   void appendNotJson(
       BytesBlock.Builder texts, byte[] bytes, int offset, int length, TextRegion region) {
+    if (hasBackslash(bytes, offset, length)) {
+      appendUnescaped(texts, new String(bytes, offset, length, StandardCharsets.ISO_8859_1));
+      return;
+    }
     this.texts = texts;
     scanned = bytes;
     found = 0;
@@ -58,6 +67,37 @@ final class KeyValueCells implements KeyValueBytes.Values {
     } else {
       texts.endPositionEntry();
     }
+  }
+
+  /**
+   * A text with a backslash: a quoted value may hold {@code \"} or {@code \\}, which is no range of
+   * the bytes once undone; {@link KeyValues} reads it.
+   */
+  private void appendUnescaped(BytesBlock.Builder texts, String text) {
+    List<String> values = KeyValues.values(text, keyText);
+    if (values.isEmpty()) {
+      texts.appendNull();
+      return;
+    }
+    if (values.size() > 1) {
+      texts.beginPositionEntry();
+    }
+    for (String value : values) {
+      byte[] bytes = value.getBytes(StandardCharsets.ISO_8859_1);
+      texts.append(bytes, 0, bytes.length);
+    }
+    if (values.size() > 1) {
+      texts.endPositionEntry();
+    }
+  }
+
+  private static boolean hasBackslash(byte[] bytes, int offset, int length) {
+    for (int i = offset, end = offset + length; i < end; i++) {
+      if (bytes[i] == '\\') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A value the key=value scan found: one is kept, a second starts a multivalue. */

@@ -325,16 +325,13 @@ final class PageBatch {
 
   /**
    * Whether the commands after {@code stats} may run over the groups merged so far for a preview:
-   * not where one writes ({@code outputlookup}, {@code collect}: a preview would write the partial
-   * groups; Splunk's {@code run_in_preview} defaults to false).
+   * not where one writes ({@code outputlookup}, {@code collect}, a {@code map} whose searches may:
+   * a preview would write the partial groups; Splunk's {@code run_in_preview} defaults to false).
    */
   static boolean previews(List<Command> reduce) {
     return reduce.stream()
         .noneMatch(
-            c ->
-                c instanceof OutputLookupCommand
-                    || c instanceof io.quarry.ql.ast.PluginCommand plugin
-                        && plugin.bound() instanceof io.quarry.ql.plan.WritesEvents);
+            c -> c instanceof OutputLookupCommand || io.quarry.ql.plan.WritesEvents.mayWrite(c));
   }
 
   /**

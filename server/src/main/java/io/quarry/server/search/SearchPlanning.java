@@ -10,6 +10,8 @@ import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
+import io.quarry.ql.plan.SubsearchExpander;
+import io.quarry.ql.plan.WritesEvents;
 import io.quarry.ql.time.TimeModifiers;
 import io.quarry.server.auth.Access;
 import io.quarry.server.config.Role;
@@ -79,22 +81,43 @@ final class SearchPlanning {
     return savedSearches.get().expand(parser.expand(query), parser::expand);
   }
 
-  /** {@link SearchService#plan(String, String, String, Access)}. */
-  SearchPlan plan(String query, String earliest, String latest, Access access) {
+  /** {@link SearchService#writes}. */
+  boolean writes(String query) {
+    return writes(parser.parseExpandedQuery(expand(query)));
+  }
+
+  private boolean writes(Query parsed) {
+    if (parsed.commands().stream()
+        .anyMatch(
+            c -> WritesEvents.mayWrite(c) || c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
+      return true;
+    }
+    for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
+      if (writes(subsearch.text())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
+  SearchPlan plan(
+      String query, String earliest, String latest, Access access, boolean writeNothing) {
     Query parsed = parser.parseExpandedQuery(expand(query));
-    io.quarry.ql.plan.SubsearchExpander.Expanded subsearches = null;
-    if (io.quarry.ql.plan.SubsearchExpander.hasSubsearches(parsed)) {
+    // every collect, the subsearches' too, may write its index before any subsearch runs
+    checkWrites(parsed, access);
+    SubsearchExpander.Expanded subsearches = null;
+    if (SubsearchExpander.hasSubsearches(parsed)) {
       // the subsearches' rows count against the breaker over all searches until they are spliced
       // into the query
       try (SearchSubsearchRunner runner =
           new SearchSubsearchRunner(
-              service, parsed.text(), earliest, latest, access, maxMemory, breaker)) {
-        subsearches =
-            io.quarry.ql.plan.SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
+              service, parsed.text(), earliest, latest, access, writeNothing, maxMemory, breaker)) {
+        subsearches = SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
       }
       parsed = subsearches.query();
     }
-    parsed = bindWriters(parsed, access);
+    parsed = bindWriters(parsed, access, writeNothing);
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
     long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
@@ -134,36 +157,58 @@ final class SearchPlanning {
   }
 
   /**
-   * Binds each command that writes events ({@code collect}) to a writer of its index, once the user
-   * may write it ({@link Access#requireWrite}: 403) and it exists (400 {@code INDEX_NOT_FOUND}).
+   * Checks that the user may write the index of each command that writes events ({@code collect})
+   * in the query and, not run, its subsearches ({@link Access#requireWrite}: 403) and that it
+   * exists (400 {@code INDEX_NOT_FOUND}).
    */
-  private Query bindWriters(Query parsed, Access access) {
+  private void checkWrites(Query parsed, Access access) {
+    for (Command command : parsed.commands()) {
+      if (WritesEvents.of(command) instanceof WritesEvents writes) {
+        checkWrite(writes.index(), command.name(), access);
+      }
+    }
+    for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
+      checkWrites(parser.parseExpandedQuery(expand(subsearch.text())), access);
+    }
+  }
+
+  private void checkWrite(String index, String command, Access access) {
+    access.requireWrite(index, command);
+    if (!ingest.hasIndex(index)) {
+      throw io.quarry.server.http.ApiException.of(
+          400,
+          "INDEX_NOT_FOUND",
+          command
+              + ": index '"
+              + index
+              + "' does not exist; create it first (the events of a summary go to an"
+              + " existing index)",
+          java.util.Map.of("index", index),
+          java.util.Map.of());
+    }
+  }
+
+  /**
+   * Binds each command that writes events ({@code collect}) to a writer of its index, checked again
+   * ({@link #checkWrite}); with {@code writeNothing} (an {@code explain}) to one that writes
+   * nothing.
+   */
+  private Query bindWriters(Query parsed, Access access, boolean writeNothing) {
     List<Command> commands = new ArrayList<>(parsed.commands().size());
     boolean bound = false;
     for (Command command : parsed.commands()) {
       if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && plugin.bound() instanceof io.quarry.ql.plan.WritesEvents writes) {
+          && WritesEvents.of(plugin) instanceof WritesEvents writes) {
         String index = writes.index();
-        access.requireWrite(index, plugin.name());
-        if (!ingest.hasIndex(index)) {
-          throw io.quarry.server.http.ApiException.of(
-              400,
-              "INDEX_NOT_FOUND",
-              plugin.name()
-                  + ": index '"
-                  + index
-                  + "' does not exist; create it first (the events of a summary go to an"
-                  + " existing index)",
-              java.util.Map.of("index", index),
-              java.util.Map.of());
-        }
+        checkWrite(index, plugin.name(), access);
         commands.add(
             new io.quarry.ql.ast.PluginCommand(
                 plugin.name(),
                 plugin.plugin(),
                 plugin.kind(),
                 plugin.arguments(),
-                writes.withWriter(new CollectWriter(ingest, index, host)),
+                writes.withWriter(
+                    writeNothing ? CollectWriter.NOTHING : new CollectWriter(ingest, index, host)),
                 plugin.position()));
         bound = true;
       } else {

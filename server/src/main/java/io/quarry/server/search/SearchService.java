@@ -225,7 +225,29 @@ public final class SearchService implements AutoCloseable {
    * @throws io.quarry.server.http.ApiException 403 for {@code outputlookup} without the capability
    */
   public SearchPlan plan(String query, String earliest, String latest, Access access) {
-    return planning.plan(query, earliest, latest, access);
+    return plan(query, earliest, latest, access, false);
+  }
+
+  /**
+   * {@link #plan(String, String, String, Access)}, its {@code collect} commands (its subsearches'
+   * too) writing nothing when {@code writeNothing}: for {@code explain}, which runs the subsearches
+   * to show the query they make but must not write what they collect.
+   */
+  public SearchPlan plan(
+      String query, String earliest, String latest, Access access, boolean writeNothing) {
+    return planning.plan(query, earliest, latest, access, writeNothing);
+  }
+
+  /**
+   * Whether running the query may write: it (its macros and leading saved searches expanded) or one
+   * of its subsearches has a {@code collect}, an {@code outputlookup} or a {@code map} (whose
+   * searches may). Decided from the parsed query; no subsearch runs. What must not run a search
+   * again (the search page's timeline) or unasked (a link) asks this.
+   *
+   * @throws QueryParseException when the query does not parse
+   */
+  public boolean writes(String query) {
+    return planning.writes(query);
   }
 
   /**
@@ -291,12 +313,20 @@ public final class SearchService implements AutoCloseable {
     }
   }
 
-  /** The events the plan's {@code collect} commands wrote. */
+  /** The events the plan's {@code collect} commands and {@code map}'s searches wrote. */
   private static long collected(SearchPlan plan) {
     long collected = 0;
+    java.util.Set<SearchSubsearchRunner> runners =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Command command : plan.pipeline()) {
       if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && plugin.bound() instanceof io.quarry.ql.plan.WritesEvents writes
+          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
+          && runs.runner() instanceof SearchSubsearchRunner runner
+          && runners.add(runner)) {
+        collected += runner.collected(); // map's searches (and the subsearches run with them)
+      }
+      if (io.quarry.ql.plan.WritesEvents.of(command)
+              instanceof io.quarry.ql.plan.WritesEvents writes
           && writes.writer() != null) {
         collected += writes.writer().written();
       }

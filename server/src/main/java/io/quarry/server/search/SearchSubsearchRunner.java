@@ -34,7 +34,10 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   private final String earliest;
   private final String latest;
   private final Access access;
+  private final boolean writeNothing;
   private final MemoryAccount memory;
+  private final java.util.concurrent.atomic.AtomicLong collected =
+      new java.util.concurrent.atomic.AtomicLong();
 
   SearchSubsearchRunner(
       SearchService search,
@@ -42,8 +45,10 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       String earliest,
       String latest,
       Access access,
+      boolean writeNothing,
       long maxMemory,
       MemoryAccount breaker) {
+    this.writeNothing = writeNothing;
     this.search = search;
     this.outerQuery = outerQuery;
     this.earliest = earliest;
@@ -51,6 +56,11 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
     this.access = access;
     this.memory =
         new MemoryAccount("subsearch results (search.maxMemoryBytes)", maxMemory, breaker);
+  }
+
+  /** Events the searches run so far wrote ({@code collect}), for the outer search's statistics. */
+  long collected() {
+    return collected.get();
   }
 
   @Override
@@ -63,7 +73,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       Subsearch subsearch, long maxRows, Duration maxTime, BooleanSupplier outerStopped) {
     SearchPlan plan;
     try {
-      plan = search.plan(subsearch.text(), earliest, latest, access);
+      plan = search.plan(subsearch.text(), earliest, latest, access, writeNothing);
     } catch (QueryParseException e) {
       throw new QueryParseException(
           subsearch.describe() + ": " + e.getMessage(),
@@ -117,6 +127,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw SearchFailures.subsearch(subsearch, 500, String.valueOf(e));
     }
+    collected.addAndGet(stats.eventsCollected());
     List<String> messages = new ArrayList<>();
     for (String message : stats.messages()) {
       if (!message.startsWith("search finalized")) {

@@ -6,7 +6,9 @@ package io.quarry.server.sourcetype;
  * before an {@code =}, starting with a letter or {@code _}; the value a quoted string or a run up
  * to whitespace, {@code , ; &} or a quote; scanning resumes after each value), but each value
  * reported as a range of the bytes instead of a {@code String}, so a {@code stats … by JSESSIONID}
- * copies the value's bytes into a block and makes no object per event.
+ * copies the value's bytes into a block and makes no object per event. A quoted value with an
+ * escape ({@code \"}, {@code \\}) is no range of the bytes: a text holding a backslash is read by
+ * {@link io.quarry.ql.exec.KeyValues} instead (its caller's part).
  */
 public final class KeyValueBytes {
   private static final int MAX_KEY_LENGTH = 100;

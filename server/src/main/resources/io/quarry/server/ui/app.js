@@ -89,7 +89,7 @@ async function showSearch() {
   $('signout').hidden = false;
   loadCommands();
   readUrl();
-  if ($('query').value.trim()) run({ push: false });
+  if ($('query').value.trim()) run({ push: false, fromUrl: true });
   else showEmpty();
   $('query').focus();
 }
@@ -162,8 +162,40 @@ function writeUrl(push) {
 
 addEventListener('popstate', () => {
   readUrl();
-  if ($('query').value.trim()) run({ push: false });
+  if ($('query').value.trim()) run({ push: false, fromUrl: true });
 });
+
+/**
+ * Whether running `text` may write events or a lookup (collect, outputlookup, map; in a macro,
+ * saved search or subsearch too): the server decides from the expanded query, running nothing.
+ * A query that does not parse writes nothing (its job fails the same way); any other failure to
+ * ask counts as writing.
+ */
+async function searchWrites(text) {
+  try {
+    return (await api('/api/v1/search/writes', { method: 'POST', body: { query: text } })).writes === true;
+  } catch (e) {
+    return !(e instanceof ApiError && e.status === 400);
+  }
+}
+
+/**
+ * A query from a link or the back button that writes does not run unasked (Splunk's safeguards
+ * for risky commands): a link is how a stranger reaches a signed-in admin.
+ */
+function askBeforeWriting(generation) {
+  const box = $('search-error');
+  box.hidden = false;
+  box.innerHTML = '<strong>This search writes events</strong> (collect, outputlookup or map), and it came from a link or the browser history. '
+    + 'Read it, then run it yourself: <button type="button" id="confirm-run">Run it</button>';
+  $('confirm-run').addEventListener('click', () => {
+    if (generation === state.generation) run({ push: false });
+  });
+  for (const id of ['jobbar', 'tabs', 'panel-events', 'panel-statistics', 'panel-visualization']) $(id).hidden = true;
+  $('empty').hidden = true;
+  $('job-state').textContent = '';
+  $('progress').className = 'progress';
+}
 
 function remember(query) {
   const list = store.get('history', []).filter((q) => q !== query);
@@ -447,7 +479,7 @@ function dropJob(job) {
   return api(`/api/v1/jobs/${job.id}`, { method: 'DELETE' }).catch(() => {});
 }
 
-async function run({ push = true } = {}) {
+async function run({ push = true, fromUrl = false } = {}) {
   const text = query.value.trim();
   if (!text) return;
   closeCompletions();
@@ -460,11 +492,17 @@ async function run({ push = true } = {}) {
   renderEditor();
   $('search-error').hidden = true;
   $('field-popover').hidden = true;
-  remember(text);
   writeUrl(push);
   $('job-state').textContent = 'Starting…';
   $('job-state').className = 'job-state';
   $('progress').className = 'progress running';
+  const writes = await searchWrites(text);
+  if (generation !== state.generation) return;
+  if (writes && fromUrl) {
+    askBeforeWriting(generation);
+    return;
+  }
+  remember(text);
   let job;
   try {
     await dropped;
@@ -509,8 +547,8 @@ async function run({ push = true } = {}) {
   } else {
     selectTab('events');
     // the timeline and the field summary run the search again: never one that writes (collect,
-    // outputlookup), which would write its results again each time
-    if (!text.startsWith('|') && !/\|\s*(collect|outputlookup)\b/i.test(text)) {
+    // outputlookup, map; a macro's too), which would write its results again each time
+    if (!text.startsWith('|') && !writes) {
       startTimeline(text, generation);
       loadFields(text, generation);
     } else {

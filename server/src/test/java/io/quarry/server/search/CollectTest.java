@@ -176,9 +176,23 @@ class CollectTest {
             BOB,
             "| makeresults | append [ | makeresults | collect index=summary"
                 + " marker=\"run=bobsub\" ]");
-    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400); // as any failed subsearch
-    assertThat(refused.body()).contains("SUBSEARCH_FAILED").contains("run_collect");
+    // checked before any subsearch runs: the search is refused as a whole
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+    assertThat(refused.body()).contains("MISSING_CAPABILITY").contains("run_collect");
     assertThat(count(ADMIN, "index=summary run=bobsub")).isZero();
+  }
+
+  @Test
+  void theAuditSaysWhatASearchCollectedAndWhere() throws Exception {
+    http.export(
+        ADMIN, "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
+    ArrayNode audited =
+        http.export(
+            ADMIN,
+            "index=_audit action=search info=completed \"run=audited\" collect_indexes=summary"
+                + " | table collected_count");
+    assertThat(audited).as(audited.toString()).isNotEmpty();
+    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
   }
 
   @Test
