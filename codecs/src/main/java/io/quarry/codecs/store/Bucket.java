@@ -449,12 +449,17 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Whether a compaction of this hot bucket will start without more events ({@link
-   * BucketCompaction#due}).
+   * Whether a compaction of this bucket will start or end without more events: a hot bucket's when
+   * {@link BucketCompaction#due}, and a full bucket's until it rolled (waiting for its roll, its
+   * fast and compact segments are both on disk until the roll's merge and commit).
    */
   boolean compactionDue(CompactionSettings settings) {
+    State now = state;
+    if (now == State.ROLLING || now != State.WARM && waitingForRoll) {
+      return true; // full: its roll (a forced merge) runs without more events
+    }
     IndexWriter current = writer;
-    if (state != State.HOT || current == null) {
+    if (now != State.HOT || current == null) {
       return false;
     }
     try {

@@ -114,6 +114,7 @@ class CompactionCloseAndRollTest {
       try {
         assertThat(store.buckets()).hasSize(2);
         assertThat(store.compaction().running()).isTrue();
+        assertThat(store.compaction().due()).as("the full bucket's roll is still to come").isTrue();
         store.add(NumberedEvents.events(6_000, 100)); // the new hot bucket takes them
         Future<?> commit =
             other.submit(

@@ -91,13 +91,9 @@ final class KeyValueCells implements KeyValueBytes.Values {
     }
   }
 
+  /** Eight bytes at a time: this runs over every event of a key=value search. */
   private static boolean hasBackslash(byte[] bytes, int offset, int length) {
-    for (int i = offset, end = offset + length; i < end; i++) {
-      if (bytes[i] == '\\') {
-        return true;
-      }
-    }
-    return false;
+    return KeyValueBytes.indexOf(bytes, (byte) '\\', offset, offset + length) >= 0;
   }
 
   /** A value the key=value scan found: one is kept, a second starts a multivalue. */

@@ -136,7 +136,7 @@ public final class KeyValueBytes {
    * {@code b} where {@code word ^ b*ONES} has a zero byte), which matters for an {@code =} scan
    * over every event of a search.
    */
-  static int indexOf(byte[] bytes, byte b, int from, int limit) {
+  public static int indexOf(byte[] bytes, byte b, int from, int limit) {
     long pattern = (b & 0xFFL) * ONES;
     int i = from;
     for (; i + Long.BYTES <= limit; i += Long.BYTES) {
