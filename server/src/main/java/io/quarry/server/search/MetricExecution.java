@@ -110,7 +110,8 @@ final class MetricExecution {
         0,
         stages.stages(),
         messages,
-        java.util.Optional.of(scan));
+        java.util.Optional.of(scan),
+        0);
   }
 
   /**
@@ -223,6 +224,7 @@ final class MetricExecution {
         0,
         stages.stages(),
         messages,
-        java.util.Optional.of(scan));
+        java.util.Optional.of(scan),
+        0);
   }
 }

@@ -144,7 +144,8 @@ final class SearchExecution {
             control.eventsByRun(),
             stages.stages(),
             messages,
-            java.util.Optional.empty());
+            java.util.Optional.empty(),
+            0);
     return stats;
   }
 

@@ -51,44 +51,6 @@ public record SearchStats(
     messages = List.copyOf(messages);
   }
 
-  /** Stats of a search that collected nothing (see the components above). */
-  public SearchStats(
-      List<String> indexes,
-      int buckets,
-      int bucketsSkipped,
-      int segments,
-      int segmentsSkipped,
-      long eventsRead,
-      long eventsMatched,
-      long rows,
-      boolean exactIndexQuery,
-      Duration elapsed,
-      io.quarry.codecs.store.ScanStats.Costs scanCosts,
-      Duration fieldExtraction,
-      long eventsByRun,
-      List<StageStats.Stage> stages,
-      List<String> messages,
-      java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan) {
-    this(
-        indexes,
-        buckets,
-        bucketsSkipped,
-        segments,
-        segmentsSkipped,
-        eventsRead,
-        eventsMatched,
-        rows,
-        exactIndexQuery,
-        elapsed,
-        scanCosts,
-        fieldExtraction,
-        eventsByRun,
-        stages,
-        messages,
-        metricScan,
-        0);
-  }
-
   /**
    * These stats with {@code appended} (what {@code mstats append=true} commands read) added to the
    * metric scan; these stats when it is null.
