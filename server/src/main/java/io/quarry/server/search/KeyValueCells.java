@@ -18,11 +18,8 @@ final class KeyValueCells implements KeyValueBytes.Values {
   private final byte[] key;
   private final String keyText;
   private final RegionPlaces places; // the blocks answered from one pass each over their texts
-  private BytesBlock.Builder texts; // the builder of the cell being appended
-  private byte[] scanned; // the bytes being scanned for key=value pairs, and what was found
-  private int found;
-  private int firstStart;
-  private int firstEnd;
+  private int found; // the values the scan of the text found so far, each [start, end) in ranges
+  private int[] ranges = new int[8];
 
   KeyValueCells(byte[] key) {
     this.key = key;
@@ -47,31 +44,30 @@ final class KeyValueCells implements KeyValueBytes.Values {
   /** As {@link #append}, for a text already known not to be JSON-like ({@link #mayBeJson}). */
   void appendNotJson(
       BytesBlock.Builder texts, byte[] bytes, int offset, int length, TextRegion region) {
-    if (hasBackslash(bytes, offset, length)) {
-      appendUnescaped(texts, new String(bytes, offset, length, StandardCharsets.ISO_8859_1));
-      return;
-    }
-    this.texts = texts;
-    scanned = bytes;
     found = 0;
     KeyPlaces keyPlaces = places.places(region, bytes, offset, length);
-    if (keyPlaces != null) {
-      keyPlaces.values(bytes, offset, length, this);
-    } else {
-      KeyValueBytes.values(bytes, offset, length, key, this);
-    }
-    if (found == 0) {
+    int count =
+        keyPlaces != null
+            ? keyPlaces.values(bytes, offset, length, this)
+            : KeyValueBytes.values(bytes, offset, length, key, this);
+    if (count == KeyValueBytes.ESCAPED) {
+      appendUnescaped(texts, new String(bytes, offset, length, StandardCharsets.ISO_8859_1));
+    } else if (found == 0) {
       texts.appendNull();
     } else if (found == 1) {
-      texts.append(bytes, firstStart, firstEnd - firstStart);
+      texts.append(bytes, ranges[0], ranges[1] - ranges[0]);
     } else {
+      texts.beginPositionEntry();
+      for (int i = 0; i < 2 * found; i += 2) {
+        texts.append(bytes, ranges[i], ranges[i + 1] - ranges[i]);
+      }
       texts.endPositionEntry();
     }
   }
 
   /**
-   * A text with a backslash: a quoted value may hold {@code \"} or {@code \\}, which is no range of
-   * the bytes once undone; {@link KeyValues} reads it.
+   * A text with a backslash inside a quoted value: the value may hold {@code \"} or {@code \\},
+   * which is no range of the bytes once undone; {@link KeyValues} reads it.
    */
   private void appendUnescaped(BytesBlock.Builder texts, String text) {
     List<String> values = KeyValues.values(text, keyText);
@@ -91,24 +87,18 @@ final class KeyValueCells implements KeyValueBytes.Values {
     }
   }
 
-  /** Eight bytes at a time: this runs over every event of a key=value search. */
-  private static boolean hasBackslash(byte[] bytes, int offset, int length) {
-    return KeyValueBytes.indexOf(bytes, (byte) '\\', offset, offset + length) >= 0;
-  }
-
-  /** A value the key=value scan found: one is kept, a second starts a multivalue. */
+  /**
+   * A value the key=value scan found, kept as a range until the scan ends: a quoted value with a
+   * backslash met later sends the whole text to {@link KeyValues}.
+   */
   @Override
   public void value(int start, int end) {
-    if (found++ == 0) {
-      firstStart = start;
-      firstEnd = end;
-      return;
+    if (2 * found + 2 > ranges.length) {
+      ranges = java.util.Arrays.copyOf(ranges, 2 * ranges.length);
     }
-    if (found == 2) {
-      texts.beginPositionEntry();
-      texts.append(scanned, firstStart, firstEnd - firstStart);
-    }
-    texts.append(scanned, start, end - start);
+    ranges[2 * found] = start;
+    ranges[2 * found + 1] = end;
+    found++;
   }
 
   /**

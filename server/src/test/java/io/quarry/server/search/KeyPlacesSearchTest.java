@@ -22,13 +22,17 @@ import org.junit.jupiter.api.io.TempDir;
  * events from one pass over the block's texts ({@code KeyPlaces}): every way a line can hold the
  * key or only seem to — one pair, none, a longer key, the key inside another pair's value (quoted
  * or not), the key twice, a quoted value before it or its own, an empty value — written in a
- * shuffled order, the counts expected from how each line was made. {@value #LINES} lines, several
- * blocks of events (a block holds at most 2,048), loaded in two halves: the column goes from one
- * block's places to the next's; a filtered search asks a few events of each block.
+ * shuffled order, the counts expected from how each line was made; {@value #ESCAPED_LINES} more
+ * with a backslash, outside quotes (read in place) or inside a quoted value (read by {@code
+ * KeyValues}: an escaped quote hiding a forged pair, a value ending in an escaped backslash after
+ * the key's first value). {@value #LINES} lines, several blocks of events (a block holds at most
+ * 2,048), loaded in two halves: the column goes from one block's places to the next's; a filtered
+ * search asks a few events of each block.
  */
 class KeyPlacesSearchTest {
   private static final String PASSWORD = "key-places-pw";
   private static final int LINES = 5_000;
+  private static final int ESCAPED_LINES = 600;
 
   @TempDir static Path dataDirectory;
   private static QuarryServer server;
@@ -41,7 +45,7 @@ class KeyPlacesSearchTest {
     int n = i % 7;
     List<String> sids = new ArrayList<>();
     String text =
-        switch (i % 10) {
+        switch (i >= LINES ? 10 + i % 3 : i % 10) {
           case 0 -> {
             sids.add("S" + n);
             expectedOfAnn.merge("S" + n, 1L, Long::sum);
@@ -65,9 +69,22 @@ class KeyPlacesSearchTest {
             yield "GET sid=\"D " + n + "\" z=1";
           }
           case 8 -> "GET /e?sid= user=e";
-          default -> {
+          case 9 -> {
             sids.add("S" + n);
             yield "\"GET /f?JSESSION=1&sid=S" + n + " HTTP 1.1\" 200 \"http://h/x?a=b&c=d\"";
+          }
+          case 10 -> {
+            sids.add("W" + n);
+            yield "path=C:\\dir\\f \\ sid=W" + n;
+          }
+          case 11 -> {
+            sids.add("G" + n);
+            yield "msg=\"x\\\" sid=F" + n + " y=\" sid=G" + n;
+          }
+          default -> {
+            sids.add("H" + n);
+            sids.add("I" + n);
+            yield "sid=H" + n + " k=\"a\\\\\" sid=I" + n;
           }
         };
     for (String sid : sids) {
@@ -80,7 +97,7 @@ class KeyPlacesSearchTest {
   static void start() throws Exception {
     server = TestServers.start(dataDirectory, PASSWORD); // the block layout, the default
     List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < LINES; i++) {
+    for (int i = 0; i < LINES + ESCAPED_LINES; i++) {
       order.add(i);
     }
     java.util.Collections.shuffle(order, new java.util.Random(5));
@@ -120,7 +137,7 @@ class KeyPlacesSearchTest {
 
   @Test
   void countsEveryLinesSessionIds() throws Exception {
-    assertThat(expected.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3_000);
+    assertThat(expected.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3_000 + 800);
     assertThat(counts("search * | stats count by sid")).isEqualTo(expected);
   }
 
@@ -134,6 +151,6 @@ class KeyPlacesSearchTest {
   @Test
   void countsEveryLinesSessionIdsNewestFirst() throws Exception {
     // the time-ordered scan (head), whose events of the two loads' blocks interleave
-    assertThat(counts("search * | head 5000 | stats count by sid")).isEqualTo(expected);
+    assertThat(counts("search * | head 5600 | stats count by sid")).isEqualTo(expected);
   }
 }

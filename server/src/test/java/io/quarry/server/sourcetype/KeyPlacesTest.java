@@ -43,8 +43,13 @@ class KeyPlacesTest {
               offsets[i],
               offsets[i + 1] - offsets[i],
               (s, e) -> found.add(new String(bytes, s, e - s, StandardCharsets.ISO_8859_1)));
-      assertThat(count).isEqualTo(found.size());
-      answers.set(i, found);
+      if (count == KeyValueBytes.ESCAPED) { // a backslash in a quoted value: the caller's reread
+        assertThat(texts.get(i)).contains("\\");
+        answers.set(i, KeyValues.values(texts.get(i), key));
+      } else {
+        assertThat(count).isEqualTo(found.size());
+        answers.set(i, found);
+      }
     }
     return answers;
   }
@@ -110,7 +115,9 @@ class KeyPlacesTest {
     // place the scan of pairs can leave it, one text's pairs running up to the next text's start
     Random random = new Random(11);
     List<String> tokens =
-        List.of("K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_", "/");
+        List.of(
+            "K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_", "/", "\\",
+            "\\\"");
     for (int round = 0; round < 3_000; round++) {
       List<String> texts = randomTexts(random, tokens, 12, 10);
       int count = texts.size();

@@ -9,15 +9,30 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** {@link KeyValueBytes} finds exactly what {@link KeyValues#values} finds, on any ASCII text. */
+/**
+ * {@link KeyValueBytes} finds exactly what {@link KeyValues#values} finds, on any ASCII text, or
+ * answers {@link KeyValueBytes#ESCAPED} at a quoted value holding a backslash (the caller then
+ * reads the text with {@link KeyValues}, as {@link #values} here does).
+ */
 class KeyValueBytesTest {
 
   private static List<String> values(String text, String key) {
+    int count = count(text, key, new ArrayList<>());
+    if (count == KeyValueBytes.ESCAPED) {
+      assertThat(text).as("escaped").contains("=\"").contains("\\");
+      return KeyValues.values(text, key);
+    }
+    List<String> found = new ArrayList<>();
+    count(text, key, found);
+    return found;
+  }
+
+  /** What the byte scan answers on {@code text}, its values added to {@code found}. */
+  private static int count(String text, String key, List<String> found) {
     // the text in the middle of a larger array, as an event lies in a journal block
     byte[] padded = ("xx=yy " + text + " a=b").getBytes(StandardCharsets.US_ASCII);
     int offset = 6;
     int length = text.length();
-    List<String> found = new ArrayList<>();
     int count =
         KeyValueBytes.values(
             padded,
@@ -26,8 +41,41 @@ class KeyValueBytesTest {
             key.getBytes(StandardCharsets.US_ASCII),
             (start, end) ->
                 found.add(new String(padded, start, end - start, StandardCharsets.US_ASCII)));
-    assertThat(count).isEqualTo(found.size());
-    return found;
+    if (count != KeyValueBytes.ESCAPED) {
+      assertThat(count).isEqualTo(found.size());
+    }
+    return count;
+  }
+
+  @Test
+  void readsABackslashOutsideQuotedValuesInPlace() {
+    // a Windows path in an unquoted value, a backslash between pairs: no escape to the scan
+    String text = "path=C:\\temp\\x.log \\ JSESSIONID=S1 q=\"a b\" tail\\";
+    List<String> found = new ArrayList<>();
+    assertThat(count(text, "JSESSIONID", found)).isEqualTo(1);
+    assertThat(found).containsExactly("S1");
+    assertThat(count(text, "path", new ArrayList<>())).isEqualTo(1);
+    assertThat(values(text, "path")).containsExactly("C:\\temp\\x.log");
+  }
+
+  @Test
+  void aBackslashInAQuotedValueOfAnotherKeyLeavesTheBytePath() {
+    // the forgery collect must not let through: the escaped quote does not close msg's value
+    String forged = "msg=\"x\\\" count=999999 y=\" count=1";
+    assertThat(count(forged, "count", new ArrayList<>())).isEqualTo(KeyValueBytes.ESCAPED);
+    assertThat(values(forged, "count")).containsExactly("1");
+    assertThat(values(forged, "msg")).containsExactly("x\" count=999999 y=");
+    // one after the asked key's value too: the scan reads to the text's end, for later values
+    assertThat(values("count=2 msg=\"a\\\"b\"", "count")).containsExactly("2");
+  }
+
+  @Test
+  void aQuotedValueEndingWithAnEscapedBackslash() {
+    // "a\\" is the value a\ closed by its last quote; the next pair is read after it
+    String text = "k=\"a\\\\\" n=1";
+    assertThat(count(text, "n", new ArrayList<>())).isEqualTo(KeyValueBytes.ESCAPED);
+    assertThat(values(text, "k")).containsExactly("a\\");
+    assertThat(values(text, "n")).containsExactly("1");
   }
 
   @Test
@@ -65,7 +113,9 @@ class KeyValueBytesTest {
     // every place the scan of pairs can leave it: inside a value, after one, quoted, repeated
     Random random = new Random(7);
     List<String> tokens =
-        List.of("K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_");
+        List.of(
+            "K", "K=", "xK=", "a=", "=", "v", "\"", " ", "&", ";", ",", "?", "K=\"", "_", "\\",
+            "\\\"");
     for (int i = 0; i < 20_000; i++) {
       StringBuilder text = new StringBuilder();
       int length = random.nextInt(16);
@@ -83,7 +133,7 @@ class KeyValueBytesTest {
   @Test
   void agreesWithKeyValuesOnRandomText() {
     Random random = new Random(42);
-    String alphabet = "ab_K.-1= \"&;,\t=xa=b";
+    String alphabet = "ab_K.-1= \"&;,\t=xa=b\\";
     for (int i = 0; i < 20_000; i++) {
       StringBuilder text = new StringBuilder();
       int length = random.nextInt(40);
