@@ -27,12 +27,18 @@ record ReadOnlyRunner(SubsearchRunner runner, Function<String, String> writingCo
 
   @Override
   public SubsearchResult run(Subsearch subsearch, long maxRows, Duration maxTime) {
-    return run(subsearch, maxRows, maxTime, () -> false);
+    refuseWriting(subsearch);
+    return runner.run(subsearch, maxRows, maxTime);
   }
 
   @Override
   public SubsearchResult run(
       Subsearch subsearch, long maxRows, Duration maxTime, BooleanSupplier outerStopped) {
+    refuseWriting(subsearch);
+    return runner.run(subsearch, maxRows, maxTime, outerStopped);
+  }
+
+  private void refuseWriting(Subsearch subsearch) {
     String command;
     try {
       command = writingCommand.apply(subsearch.text());
@@ -45,6 +51,5 @@ record ReadOnlyRunner(SubsearchRunner runner, Function<String, String> writingCo
           command,
           "a value filled in for a $field$ added it (" + subsearch.text() + ")");
     }
-    return runner.run(subsearch, maxRows, maxTime, outerStopped);
   }
 }

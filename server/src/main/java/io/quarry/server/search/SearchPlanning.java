@@ -140,15 +140,11 @@ final class SearchPlanning {
       if (runsSearches(command) instanceof RunsSearches runs
           && runs.runner() != null
           && !templateWrites(runs)) {
-        io.quarry.ql.ast.PluginCommand plugin = (io.quarry.ql.ast.PluginCommand) command;
         commands.add(
-            new io.quarry.ql.ast.PluginCommand(
-                plugin.name(),
-                plugin.plugin(),
-                plugin.kind(),
-                plugin.arguments(),
-                runs.withReadOnlyRunner(new ReadOnlyRunner(runs.runner(), this::writingCommand)),
-                plugin.position()));
+            ((io.quarry.ql.ast.PluginCommand) command)
+                .withBound(
+                    runs.withReadOnlyRunner(
+                        new ReadOnlyRunner(runs.runner(), this::writingCommand))));
         changed = true;
       } else {
         commands.add(command);
@@ -261,14 +257,11 @@ final class SearchPlanning {
         String index = writes.index();
         checkWrite(index, plugin.name(), access);
         commands.add(
-            new io.quarry.ql.ast.PluginCommand(
-                plugin.name(),
-                plugin.plugin(),
-                plugin.kind(),
-                plugin.arguments(),
+            plugin.withBound(
                 writes.withWriter(
-                    writeNothing ? CollectWriter.NOTHING : new CollectWriter(ingest, index, host)),
-                plugin.position()));
+                    writeNothing
+                        ? CollectWriter.NOTHING
+                        : new CollectWriter(ingest, index, host))));
         bound = true;
       } else {
         commands.add(command);

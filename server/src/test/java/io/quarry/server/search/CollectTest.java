@@ -186,17 +186,11 @@ class CollectTest {
   void theAuditSaysWhatASearchCollectedAndWhere() throws Exception {
     http.export(
         ADMIN, "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
-    ArrayNode audited = null;
-    for (int i = 0; i < 50 && (audited == null || audited.isEmpty()); i++) {
-      if (audited != null) {
-        Thread.sleep(100); // the audit trail writes its events from a queue
-      }
-      audited =
-          http.export(
-              ADMIN,
-              "index=_audit action=search info=completed \"run=audited\" collect_indexes=summary"
-                  + " | table collected_count");
-    }
+    ArrayNode audited =
+        http.exportEventually( // the audit trail writes its events from a queue
+            ADMIN,
+            "index=_audit action=search info=completed \"run=audited\" collect_indexes=summary"
+                + " | table collected_count");
     assertThat(audited).as(audited.toString()).isNotEmpty();
     assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
   }

@@ -146,17 +146,11 @@ class WritingSearchGuardTest {
     JsonNode status = TestHttp.json(created.body());
     assertThat(status.path("eventsCollected").asLong()).as(status.toString()).isEqualTo(3);
     assertThat(count("index=summary run=appended")).isEqualTo(3);
-    com.fasterxml.jackson.databind.node.ArrayNode audited = null;
-    for (int i = 0; i < 50 && (audited == null || audited.isEmpty()); i++) {
-      if (audited != null) {
-        Thread.sleep(100); // the audit trail writes its events from a queue
-      }
-      audited =
-          http.export(
-              ADMIN,
-              "index=_audit action=search info=completed \"run=appended\" collected_count=*"
-                  + " | table collected_count, collect_indexes");
-    }
+    var audited =
+        http.exportEventually( // the audit trail writes its events from a queue
+            ADMIN,
+            "index=_audit action=search info=completed \"run=appended\" collected_count=*"
+                + " | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);
     assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("3");
     assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
