@@ -7,12 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,23 +33,12 @@ class WritingSearchGuardTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, summary]
-        auth:
-          adminPassword: admin-pw
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestServers.start(
+            directory, "admin-pw", settings -> settings.put("indexes", List.of("main", "summary")));
     http = new TestHttp(server.url());
     HttpResponse<String> loaded =
-        TestServers.postRaw(server, "tok", "app", "status=200 n=1\nstatus=500 n=2\n");
+        TestServers.postRaw(server, TestServers.TOKEN, "app", "status=200 n=1\nstatus=500 n=2\n");
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
   }
 
