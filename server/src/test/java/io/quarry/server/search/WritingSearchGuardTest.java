@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Searches run on the user's behalf over a real server: the field summary ({@code /api/v1/fields})
  * and a read-only job (the search page's timeline) refuse a query that writes with 400 {@code
  * SEARCH_WRITES} naming the command, and write nothing; a {@code map} whose search text writes
- * nothing is read-only (it runs there, and its runs may not write even when a value adds {@code |
- * collect}); what {@code append}'s subsearches write is counted in the job's statistics and its
- * audit event.
+ * nothing is read-only (it runs there and in a running job's preview, and its runs may not write
+ * even when a value adds {@code | collect}); what {@code append}'s subsearches write is counted in
+ * the job's statistics and its audit event.
  */
 class WritingSearchGuardTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
@@ -107,6 +107,23 @@ class WritingSearchGuardTest {
   }
 
   @Test
+  void aRunningJobsPreviewRunsAReadOnlyMapButNotOneThatMayWrite() {
+    assertThat(
+            PageBatch.previews(
+                afterStats(
+                    "index=main | stats count by status"
+                        + " | map search=\"| makeresults | eval s=\\\"$status$\\\"\"")))
+        .isTrue();
+    assertThat(
+            PageBatch.previews(
+                afterStats(
+                    "index=main | stats count by status"
+                        + " | map search=\"| makeresults | eval s=$status$"
+                        + " | collect index=summary marker=run=previewed\"")))
+        .isFalse();
+  }
+
+  @Test
   void aValueFilledIntoAReadOnlyMapCannotAddACommandThatWrites() throws Exception {
     String query =
         "| makeresults | eval q=\"| makeresults | collect index=summary marker=run=injected\""
@@ -152,6 +169,13 @@ class WritingSearchGuardTest {
 
   private static HttpResponse<String> post(String path, String query) throws Exception {
     return http.send("POST", path, ADMIN, "{\"query\": " + JSON.writeValueAsString(query) + "}");
+  }
+
+  /** The planned pipeline's commands after its first, the stats. */
+  private static List<io.quarry.ql.ast.Command> afterStats(String query) {
+    List<io.quarry.ql.ast.Command> pipeline = server.search().plan(query, null, null).pipeline();
+    assertThat(pipeline.get(0)).isInstanceOf(io.quarry.ql.ast.StatsCommand.class);
+    return pipeline.subList(1, pipeline.size());
   }
 
   private static boolean writes(String query) throws Exception {
