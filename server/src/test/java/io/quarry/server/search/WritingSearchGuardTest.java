@@ -136,18 +136,11 @@ class WritingSearchGuardTest {
 
   @Test
   void whatAppendsSubsearchWritesIsCountedAndAudited() throws Exception {
-    String query =
-        "| makeresults | append [| makeresults count=3 | collect index=summary"
-            + " marker=run=appended] | stats count";
-    HttpResponse<String> created =
-        http.send(
-            "POST",
-            "/api/v1/jobs",
-            ADMIN,
-            "{\"query\": " + JSON.writeValueAsString(query) + ", \"mode\": \"blocking\"}");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    JsonNode status = TestHttp.json(created.body());
-    assertThat(status.path("eventsCollected").asLong()).as(status.toString()).isEqualTo(3);
+    assertThat(
+            collectedBy(
+                "| makeresults | append [| makeresults count=3 | collect index=summary"
+                    + " marker=run=appended] | stats count"))
+        .isEqualTo(3);
     assertThat(count("index=summary run=appended")).isEqualTo(3);
     var audited =
         http.exportEventually( // the audit trail writes its events from a queue
@@ -157,6 +150,31 @@ class WritingSearchGuardTest {
     assertThat(audited).as(audited.toString()).hasSize(1);
     assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("3");
     assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
+  }
+
+  @Test
+  void whatJoinsAndAppendcolsSubsearchesWriteIsCounted() throws Exception {
+    assertThat(
+            collectedBy(
+                "| makeresults | eval k=1 | join k [| makeresults count=2 | eval k=1"
+                    + " | collect index=summary marker=run=joined]"
+                    + " | appendcols [| makeresults | collect index=summary marker=run=joined]"))
+        .isEqualTo(3);
+    assertThat(count("index=summary run=joined")).isEqualTo(3);
+  }
+
+  /** The events a blocking job of {@code query} says it collected. */
+  private static long collectedBy(String query) throws Exception {
+    HttpResponse<String> created =
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\": " + JSON.writeValueAsString(query) + ", \"mode\": \"blocking\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    JsonNode status = TestHttp.json(created.body());
+    assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("DONE");
+    return status.path("eventsCollected").asLong();
   }
 
   private static void assertRefused(HttpResponse<String> response, String command)
