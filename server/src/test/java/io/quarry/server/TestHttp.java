@@ -66,6 +66,19 @@ public final class TestHttp {
     return export(authorization, query, "");
   }
 
+  /**
+   * {@link #export} until it answers a row, for up to 5 s: for what the server writes from a queue
+   * (the audit trail's events); the last answer, empty if none came.
+   */
+  public ArrayNode exportEventually(String authorization, String query) throws Exception {
+    ArrayNode rows = export(authorization, query);
+    for (int i = 0; i < 50 && rows.isEmpty(); i++) {
+      Thread.sleep(100);
+      rows = export(authorization, query);
+    }
+    return rows;
+  }
+
   /** As above, with more form parameters ({@code &max_time=1}). */
   public ArrayNode export(String authorization, String query, String more) throws Exception {
     HttpResponse<String> answer =

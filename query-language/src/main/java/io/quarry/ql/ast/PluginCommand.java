@@ -34,6 +34,11 @@ public record PluginCommand(
     requireNonNull(position, "position is null");
   }
 
+  /** This use bound otherwise ({@code collect} to a writer, {@code map} to a runner). */
+  public PluginCommand withBound(BoundCommand other) {
+    return new PluginCommand(name, plugin, kind, arguments, other, position);
+  }
+
   /** "command 'x' of plugin 'y'", for messages. */
   public String describe() {
     return plugin.equals("built-in")

@@ -27,7 +27,9 @@ final class FoundFields {
     KEEP,
     /**
      * The found values are appended to the result's own: a multivalue (Splunk's {@code
-     * MV_ADD=true}).
+     * MV_ADD=true}) — unless the result's own values are exactly the values found, in order: those
+     * are what search time's automatic extraction already took from the same text, found again, not
+     * new values (an event's {@code status=500} stays {@code 500}, never {@code 500, 500}).
      */
     ADD,
     /** The found values replace the result's own. */
@@ -57,7 +59,7 @@ final class FoundFields {
         List<Object> own = had == null || had.isNull(p) ? List.of() : Cells.values(had, p);
         if (values == null || existing == Existing.KEEP && !own.isEmpty()) {
           column.add(own);
-        } else if (existing == Existing.ADD && !own.isEmpty()) {
+        } else if (existing == Existing.ADD && !own.isEmpty() && !sameTexts(own, values)) {
           List<Object> both = new ArrayList<>(own);
           both.addAll(values);
           column.add(both);
@@ -68,6 +70,19 @@ final class FoundFields {
       columns.add(column);
     }
     return Cells.withColumns(factory, page, order, columns);
+  }
+
+  /** Whether {@code own}'s values, as texts, are {@code found}, in order. */
+  private static boolean sameTexts(List<Object> own, List<String> found) {
+    if (own.size() != found.size()) {
+      return false;
+    }
+    for (int i = 0; i < own.size(); i++) {
+      if (!found.get(i).equals(Cells.text(own.get(i)))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The text of a position's first value of {@code block}, or null. */

@@ -177,14 +177,15 @@ final class MapCommand implements CommandDefinition, CustomSyntax {
     if (!(arguments.values().get("search") instanceof Search search)) {
       throw new IllegalArgumentException("map needs search=\"…\" or [ … ]");
     }
-    return new Bound(search, arguments.getLong("maxsearches"), null);
+    return new Bound(search, arguments.getLong("maxsearches"), null, false);
   }
 
   /**
    * A use of {@code map}; {@code runner} is null until the query's subsearches run (a map without
-   * one fails when it runs: only the server runs searches).
+   * one fails when it runs: only the server runs searches); {@code readOnly} when that runner
+   * refuses every search that writes.
    */
-  record Bound(Search search, long maxSearches, SubsearchRunner runner)
+  record Bound(Search search, long maxSearches, SubsearchRunner runner, boolean readOnly)
       implements BoundCommand, WritesOwnSpl, RunsSearches {
     @Override
     public Set<String> requiredFields() {
@@ -203,7 +204,17 @@ final class MapCommand implements CommandDefinition, CustomSyntax {
 
     @Override
     public BoundCommand withRunner(SubsearchRunner runner) {
-      return new Bound(search, maxSearches, runner);
+      return new Bound(search, maxSearches, runner, false);
+    }
+
+    @Override
+    public String searchTemplate(String placeholder) {
+      return new MapTemplate(search.text()).withTokens(placeholder);
+    }
+
+    @Override
+    public BoundCommand withReadOnlyRunner(SubsearchRunner runner) {
+      return new Bound(search, maxSearches, runner, true);
     }
 
     @Override

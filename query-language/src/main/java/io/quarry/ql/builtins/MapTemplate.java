@@ -60,6 +60,11 @@ record MapTemplate(String text) {
     return out.toString();
   }
 
+  /** The text with every token replaced by {@code placeholder}. */
+  String withTokens(String placeholder) {
+    return TOKEN.matcher(text).replaceAll(java.util.regex.Matcher.quoteReplacement(placeholder));
+  }
+
   /** The fields a token names that {@code values} lacks. */
   List<String> missing(Map<String, String> values) {
     List<String> missing = new ArrayList<>();

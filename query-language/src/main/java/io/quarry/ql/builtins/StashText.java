@@ -14,7 +14,10 @@ import java.util.Locale;
  * then the result's fields as {@code key="value"} pairs separated by {@code ", "} in the order of
  * its columns — one pair per value of a multivalue, a {@code "} or {@code \} in a value escaped
  * with {@code \} — leaving out internal fields (a name starting with {@code _}), then the marker.
- * Search time reads the pairs back as fields (the automatic {@code key=value} extraction).
+ * Search time reads the pairs back as fields (the automatic {@code key=value} extraction). A
+ * result's {@code host}, {@code source} and {@code sourcetype} are written as {@code orig_host},
+ * {@code orig_source} and {@code orig_sourcetype} (as Splunk's summary events carry them): the
+ * summary event has its own, which a pair of the same name would contradict.
  */
 final class StashText {
   private static final DateTimeFormatter TIME =
@@ -51,14 +54,23 @@ final class StashText {
       if (block.isNull(position)) {
         continue;
       }
+      String key = pairName(name);
       for (Object value : Cells.values(block, position)) {
-        pair(separate(text), name, Cells.text(value));
+        pair(separate(text), key, Cells.text(value));
       }
     }
     if (marker != null && !marker.isEmpty()) {
       separate(text).append(marker);
     }
     return text.toString();
+  }
+
+  /** The key a result's field {@code name} is written under: the event's own fields renamed. */
+  static String pairName(String name) {
+    return switch (name) {
+      case "host", "source", "sourcetype" -> "orig_" + name;
+      default -> name;
+    };
   }
 
   /** {@code name="value"} as a stash pair. */

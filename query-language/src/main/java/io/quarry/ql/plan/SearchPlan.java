@@ -30,6 +30,8 @@ import java.util.Optional;
  * @param indexedFieldsOnly whether events are read only for what the index holds ({@code tstats}):
  *     a field that is neither a default nor an index-time field has no value, and no event's text
  *     is read
+ * @param subsearchesCollected what the query's subsearches wrote ({@code collect}) while it was
+ *     planned — they ran then — for the search's statistics and audit event
  */
 public record SearchPlan(
     List<String> indexPatterns,
@@ -40,10 +42,12 @@ public record SearchPlan(
     Optional<Command> generator,
     List<String> messages,
     Optional<String> expandedQuery,
-    boolean indexedFieldsOnly) {
+    boolean indexedFieldsOnly,
+    Collected subsearchesCollected) {
 
   public SearchPlan {
     requireNonNull(expandedQuery, "expandedQuery is null");
+    requireNonNull(subsearchesCollected, "subsearchesCollected is null");
     indexPatterns = List.copyOf(requireNonNull(indexPatterns, "indexPatterns is null"));
     requireNonNull(filter, "filter is null");
     pipeline = List.copyOf(requireNonNull(pipeline, "pipeline is null"));
@@ -86,13 +90,15 @@ public record SearchPlan(
         generator,
         messages,
         Optional.empty(),
-        false);
+        false,
+        Collected.NONE);
   }
 
   /**
-   * A copy with the query as it runs after its subsearches were expanded, and their messages added.
+   * A copy with the query as it runs after its subsearches were expanded, their messages added and
+   * what they wrote ({@code collected}).
    */
-  public SearchPlan withSubsearches(String expanded, List<String> more) {
+  public SearchPlan withSubsearches(String expanded, List<String> more, Collected collected) {
     List<String> all = new java.util.ArrayList<>(messages);
     all.addAll(more);
     return new SearchPlan(
@@ -104,7 +110,8 @@ public record SearchPlan(
         generator,
         all,
         Optional.of(expanded),
-        indexedFieldsOnly);
+        indexedFieldsOnly,
+        collected);
   }
 
   /** A plan without messages. */
@@ -134,7 +141,8 @@ public record SearchPlan(
         generator,
         all,
         expandedQuery,
-        indexedFieldsOnly);
+        indexedFieldsOnly,
+        subsearchesCollected);
   }
 
   /**
@@ -151,7 +159,8 @@ public record SearchPlan(
         generator,
         messages,
         expandedQuery,
-        true);
+        true,
+        subsearchesCollected);
   }
 
   /** A copy whose per-event filter is also {@code required} (ANDed in). */
@@ -170,7 +179,8 @@ public record SearchPlan(
         generator,
         messages,
         expandedQuery,
-        indexedFieldsOnly);
+        indexedFieldsOnly,
+        subsearchesCollected);
   }
 
   /**

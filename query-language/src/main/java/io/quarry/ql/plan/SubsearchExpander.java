@@ -83,15 +83,7 @@ public final class SubsearchExpander {
         messages.addAll(result.messages());
         commands.add(sub.withResult(result));
       } else if (runsSearches(command) instanceof RunsSearches runs) {
-        PluginCommand plugin = (PluginCommand) command;
-        commands.add(
-            new PluginCommand(
-                plugin.name(),
-                plugin.plugin(),
-                plugin.kind(),
-                plugin.arguments(),
-                runs.withRunner(runner),
-                plugin.position()));
+        commands.add(((PluginCommand) command).withBound(runs.withRunner(runner)));
       } else {
         commands.add(command);
       }

@@ -22,13 +22,15 @@ public interface WritesEvents {
 
   /**
    * Whether running {@code command} may write events: it writes them ({@link #of}) or runs searches
-   * that may ({@link RunsSearches}: {@code map}). What must not run twice (a preview, the search
-   * page's timeline) or inside another command ({@code appendpipe}) asks this.
+   * that may ({@link RunsSearches}: {@code map}, unless the server bound it {@link
+   * RunsSearches#readOnly}). What must not run twice (a preview, the search page's timeline) or
+   * inside another command ({@code appendpipe}) asks this.
    */
   static boolean mayWrite(io.quarry.ql.ast.Command command) {
     return of(command) != null
         || command instanceof io.quarry.ql.ast.PluginCommand plugin
-            && plugin.bound() instanceof RunsSearches;
+            && plugin.bound() instanceof RunsSearches runs
+            && !runs.readOnly();
   }
 
   /** The index the events go to, as the query names it. */

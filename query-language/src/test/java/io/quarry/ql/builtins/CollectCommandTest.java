@@ -32,11 +32,14 @@ class CollectCommandTest {
     List<WritesEvents.Written> events =
         collect(
             "collect index=summary addinfo=f marker=\"report=daily\"",
-            row("host", "web-1", "count", 42L));
+            row("host", "web-1", "count", 42L, "sourcetype", "access", "source", "/var/log/a"));
     assertThat(events).hasSize(1);
     WritesEvents.Written event = events.get(0);
+    // the result's host, source and sourcetype as orig_*: the summary event has its own
     assertThat(event.raw())
-        .isEqualTo("01/07/2026 12:00:00 +0000, host=\"web-1\", count=\"42\", report=daily");
+        .isEqualTo(
+            "01/07/2026 12:00:00 +0000, orig_host=\"web-1\", count=\"42\","
+                + " orig_sourcetype=\"access\", orig_source=\"/var/log/a\", report=daily");
     assertThat(event.timeMicros()).isEqualTo(NOW_MICROS);
     assertThat(event.sourcetype()).isEqualTo("stash");
     assertThat(event.source()).isEqualTo("collect");

@@ -39,6 +39,29 @@ class MapCommandTest {
   }
 
   @Test
+  void aMapMayWriteUntilItsRunnerIsReadOnly() {
+    io.quarry.ql.ast.PluginCommand map =
+        CommandHarness.parse("map search=\"| makeresults | eval s=\\\"$status$\\\"\"");
+    MapCommand.Bound bound = (MapCommand.Bound) map.bound();
+    assertThat(bound.searchTemplate("1")).isEqualTo("| makeresults | eval s=\"1\"");
+    assertThat(io.quarry.ql.plan.WritesEvents.mayWrite(map)).isTrue();
+    io.quarry.ql.plan.SubsearchRunner runner = (subsearch, maxRows, maxTime) -> null;
+    io.quarry.ql.ast.PluginCommand readOnly =
+        new io.quarry.ql.ast.PluginCommand(
+            map.name(),
+            map.plugin(),
+            map.kind(),
+            map.arguments(),
+            bound.withReadOnlyRunner(runner),
+            map.position());
+    assertThat(io.quarry.ql.plan.WritesEvents.mayWrite(readOnly)).isFalse();
+    // a runner handed again (the subsearches run once more) makes it writing until checked again
+    assertThat(((MapCommand.Bound) readOnly.bound()).withRunner(runner))
+        .extracting(b -> ((MapCommand.Bound) b).readOnly())
+        .isEqualTo(false);
+  }
+
+  @Test
   void badUsesAreParseErrors() {
     for (String bad :
         List.of(

@@ -33,17 +33,13 @@ public final class SearchAudit {
             .with("event_count", stats.eventsMatched())
             .with("scan_count", stats.eventsRead())
             .with("result_count", stats.rows());
-    java.util.Set<String> written = new java.util.TreeSet<>();
-    if (plan != null) {
-      for (io.quarry.ql.ast.Command command : plan.pipeline()) {
-        if (io.quarry.ql.plan.WritesEvents.of(command)
-            instanceof io.quarry.ql.plan.WritesEvents w) {
-          written.add(w.index());
-        }
-      }
-    }
+    java.util.Set<String> written =
+        plan == null
+            ? java.util.Set.of()
+            : new java.util.TreeSet<>(io.quarry.server.search.SearchService.collectIndexes(plan));
     if (stats.eventsCollected() > 0 || !written.isEmpty()) {
-      // what a search wrote (collect; map's searches counted, not their indexes)
+      // what a search wrote (collect, its subsearches' too; map's searches counted, not their
+      // indexes)
       event =
           event
               .with("collected_count", stats.eventsCollected())

@@ -23,7 +23,8 @@ import java.util.Map;
  * {@code POST /api/v1/fields}: what a fields sidebar shows for a search — every field of its first
  * {@code maxEvents} results (search-time extracted fields included) with its type, how many results
  * have it, distinct count, numeric range and top values. It runs {@code <query> | head maxEvents |
- * fieldsummary maxvals=maxValues}.
+ * fieldsummary maxvals=maxValues}, a search the user did not submit as such: never one that writes
+ * (400 {@code SEARCH_WRITES}, {@link SearchService#requireReadOnly}).
  */
 public final class FieldRoutes {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,6 +48,7 @@ public final class FieldRoutes {
         authenticator.requireAccess(
             exchange.header(HttpHeaderNames.AUTHORIZATION), "Field summary");
     SearchRequest request = SearchRequest.read(exchange);
+    request.requireReadOnly(search, "The field summary (/api/v1/fields runs the search again)");
     int maxEvents = request.positiveInt("maxEvents", DEFAULT_MAX_EVENTS);
     int maxValues = request.positiveInt("maxValues", DEFAULT_MAX_VALUES);
     String summary =

@@ -61,7 +61,9 @@ public final class JobRoutes {
 
   /**
    * {@code POST /api/v1/jobs} with {@code {"query", "earliest", "latest", "mode":
-   * "async"|"blocking", "timeout": seconds, "ttl": seconds}}: 201 with the job's status.
+   * "async"|"blocking", "timeout": seconds, "ttl": seconds, "readOnly": false}}: 201 with the job's
+   * status. With {@code readOnly} (a search run again on the user's behalf: the search page's
+   * timeline) a query that writes is refused (400 {@code SEARCH_WRITES}).
    */
   private void create(Exchange exchange) throws Exception {
     io.quarry.server.auth.Access user = authorize(exchange);
@@ -70,6 +72,9 @@ public final class JobRoutes {
     if (!mode.equals("async") && !mode.equals("blocking")) {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'mode' must be async or blocking, not '" + mode + "'");
+    }
+    if (request.bool("readOnly", false)) {
+      request.requireReadOnly(search, "A read-only job (readOnly: true)");
     }
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     Duration ttl = request.seconds("ttl", jobs.defaultTtl());

@@ -74,6 +74,31 @@ record SearchRequest(JsonNode body, String query, String earliest, String latest
     }
   }
 
+  /**
+   * Refuses a query that writes where {@code where} runs it on the user's behalf ({@link
+   * SearchService#requireReadOnly}: 400 {@code SEARCH_WRITES}); one that does not parse is a 400
+   * naming where.
+   */
+  void requireReadOnly(SearchService search, String where) {
+    try {
+      search.requireReadOnly(query, where);
+    } catch (QueryParseException e) {
+      throw QueryErrors.of(e);
+    }
+  }
+
+  /** A boolean field of the body, or {@code fallback} when absent. */
+  boolean bool(String field, boolean fallback) {
+    JsonNode value = body.get(field);
+    if (value == null || value.isNull()) {
+      return fallback;
+    }
+    if (!value.isBoolean()) {
+      throw ApiException.badRequest("INVALID_PARAMETER", "'" + field + "' must be true or false");
+    }
+    return value.booleanValue();
+  }
+
   /** A text field of the body, or null. */
   String text(String field) {
     return text(body, field);

@@ -14,10 +14,10 @@ import java.util.Map;
 
 /**
  * {@code POST /api/v1/search/writes} {@code {"query"}}: {@code {"writes": true}} when running the
- * query may write ({@code collect}, {@code outputlookup}, {@code map}; in its macros, saved
- * searches and subsearches too), decided from the parsed query without running anything. The search
- * page asks it before running a query that came from a link or the back button (Splunk's safeguards
- * for risky commands), and before running a search again for its timeline.
+ * query may write ({@code collect}, {@code outputlookup}, a {@code map} whose search text writes;
+ * in its macros, saved searches and subsearches too), decided from the parsed query without running
+ * anything. The search page asks it before running a query that came from a link or the back button
+ * (Splunk's safeguards for risky commands), and before running a search again for its timeline.
  */
 public final class SearchWritesRoute {
   private final Authenticator authenticator;
@@ -37,7 +37,7 @@ public final class SearchWritesRoute {
     SearchRequest request = SearchRequest.read(exchange);
     boolean writes;
     try {
-      writes = search.writes(request.query());
+      writes = search.writingCommand(request.query()) != null;
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }

@@ -122,4 +122,22 @@ final class SearchFailures {
         Map.of(),
         Map.of());
   }
+
+  /**
+   * A search that writes ({@code command}: {@code collect}, {@code outputlookup}, {@code map})
+   * refused where none may run ({@code where}), saying what to do ({@code advice}): 400 {@code
+   * SEARCH_WRITES}.
+   */
+  static ApiException writes(String where, String command, String advice) {
+    return ApiException.of(
+        400,
+        "SEARCH_WRITES",
+        where
+            + " never runs a search that writes events or lookups, and this one does ('"
+            + command
+            + "'): "
+            + advice,
+        Map.of("command", command),
+        Map.of());
+  }
 }

@@ -8,6 +8,7 @@ import io.quarry.ql.ast.Query;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
+import io.quarry.ql.plan.RunsSearches;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
 import io.quarry.ql.plan.SubsearchExpander;
@@ -81,23 +82,75 @@ final class SearchPlanning {
     return savedSearches.get().expand(parser.expand(query), parser::expand);
   }
 
-  /** {@link SearchService#writes}. */
-  boolean writes(String query) {
-    return writes(parser.parseExpandedQuery(expand(query)));
+  /** {@link SearchService#writingCommand}. */
+  String writingCommand(String query) {
+    return writingCommand(parser.parseExpandedQuery(expand(query)));
   }
 
-  private boolean writes(Query parsed) {
-    if (parsed.commands().stream()
-        .anyMatch(
-            c -> WritesEvents.mayWrite(c) || c instanceof io.quarry.ql.ast.OutputLookupCommand)) {
-      return true;
-    }
-    for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
-      if (writes(subsearch.text())) {
-        return true;
+  private String writingCommand(Query parsed) {
+    for (Command command : parsed.commands()) {
+      if (WritesEvents.of(command) != null
+          || command instanceof io.quarry.ql.ast.OutputLookupCommand
+          || runsSearches(command) instanceof RunsSearches runs && templateWrites(runs)) {
+        return command.name();
       }
     }
-    return false;
+    for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
+      String writing = writingCommand(subsearch.text());
+      if (writing != null) {
+        return writing;
+      }
+    }
+    return null;
+  }
+
+  /** The command's searches-running bound command ({@code map}) not yet read-only, or null. */
+  private static RunsSearches runsSearches(Command command) {
+    return command instanceof io.quarry.ql.ast.PluginCommand plugin
+            && plugin.bound() instanceof RunsSearches runs
+            && !runs.readOnly()
+        ? runs
+        : null;
+  }
+
+  /**
+   * Whether the searches {@code runs} runs may write, judged from their text with each value a run
+   * fills in a placeholder: a text that does not parse so may ({@code | $command$}).
+   */
+  private boolean templateWrites(RunsSearches runs) {
+    try {
+      return writingCommand(runs.searchTemplate(TEMPLATE_PLACEHOLDER)) != null;
+    } catch (QueryParseException | io.quarry.server.http.ApiException e) {
+      return true;
+    }
+  }
+
+  /** What stands for a value {@code map} fills in when its search text is judged. */
+  private static final String TEMPLATE_PLACEHOLDER = "1";
+
+  /**
+   * The query with each {@code map} whose search text writes nothing ({@link #templateWrites})
+   * running its searches through a runner that refuses any search that writes once its values are
+   * filled in ({@link ReadOnlyRunner}): such a map is read-only ({@link WritesEvents#mayWrite}).
+   */
+  private Query readOnlyMaps(Query parsed) {
+    List<Command> commands = new ArrayList<>(parsed.commands().size());
+    boolean changed = false;
+    for (Command command : parsed.commands()) {
+      if (runsSearches(command) instanceof RunsSearches runs
+          && runs.runner() != null
+          && !templateWrites(runs)) {
+        commands.add(
+            ((io.quarry.ql.ast.PluginCommand) command)
+                .withBound(
+                    runs.withReadOnlyRunner(
+                        new ReadOnlyRunner(runs.runner(), this::writingCommand))));
+        changed = true;
+      } else {
+        commands.add(command);
+      }
+    }
+    return changed ? new Query(parsed.text(), commands) : parsed;
   }
 
   /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
@@ -107,6 +160,7 @@ final class SearchPlanning {
     // every collect, the subsearches' too, may write its index before any subsearch runs
     checkWrites(parsed, access);
     SubsearchExpander.Expanded subsearches = null;
+    io.quarry.ql.plan.Collected collected = io.quarry.ql.plan.Collected.NONE;
     if (SubsearchExpander.hasSubsearches(parsed)) {
       // the subsearches' rows count against the breaker over all searches until they are spliced
       // into the query
@@ -114,8 +168,9 @@ final class SearchPlanning {
           new SearchSubsearchRunner(
               service, parsed.text(), earliest, latest, access, writeNothing, maxMemory, breaker)) {
         subsearches = SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
+        collected = runner.collectedSoFar(); // map's searches have not run yet
       }
-      parsed = subsearches.query();
+      parsed = readOnlyMaps(subsearches.query());
     }
     parsed = bindWriters(parsed, access, writeNothing);
     Instant now = clock.instant();
@@ -132,7 +187,7 @@ final class SearchPlanning {
     plan = restrict(plan, access);
     plan = bindMetricAppends(plan, parsed.text(), now, earliestMicros, latestMicros, access);
     if (subsearches != null) {
-      plan = plan.withSubsearches(subsearches.text(), subsearches.messages());
+      plan = plan.withSubsearches(subsearches.text(), subsearches.messages(), collected);
     }
     for (Command command : parsed.commands()) {
       String table =
@@ -202,14 +257,11 @@ final class SearchPlanning {
         String index = writes.index();
         checkWrite(index, plugin.name(), access);
         commands.add(
-            new io.quarry.ql.ast.PluginCommand(
-                plugin.name(),
-                plugin.plugin(),
-                plugin.kind(),
-                plugin.arguments(),
+            plugin.withBound(
                 writes.withWriter(
-                    writeNothing ? CollectWriter.NOTHING : new CollectWriter(ingest, index, host)),
-                plugin.position()));
+                    writeNothing
+                        ? CollectWriter.NOTHING
+                        : new CollectWriter(ingest, index, host))));
         bound = true;
       } else {
         commands.add(command);
@@ -265,7 +317,8 @@ final class SearchPlanning {
         plan.generator(),
         messages,
         plan.expandedQuery(),
-        plan.indexedFieldsOnly());
+        plan.indexedFieldsOnly(),
+        plan.subsearchesCollected());
   }
 
   /** The plan reading only what {@code access} may read, and filtered by its search filter. */

@@ -239,15 +239,30 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * Whether running the query may write: it (its macros and leading saved searches expanded) or one
-   * of its subsearches has a {@code collect}, an {@code outputlookup} or a {@code map} (whose
-   * searches may). Decided from the parsed query; no subsearch runs. What must not run a search
-   * again (the search page's timeline) or unasked (a link) asks this.
+   * The first command that makes running the query write, or null: a {@code collect}, an {@code
+   * outputlookup} or a {@code map} whose search text writes (read with a placeholder for each
+   * {@code $field$}; one that does not parse so may write), in the query (its macros and leading
+   * saved searches expanded) or one of its subsearches. Decided from the parsed query; no subsearch
+   * runs. What must not run a search again (the timeline, the field summary) or unasked (a link)
+   * asks this.
    *
    * @throws QueryParseException when the query does not parse
    */
-  public boolean writes(String query) {
-    return planning.writes(query);
+  public String writingCommand(String query) {
+    return planning.writingCommand(query);
+  }
+
+  /**
+   * Refuses a query that writes ({@link #writingCommand}) where {@code where} runs it on the user's
+   * behalf: 400 {@code SEARCH_WRITES} naming the command.
+   *
+   * @throws QueryParseException when the query does not parse
+   */
+  public void requireReadOnly(String query, String where) {
+    String command = writingCommand(query);
+    if (command != null) {
+      throw SearchFailures.writes(where, command, "run it as a search of its own");
+    }
   }
 
   /**
@@ -313,9 +328,12 @@ public final class SearchService implements AutoCloseable {
     }
   }
 
-  /** The events the plan's {@code collect} commands and {@code map}'s searches wrote. */
+  /**
+   * The events the plan's {@code collect} commands, its subsearches (while it was planned) and
+   * {@code map}'s searches wrote.
+   */
   private static long collected(SearchPlan plan) {
-    long collected = 0;
+    long collected = plan.subsearchesCollected().events();
     java.util.Set<SearchSubsearchRunner> runners =
         java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Command command : plan.pipeline()) {
@@ -323,7 +341,9 @@ public final class SearchService implements AutoCloseable {
           && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
           && runs.runner() instanceof SearchSubsearchRunner runner
           && runners.add(runner)) {
-        collected += runner.collected(); // map's searches (and the subsearches run with them)
+        // map's searches; the runner is the one the subsearches ran through while the plan was
+        // made, so it counts those too
+        collected += runner.collected() - plan.subsearchesCollected().events();
       }
       if (io.quarry.ql.plan.WritesEvents.of(command)
               instanceof io.quarry.ql.plan.WritesEvents writes
@@ -332,6 +352,23 @@ public final class SearchService implements AutoCloseable {
       }
     }
     return collected;
+  }
+
+  /**
+   * The indexes a plan writes: its {@code collect} commands' and those its subsearches wrote while
+   * it was planned ({@code map}'s searches' are not known before they run), in order.
+   */
+  public static java.util.List<String> collectIndexes(SearchPlan plan) {
+    java.util.Set<String> indexes = new java.util.LinkedHashSet<>();
+    for (Command command : plan.pipeline()) {
+      if (io.quarry.ql.plan.WritesEvents.of(command)
+              instanceof io.quarry.ql.plan.WritesEvents writes
+          && writes.writer() != CollectWriter.NOTHING) {
+        indexes.add(writes.index());
+      }
+    }
+    indexes.addAll(plan.subsearchesCollected().indexes());
+    return java.util.List.copyOf(indexes);
   }
 
   /** Logs what a search cost (the INFO line {@link #run} logs unless the control defers it). */

@@ -38,6 +38,8 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   private final MemoryAccount memory;
   private final java.util.concurrent.atomic.AtomicLong collected =
       new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.Set<String> collectIndexes =
+      java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
 
   SearchSubsearchRunner(
       SearchService search,
@@ -61,6 +63,13 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   /** Events the searches run so far wrote ({@code collect}), for the outer search's statistics. */
   long collected() {
     return collected.get();
+  }
+
+  /** What the searches run so far wrote: the events and the indexes. */
+  io.quarry.ql.plan.Collected collectedSoFar() {
+    synchronized (collectIndexes) {
+      return new io.quarry.ql.plan.Collected(collected.get(), List.copyOf(collectIndexes));
+    }
   }
 
   @Override
@@ -128,6 +137,9 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       throw SearchFailures.subsearch(subsearch, 500, String.valueOf(e));
     }
     collected.addAndGet(stats.eventsCollected());
+    if (!writeNothing) {
+      collectIndexes.addAll(SearchService.collectIndexes(plan));
+    }
     List<String> messages = new ArrayList<>();
     for (String message : stats.messages()) {
       if (!message.startsWith("search finalized")) {

@@ -761,7 +761,7 @@ async function startTimeline(text, generation) {
   const timelineQuery = `${text} | timechart ${span ? `span=${span[0]} ` : ''}count`;
   let job;
   try {
-    job = await api('/api/v1/jobs', { method: 'POST', body: { query: timelineQuery, ...rangeBody() } });
+    job = await api('/api/v1/jobs', { method: 'POST', body: { query: timelineQuery, readOnly: true, ...rangeBody() } });
   } catch {
     $('timeline-label').textContent = 'No timeline for this search.';
     return;

@@ -187,7 +187,7 @@ class CollectTest {
     http.export(
         ADMIN, "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
     ArrayNode audited =
-        http.export(
+        http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
             "index=_audit action=search info=completed \"run=audited\" collect_indexes=summary"
                 + " | table collected_count");
@@ -265,6 +265,33 @@ class CollectTest {
         "/services/search/jobs/export",
         authorization,
         "output_mode=json&search=" + TestHttp.encode(query));
+  }
+
+  @Test
+  void aResultsHostSourceAndSourcetypeAreReadBackAsOrigFields() throws Exception {
+    http.export(
+        ADMIN,
+        "index=main | stats count by host, source, sourcetype"
+            + " | collect index=summary addinfo=f host=summarizer marker=\"run=orig\"");
+    ArrayNode read =
+        http.export(
+            ADMIN,
+            "index=summary run=orig"
+                + " | table host, source, sourcetype, orig_host, orig_source, orig_sourcetype,"
+                + " count");
+    assertThat(read).as(read.toString()).hasSize(1);
+    JsonNode row = read.get(0);
+    JsonNode original =
+        http.export(ADMIN, "index=main | head 1 | table host, source, sourcetype").get(0);
+    // the summary event's own fields, and the original ones beside them
+    assertThat(row.path("host").asText()).isEqualTo("summarizer");
+    assertThat(row.path("source").asText()).isEqualTo("collect");
+    assertThat(row.path("sourcetype").asText()).isEqualTo("stash");
+    assertThat(row.path("orig_host").asText()).isEqualTo(original.path("host").asText());
+    assertThat(row.path("orig_source").asText()).isEqualTo(original.path("source").asText());
+    assertThat(row.path("orig_sourcetype").asText())
+        .isEqualTo(original.path("sourcetype").asText());
+    assertThat(row.path("count").asText()).isEqualTo("3");
   }
 
   private static long count(String authorization, String query) throws Exception {

@@ -1,0 +1,208 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestHttp;
+import io.quarry.server.TestServers;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Searches run on the user's behalf over a real server: the field summary ({@code /api/v1/fields})
+ * and a read-only job (the search page's timeline) refuse a query that writes with 400 {@code
+ * SEARCH_WRITES} naming the command, and write nothing; a {@code map} whose search text writes
+ * nothing is read-only (it runs there and in a running job's preview, and its runs may not write
+ * even when a value adds {@code | collect}); what {@code append}'s subsearches write is counted in
+ * the job's statistics and its audit event.
+ */
+class WritingSearchGuardTest {
+  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path directory;
+  private static QuarryServer server;
+  private static TestHttp http;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.start(
+            directory, "admin-pw", settings -> settings.put("indexes", List.of("main", "summary")));
+    http = new TestHttp(server.url());
+    HttpResponse<String> loaded =
+        TestServers.postRaw(server, TestServers.TOKEN, "app", "status=200 n=1\nstatus=500 n=2\n");
+    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void theFieldSummaryRefusesAQueryThatWrites() throws Exception {
+    HttpResponse<String> refused =
+        post("/api/v1/fields", "index=main | collect index=summary marker=run=fields");
+    assertRefused(refused, "collect");
+    assertRefused(
+        post(
+            "/api/v1/fields",
+            "index=main | stats count by status"
+                + " | map search=\"| makeresults | eval s=$status$"
+                + " | collect index=summary marker=run=fieldsmap\""),
+        "map");
+    assertRefused(
+        post(
+            "/api/v1/fields",
+            "| makeresults | append [| makeresults | collect index=summary marker=run=fieldsub]"),
+        "collect");
+    assertThat(count("index=summary run=fields*")).isZero();
+
+    HttpResponse<String> readOnly = post("/api/v1/fields", "index=main | table status, n");
+    assertThat(readOnly.statusCode()).as(readOnly.body()).isEqualTo(200);
+  }
+
+  @Test
+  void aReadOnlyJobRefusesAQueryThatWrites() throws Exception {
+    String query = "index=main | collect index=summary marker=run=timeline | timechart count";
+    assertRefused(
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\": " + JSON.writeValueAsString(query) + ", \"readOnly\": true}"),
+        "collect");
+    HttpResponse<String> notBoolean =
+        http.send("POST", "/api/v1/jobs", ADMIN, "{\"query\": \"index=main\", \"readOnly\": 1}");
+    assertThat(notBoolean.statusCode()).isEqualTo(400);
+    assertThat(TestHttp.json(notBoolean.body()).at("/error/code").asText())
+        .isEqualTo("INVALID_PARAMETER");
+    assertThat(count("index=summary run=timeline")).isZero();
+  }
+
+  @Test
+  void aMapWhoseSearchWritesNothingIsReadOnly() throws Exception {
+    String map =
+        "index=main | stats count by status"
+            + " | map search=\"| makeresults | eval s=\\\"$status$\\\", run=$_serial_id$\"";
+    assertThat(writes(map)).isFalse();
+    assertThat(writes("| makeresults | map search=\"| makeresults | collect index=summary\""))
+        .isTrue();
+    assertThat(writes("| makeresults | eval c=\"collect\" | map search=\"| makeresults | $c$\""))
+        .as("a command filled in may write")
+        .isTrue();
+    HttpResponse<String> summary = post("/api/v1/fields", map);
+    assertThat(summary.statusCode()).as(summary.body()).isEqualTo(200);
+    assertThat(summary.body()).contains("\"name\":\"s\"");
+  }
+
+  @Test
+  void aRunningJobsPreviewRunsAReadOnlyMapButNotOneThatMayWrite() {
+    assertThat(
+            PageBatch.previews(
+                afterStats(
+                    "index=main | stats count by status"
+                        + " | map search=\"| makeresults | eval s=\\\"$status$\\\"\"")))
+        .isTrue();
+    assertThat(
+            PageBatch.previews(
+                afterStats(
+                    "index=main | stats count by status"
+                        + " | map search=\"| makeresults | eval s=$status$"
+                        + " | collect index=summary marker=run=previewed\"")))
+        .isFalse();
+  }
+
+  @Test
+  void aValueFilledIntoAReadOnlyMapCannotAddACommandThatWrites() throws Exception {
+    String query =
+        "| makeresults | eval q=\"| makeresults | collect index=summary marker=run=injected\""
+            + " | map search=\"$q$\"";
+    assertThat(writes(query)).as("its search text, $q$, is a search for a word").isFalse();
+    HttpResponse<String> refused = post("/api/v1/search", query);
+    assertRefused(refused, "collect");
+    assertThat(count("index=summary run=injected")).isZero();
+  }
+
+  @Test
+  void whatAppendsSubsearchWritesIsCountedAndAudited() throws Exception {
+    assertThat(
+            collectedBy(
+                "| makeresults | append [| makeresults count=3 | collect index=summary"
+                    + " marker=run=appended] | stats count"))
+        .isEqualTo(3);
+    assertThat(count("index=summary run=appended")).isEqualTo(3);
+    var audited =
+        http.exportEventually( // the audit trail writes its events from a queue
+            ADMIN,
+            "index=_audit action=search info=completed \"run=appended\" collected_count=*"
+                + " | table collected_count, collect_indexes");
+    assertThat(audited).as(audited.toString()).hasSize(1);
+    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("3");
+    assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
+  }
+
+  @Test
+  void whatJoinsAndAppendcolsSubsearchesWriteIsCounted() throws Exception {
+    assertThat(
+            collectedBy(
+                "| makeresults | eval k=1 | join k [| makeresults count=2 | eval k=1"
+                    + " | collect index=summary marker=run=joined]"
+                    + " | appendcols [| makeresults | collect index=summary marker=run=joined]"))
+        .isEqualTo(3);
+    assertThat(count("index=summary run=joined")).isEqualTo(3);
+  }
+
+  /** The events a blocking job of {@code query} says it collected. */
+  private static long collectedBy(String query) throws Exception {
+    HttpResponse<String> created =
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\": " + JSON.writeValueAsString(query) + ", \"mode\": \"blocking\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    JsonNode status = TestHttp.json(created.body());
+    assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("DONE");
+    return status.path("eventsCollected").asLong();
+  }
+
+  private static void assertRefused(HttpResponse<String> response, String command)
+      throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+    JsonNode error = TestHttp.json(response.body()).path("error");
+    assertThat(error.path("code").asText()).as(response.body()).isEqualTo("SEARCH_WRITES");
+    assertThat(error.path("command").asText()).as(response.body()).isEqualTo(command);
+  }
+
+  private static HttpResponse<String> post(String path, String query) throws Exception {
+    return http.send("POST", path, ADMIN, "{\"query\": " + JSON.writeValueAsString(query) + "}");
+  }
+
+  /** The planned pipeline's commands after its first, the stats. */
+  private static List<io.quarry.ql.ast.Command> afterStats(String query) {
+    List<io.quarry.ql.ast.Command> pipeline = server.search().plan(query, null, null).pipeline();
+    assertThat(pipeline.get(0)).isInstanceOf(io.quarry.ql.ast.StatsCommand.class);
+    return pipeline.subList(1, pipeline.size());
+  }
+
+  private static boolean writes(String query) throws Exception {
+    HttpResponse<String> answer = post("/api/v1/search/writes", query);
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return TestHttp.json(answer.body()).path("writes").asBoolean();
+  }
+
+  private static long count(String query) throws Exception {
+    return http.export(ADMIN, query + " | stats count").get(0).path("count").asLong();
+  }
+}
