@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * unconfirmed (Splunk's "SPL safeguards for risky commands"), nor run again on back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CollectLinkReviewTest {
+class WritingSearchLinkTest {
   private static final String PASSWORD = "ui-test-password";
 
   @TempDir static Path dataDirectory;

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commands after it; a {@code map} there runs its searches over the partial groups, and their
  * {@code collect} writes at every preview.
  */
-class CollectMapPreviewReviewTest {
+class CollectMapPreviewWritesOnceTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;

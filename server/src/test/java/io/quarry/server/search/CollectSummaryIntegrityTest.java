@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real server. Each test states what Splunk's Search Reference (or collect.md) promises; the ones
  * that fail on 562553a0 are the findings of the review.
  */
-class CollectReviewTest {
+class CollectSummaryIntegrityTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;

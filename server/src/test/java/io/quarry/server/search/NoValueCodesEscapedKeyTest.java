@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * text gives it at search time without spelling its name — a JSON key written with a {@code \\u}
  * escape — and for a sourcetype whose own extraction gives it (expected to pass).
  */
-class PartialCodesReviewTest {
+class NoValueCodesEscapedKeyTest {
   private static final String PASSWORD = "partial-review-password";
   private static final String TOKEN = "partial-review-token";
   private static final long START = 1767780000L; // 2026-01-07T10:00:00Z

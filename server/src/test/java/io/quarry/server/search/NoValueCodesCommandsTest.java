@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * page engine as dictionary blocks with null positions ({@code OrdinalColumn.appendNull}); every
  * command and aggregation must answer over the block layout as over the event layout.
  */
-class PartialCodesQueriesReviewTest {
+class NoValueCodesCommandsTest {
   private static final String PASSWORD = "partial-queries-password";
   private static final String TOKEN = "partial-queries-token";
 

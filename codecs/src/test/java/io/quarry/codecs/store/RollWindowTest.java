@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Review (session 34, review-a) of the scheduled roll's new path: a full bucket whose writes were
  * switched to a new hot bucket, committed, and compacting in the background before its roll.
  */
-class RollWindowReviewTest {
+class RollWindowTest {
   @TempDir Path data;
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
