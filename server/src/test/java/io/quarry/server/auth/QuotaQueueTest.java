@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import io.quarry.server.jobs.JobManager;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,24 +37,11 @@ class QuotaQueueTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        search: {queueOverQuota: true}
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: carol, password: carol-pw, roles: [single]}
-          roles:
-            single: {srchJobsQuota: 1}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml("search: {queueOverQuota: true}")
+            .user("carol", "single")
+            .role("single", "{srchJobsQuota: 1}")
+            .start(directory);
     http = new TestHttp(server.url());
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 4; i++) {
