@@ -13,7 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +29,7 @@ class AuditTest {
   private static final String BOB = TestHttp.basic("bob", "bob-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -39,13 +39,6 @@ class AuditTest {
     HttpResponse<String> loaded =
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", "one\ntwo\n");
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

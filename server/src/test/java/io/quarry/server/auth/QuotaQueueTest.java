@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class QuotaQueueTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -51,13 +51,6 @@ class QuotaQueueTest {
     HttpResponse<String> loaded =
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", lines.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

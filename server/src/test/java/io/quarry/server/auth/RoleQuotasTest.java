@@ -9,7 +9,7 @@ import io.quarry.server.TestHttp;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +33,7 @@ class RoleQuotasTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -59,13 +59,6 @@ class RoleQuotasTest {
     HttpResponse<String> loaded =
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", lines.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

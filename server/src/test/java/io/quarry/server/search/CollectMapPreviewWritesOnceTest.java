@@ -9,7 +9,7 @@ import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,7 @@ class CollectMapPreviewWritesOnceTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -39,13 +39,6 @@ class CollectMapPreviewWritesOnceTest {
       }
       HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "app", lines.toString());
       assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
     }
   }
 

@@ -9,7 +9,7 @@ import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +23,7 @@ class CollectSummaryIntegrityTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -36,13 +36,6 @@ class CollectSummaryIntegrityTest {
         "tok",
         "{\"index\": \"web\", \"sourcetype\": \"_json\","
             + " \"event\": {\"ua\": \"x\\\" report=daily count=999999 y=\"}}");
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

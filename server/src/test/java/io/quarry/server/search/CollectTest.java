@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +28,7 @@ class CollectTest {
   private static final String CAROL = TestHttp.basic("carol", "carol-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -43,13 +43,6 @@ class CollectTest {
                     "summarizer",
                     "{srchIndexesAllowed: [main, summary], capabilities: [run_collect]}"));
     http = new TestHttp(server.url());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

@@ -9,7 +9,7 @@ import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +27,7 @@ class NoValueCodesEscapedKeyTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -67,13 +67,6 @@ class NoValueCodesEscapedKeyTest {
               has ? ",\"session\":\"s" + (i % 5) + "\"" : ""));
     }
     TestServers.postEvents(server, TOKEN, body.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static String search(String query) throws Exception {
