@@ -12,9 +12,9 @@ import java.util.Map;
 /**
  * A {@code quarry.yml} for tests that read their server's settings as a user writes them: a free
  * port of 127.0.0.1, admin password {@value #ADMIN_PASSWORD}, users whose password is their name
- * and {@code -pw} ({@link #basic}), roles, HEC token {@code tok} and what else the test adds. The
- * file is written beside the data directory and loaded by {@link ConfigLoader}, as the server's
- * command line loads it.
+ * and {@code -pw} ({@code TestHttp.basic("bob", "bob-pw")}), roles, HEC token {@code tok} and what
+ * else the test adds. The file is written beside the data directory and loaded by {@link
+ * ConfigLoader}, as the server's command line loads it.
  */
 public final class TestConfig {
   /** The admin's password. */
@@ -32,11 +32,6 @@ public final class TestConfig {
   /** A configuration with these top-level lines besides the server, auth and HEC sections. */
   public static TestConfig yaml(String... lines) {
     return new TestConfig(List.of(lines));
-  }
-
-  /** {@code Authorization: Basic} of a user of this class's configurations (admin included). */
-  public static String basic(String user) {
-    return TestHttp.basic(user, user.equals("admin") ? ADMIN_PASSWORD : user + "-pw");
   }
 
   /** Adds user {@code name} (password {@code name-pw}) with these roles (none: the default). */
