@@ -34,7 +34,7 @@ final class ClientHttp {
   private final int attempts;
   private final Supplier<HttpClient> newClient;
   private volatile HttpClient http; // made on first use: quarry ingest sends files without it
-  private boolean closed; // under this object's monitor
+  private volatile boolean closed; // set under this object's monitor
 
   ClientHttp(
       URI baseUri,
@@ -146,6 +146,9 @@ final class ClientHttp {
    * sendfile} never needs.
    */
   private HttpClient client() {
+    if (closed) {
+      throw new IllegalStateException("the client is closed");
+    }
     HttpClient client = http;
     if (client == null) {
       synchronized (this) {
