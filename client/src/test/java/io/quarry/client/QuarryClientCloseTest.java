@@ -56,22 +56,6 @@ class QuarryClientCloseTest {
     }
   }
 
-  @Test
-  void aClientThatSearchedRefusesCallsOnceClosed() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    QuarryClient client =
-        QuarryClient.builder(URI.create("http://127.0.0.1:" + port)).adminPassword("p").build();
-    // the JDK client made (no server answers: the call fails on the network)
-    assertThatThrownBy(() -> client.search("x")).isInstanceOf(QuarryClientException.class);
-    client.close();
-    assertThatThrownBy(() -> client.search("x"))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessage("the client is closed");
-  }
-
   /** Answers one request with 200 (keep-alive), then reads on: "the end" when the client closes. */
   private static void serveOnce(ServerSocket listener, CompletableFuture<String> afterAnswer) {
     try (Socket socket = listener.accept()) {
