@@ -89,24 +89,6 @@ public final class TestHttp {
     return rows;
   }
 
-  /**
-   * The rows of a search once it has any, asking again every 100 ms for 30 s at most: for what the
-   * server writes in the background (the audit trail, {@code _internal}); past that, a failure.
-   */
-  public ArrayNode awaitRows(String authorization, String query) throws Exception {
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (true) {
-      ArrayNode rows = export(authorization, query);
-      if (!rows.isEmpty()) {
-        return rows;
-      }
-      if (System.nanoTime() >= deadline) {
-        throw new AssertionError("no rows in 30 s: " + query);
-      }
-      Thread.sleep(100);
-    }
-  }
-
   public static JsonNode json(String text) throws Exception {
     return JSON.readTree(text);
   }
