@@ -5,7 +5,6 @@ import io.quarry.codecs.journal.JournalBlock;
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.lang.reflect.Field;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -57,12 +56,6 @@ public final class JournalDecodePath {
   public static void main(String[] args) throws Exception {
     Path bucket = Path.of(args[0]);
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
-    Field startsField = JournalStoredFieldsReader.class.getDeclaredField("starts");
-    Field compressedField = JournalStoredFieldsReader.class.getDeclaredField("compressedLengths");
-    Field rawField = JournalStoredFieldsReader.class.getDeclaredField("rawLengths");
-    for (Field field : List.of(startsField, compressedField, rawField)) {
-      field.setAccessible(true);
-    }
     try (FSDirectory directory = FSDirectory.open(bucket);
         DirectoryReader reader = DirectoryReader.open(directory)) {
       List<Segment> segments = new ArrayList<>();
@@ -81,15 +74,16 @@ public final class JournalDecodePath {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
           data = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
         }
-        int[] raw = (int[]) rawField.get(journal);
-        Segment segment =
-            new Segment(
-                journal,
-                data,
-                (long[]) startsField.get(journal),
-                (int[]) compressedField.get(journal),
-                raw);
-        segments.add(segment);
+        int count = journal.blockCount();
+        long[] starts = new long[count];
+        int[] compressed = new int[count];
+        int[] raw = new int[count];
+        for (int b = 0; b < count; b++) {
+          starts[b] = journal.blockStart(b);
+          compressed[b] = journal.compressedLength(b);
+          raw[b] = journal.rawLength(b);
+        }
+        segments.add(new Segment(journal, data, starts, compressed, raw));
         for (int length : raw) {
           largestRaw = Math.max(largestRaw, length);
           rawBytes += length;

@@ -39,6 +39,7 @@ final class FileRegionPoster {
   private final int connectTimeoutMillis;
   private final int readTimeoutMillis;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+  private volatile boolean closed;
 
   /** Closes a connection whose body write outlasts the timeout (sendfile has none of its own). */
   private static final ScheduledThreadPoolExecutor WATCHDOG = watchdog();
@@ -105,6 +106,9 @@ final class FileRegionPoster {
                 + length
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.ISO_8859_1);
+    if (closed) {
+      throw new IllegalStateException("the client is closed");
+    }
     long size = file.size();
     if (size < position + length) {
       throw new FileEnded(size, position + length); // nothing sent: the region is not there
@@ -174,9 +178,28 @@ final class FileRegionPoster {
     } finally {
       if (keep) {
         idle.addFirst(connection);
+        if (closed) {
+          closeIdle(); // closed meanwhile: no connection kept past it
+        }
       } else {
         connection.close();
       }
+    }
+  }
+
+  /**
+   * Closes the idle connections and takes no new request; one under way ends and closes its
+   * connection.
+   */
+  void close() {
+    closed = true;
+    closeIdle();
+  }
+
+  private void closeIdle() {
+    Connection connection;
+    while ((connection = idle.pollFirst()) != null) {
+      connection.close();
     }
   }
 

@@ -110,11 +110,9 @@ final class HecRequests {
     }
     ByteBuffer body = ByteBuffer.allocate((int) length);
     try {
-      while (body.hasRemaining()) {
-        if (file.read(body, position + body.position()) < 0) {
-          throw new EOFException(
-              "the file ends at " + file.size() + ", before " + (position + length));
-        }
+      if (!FileReads.readFully(file, position, body)) {
+        throw new EOFException(
+            "the file ends at " + file.size() + ", before " + (position + length));
       }
     } catch (IOException e) {
       throw new QuarryClientException("cannot read the file to send: " + e.getMessage(), e);

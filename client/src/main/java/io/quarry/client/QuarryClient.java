@@ -22,21 +22,24 @@ import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 
 /**
- * A client of one Quarry server. Thread-safe; reuse one instance.
+ * A client of one Quarry server. Thread-safe; reuse one instance, and {@link #close} it when done
+ * (its idle connections close then).
  *
  * <pre>{@code
- * QuarryClient client = QuarryClient.builder(URI.create("http://127.0.0.1:8088"))
- *     .adminPassword(password).hecToken(token).build();
- * client.sendEvents(List.of(Map.of("event", "hello", "sourcetype", "demo")));
- * SearchResults results = client.search("hello | stats count");
+ * try (QuarryClient client = QuarryClient.builder(URI.create("http://127.0.0.1:8088"))
+ *     .adminPassword(password).hecToken(token).build()) {
+ *   client.sendEvents(List.of(Map.of("event", "hello", "sourcetype", "demo")));
+ *   SearchResults results = client.search("hello | stats count");
+ * }
  * }</pre>
  */
-public final class QuarryClient {
+public final class QuarryClient implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ClientHttp http;
   private final JobEndpoints jobs;
   private final HecRequests hec;
+  private final FileRegionPoster files; // null: not plain http
 
   private QuarryClient(Builder builder) {
     Duration connectTimeout = builder.connectTimeout;
@@ -57,13 +60,25 @@ public final class QuarryClient {
               return client.build();
             });
     this.jobs = new JobEndpoints(http);
-    this.hec =
-        new HecRequests(
-            http,
-            builder.hecToken,
-            "http".equalsIgnoreCase(builder.baseUri.getScheme())
-                ? new FileRegionPoster(builder.baseUri, builder.connectTimeout, builder.timeout)
-                : null);
+    this.files =
+        "http".equalsIgnoreCase(builder.baseUri.getScheme())
+            ? new FileRegionPoster(builder.baseUri, builder.connectTimeout, builder.timeout)
+            : null;
+    this.hec = new HecRequests(http, builder.hecToken, files);
+  }
+
+  /**
+   * Closes the client's idle connections (the JDK client's and the {@code sendfile} ones of {@link
+   * #sendRaw(FileChannel, long, long, String, String, String, String)}); a call under way ends, a
+   * later one fails with {@link IllegalStateException}. Streams and jobs already opened are the
+   * caller's to close.
+   */
+  @Override
+  public void close() {
+    if (files != null) {
+      files.close();
+    }
+    http.close();
   }
 
   public static Builder builder(URI baseUri) {

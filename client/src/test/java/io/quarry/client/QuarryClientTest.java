@@ -93,6 +93,10 @@ class QuarryClientTest {
     assertThatThrownBy(() -> client.search("x"))
         .isInstanceOf(QuarryClientException.class)
         .hasMessageStartingWith("cannot reach Quarry at http://127.0.0.1:" + port);
+    client.close(); // once closed, refused before the network (see QuarryClientCloseTest)
+    assertThatThrownBy(() -> client.search("x"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the client is closed");
     assertThatThrownBy(
             () ->
                 QuarryClient.builder(URI.create("http://127.0.0.1:1"))

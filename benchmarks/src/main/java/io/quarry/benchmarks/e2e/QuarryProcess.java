@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.lucene.util.IOUtils;
@@ -63,6 +64,7 @@ final class QuarryProcess implements Closeable {
   private final URI uri;
   private final Path dataDir;
   private final Path workDir;
+  private final List<QuarryClient> clients = new CopyOnWriteArrayList<>(); // closed with it
 
   private QuarryProcess(Process process, URI uri, Path dataDir, Path workDir) {
     this.process = process;
@@ -272,12 +274,21 @@ final class QuarryProcess implements Closeable {
     return Files.readString(dataDir.resolve(".hec-token"), StandardCharsets.UTF_8).strip();
   }
 
+  /** A client searching as admin; closed when this is. */
   QuarryClient client() {
-    return QuarryClient.builder(uri).adminPassword(PASSWORD).timeout(Duration.ofHours(1)).build();
+    return kept(
+        QuarryClient.builder(uri).adminPassword(PASSWORD).timeout(Duration.ofHours(1)).build());
   }
 
+  /** A client sending with the server's HEC token; closed when this is. */
   QuarryClient hecClient() throws IOException {
-    return QuarryClient.builder(uri).hecToken(hecToken()).timeout(Duration.ofMinutes(10)).build();
+    return kept(
+        QuarryClient.builder(uri).hecToken(hecToken()).timeout(Duration.ofMinutes(10)).build());
+  }
+
+  private QuarryClient kept(QuarryClient client) {
+    clients.add(client);
+    return client;
   }
 
   /** Bytes on disk under the index's directory. */
@@ -303,6 +314,7 @@ final class QuarryProcess implements Closeable {
 
   @Override
   public void close() throws IOException {
+    clients.forEach(QuarryClient::close);
     process.destroy();
     try {
       if (!process.waitFor(60, TimeUnit.SECONDS)) {

@@ -17,14 +17,15 @@ final class VictoriaLogsRun {
   private static final int CONNECTIONS = 2;
   private static final int BODY_BYTES = 8 << 20;
 
-  private final EndToEnd harness;
+  private final Measurements measurements;
   private final Path binary;
   private final VictoriaLogsLines.Fields fields;
   private final Path workDir;
   private final PrintStream out = System.out;
 
-  VictoriaLogsRun(EndToEnd harness, Path binary, VictoriaLogsLines.Fields fields, Path workDir) {
-    this.harness = harness;
+  VictoriaLogsRun(
+      Measurements measurements, Path binary, VictoriaLogsLines.Fields fields, Path workDir) {
+    this.measurements = measurements;
     this.binary = binary;
     this.fields = fields;
     this.workDir = workDir;
@@ -65,13 +66,14 @@ final class VictoriaLogsRun {
           "VictoriaLogs ingest: %,d lines (%,d raw bytes) in %.1f s = %.1f MB/s of raw lines%n",
           lines, rawBytes, seconds, rawBytes / 1e6 / seconds);
       // its files change while it merges; the newest data is still in memory
-      ingest.put("secondsUntilSettled", harness.settle(() -> VictoriaLogsEngine.bytes(dataDir)));
+      ingest.put(
+          "secondsUntilSettled", measurements.settle(() -> VictoriaLogsEngine.bytes(dataDir)));
       for (Query query : queries) {
         Timings timings = new Timings();
         Answer[] answer = {null};
-        harness.measure(
+        measurements.measure(
             "victorialogs " + query.name(), timings, () -> answer[0] = engine.run(query.logsql()));
-        results.get(query.name()).put("victorialogs", EndToEnd.summary(timings, answer[0]));
+        results.get(query.name()).put("victorialogs", Measurements.summary(timings, answer[0]));
       }
     }
     // measured once it has stopped (a SIGTERM writes what it held in memory), as it would restart

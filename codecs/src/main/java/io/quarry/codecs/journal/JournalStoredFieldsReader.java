@@ -228,12 +228,23 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     return docBases[block + 1] - docBases[block];
   }
 
-  int rawLength(int block) {
+  /** A block's decompressed length. */
+  public int rawLength(int block) {
     return rawLengths[block];
   }
 
-  int compressedLength(int block) {
+  /** A block's compressed length. */
+  public int compressedLength(int block) {
     return compressedLengths[block];
+  }
+
+  /**
+   * Where a block's compressed bytes start in the segment's journal data file ({@code .qjd}): for a
+   * tool that maps the file and decodes it outside the reader (the benchmarks' {@code
+   * JournalDecodePath}); reads go through {@link #decodeBlock}.
+   */
+  public long blockStart(int block) {
+    return starts[block];
   }
 
   /** The CRC32C of a block's decompressed bytes. */

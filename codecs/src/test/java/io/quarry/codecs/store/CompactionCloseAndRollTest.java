@@ -7,10 +7,8 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
@@ -57,22 +55,14 @@ class CompactionCloseAndRollTest {
             FaultyDirectories.holding(FaultyDirectories::compaction, entered, release));
     addSegments(store);
     assertThat(entered.await(30, TimeUnit.SECONDS)).as("the idle compaction started").isTrue();
-    Future<?> closing =
-        other.submit(
-            () -> {
-              store.close();
-              return null;
-            });
+    Timed<Void> closing = Timed.run(other, store::close);
     boolean closedInTime;
     try {
-      closing.get(10, TimeUnit.SECONDS);
-      closedInTime = true;
-    } catch (TimeoutException e) {
-      closedInTime = false;
+      closedInTime = closing.endsWithin(10);
     } finally {
       release.countDown();
     }
-    closing.get(60, TimeUnit.SECONDS);
+    closing.result(60);
     try (IndexStore reopened = open(CompactionSettings.INLINE, FSDirectory::open)) {
       assertThat(StoredRaws.of(reopened)).hasSize(10_000); // consistent either way
     }
@@ -116,18 +106,7 @@ class CompactionCloseAndRollTest {
         assertThat(store.compaction().running()).isTrue();
         assertThat(store.compaction().due()).as("the full bucket's roll is still to come").isTrue();
         store.add(NumberedEvents.events(6_000, 100)); // the new hot bucket takes them
-        Future<?> commit =
-            other.submit(
-                () -> {
-                  store.commit();
-                  return null;
-                });
-        try {
-          commit.get(10, TimeUnit.SECONDS);
-          committedInTime = true;
-        } catch (TimeoutException e) {
-          committedInTime = false;
-        }
+        committedInTime = Timed.run(other, store::commit).endsWithin(10);
       } finally {
         release.countDown();
       }
@@ -171,23 +150,16 @@ class CompactionCloseAndRollTest {
             new CompactionSettings(deferred, Duration.ofDays(1), 1L << 40),
             FaultyDirectories.holding(CompactionCloseAndRollTest::rollMerge, entered, release))) {
       addSegments(store);
-      Future<?> rolling =
-          other.submit(
-              () -> {
-                store.rollHotBucket();
-                return null;
-              });
+      Timed<Void> rolling = Timed.run(other, store::rollHotBucket);
       assertThat(entered.await(30, TimeUnit.SECONDS)).as("the roll's merge started").isTrue();
       ExecutorService searcher = Executors.newSingleThreadExecutor();
-      Future<Integer> search = searcher.submit(() -> StoredRaws.of(store).size());
+      Timed<Integer> search = Timed.call(searcher, () -> StoredRaws.of(store).size());
       Integer found;
       try {
-        found = search.get(10, TimeUnit.SECONDS);
-      } catch (TimeoutException e) {
-        found = null;
+        found = search.endsWithin(10) ? search.result(0) : null;
       } finally {
         release.countDown();
-        rolling.get(60, TimeUnit.SECONDS);
+        rolling.result(60);
         searcher.shutdown();
       }
       assertThat(found)

@@ -61,7 +61,13 @@ final class DemoCommand implements Callable<Integer> {
       builder.sslContext(io.quarry.client.TlsTrust.trusting(server.tls().generated().ca()));
       curlTrust = "--cacert " + server.tls().generated().ca() + " ";
     }
-    QuarryClient client = builder.build();
+    try (QuarryClient client = builder.build()) {
+      printExamples(server, client, password, curlTrust);
+    }
+  }
+
+  private static void printExamples(
+      QuarryServer server, QuarryClient client, String password, String curlTrust) {
     String urlOption =
         (server.url().equals("http://127.0.0.1:8088")
                     || server.url().equals("https://127.0.0.1:8088")

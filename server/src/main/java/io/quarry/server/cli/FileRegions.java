@@ -1,5 +1,6 @@
 package io.quarry.server.cli;
 
+import io.quarry.client.FileReads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -97,12 +98,6 @@ final class FileRegions {
   /** Reads {@code length} bytes at {@code position} into the array; false at the file's end. */
   private static boolean read(FileChannel file, long position, byte[] into, int length)
       throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(into, 0, length);
-    while (buffer.hasRemaining()) {
-      if (file.read(buffer, position + buffer.position()) < 0) {
-        return false;
-      }
-    }
-    return true;
+    return FileReads.readFully(file, position, ByteBuffer.wrap(into, 0, length));
   }
 }

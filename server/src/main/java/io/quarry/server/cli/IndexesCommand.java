@@ -40,7 +40,12 @@ final class IndexesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    QuarryClient client = admin.client();
+    try (QuarryClient client = admin.client()) {
+      return print(client);
+    }
+  }
+
+  private int print(QuarryClient client) throws Exception {
     List<String> fields =
         List.of(
             "index",

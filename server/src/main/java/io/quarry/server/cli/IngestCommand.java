@@ -102,7 +102,12 @@ final class IngestCommand implements Callable<Integer> {
       System.err.println("quarry ingest: no files under " + paths);
       return 1;
     }
-    QuarryClient client = server.hec(token);
+    try (QuarryClient client = server.hec(token)) {
+      return load(files, client);
+    }
+  }
+
+  private int load(List<Path> files, QuarryClient client) throws Exception {
     if (metrics) {
       try {
         MetricFileIngest.send(client, files, index, System.err);

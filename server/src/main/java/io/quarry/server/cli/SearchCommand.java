@@ -40,14 +40,15 @@ final class SearchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    QuarryClient client = admin.client();
-    if (explain) {
-      System.out.println(client.explain(query, earliest, latest));
+    try (QuarryClient client = admin.client()) {
+      if (explain) {
+        System.out.println(client.explain(query, earliest, latest));
+        return 0;
+      }
+      SearchResults results = client.search(query, earliest, latest);
+      Table.print(System.out, results.fields(), results.rows());
+      results.messages().forEach(System.err::println);
       return 0;
     }
-    SearchResults results = client.search(query, earliest, latest);
-    Table.print(System.out, results.fields(), results.rows());
-    results.messages().forEach(System.err::println);
-    return 0;
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +22,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,28 +104,17 @@ class AttackSuiteTest {
   private static final String BOB = TestHttp.basic("bob", "bob-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, web]
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: bob, password: bob-pw}
-            - {name: victim, password: victim-pw}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml("indexes: [main, web]")
+            .user("bob")
+            .user("victim")
+            .hecIndexes("main", "web")
+            .start(directory);
     http = new TestHttp(server.url());
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 4; i++) {
@@ -142,13 +130,6 @@ class AttackSuiteTest {
         || http.export(ADMIN, "index=_audit action=\"server start\"").isEmpty()) {
       assertThat(System.nanoTime()).as("internal indexes hold events").isLessThan(deadline);
       Thread.sleep(100);
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
@@ -12,7 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,37 +29,16 @@ class AuditTest {
   private static final String BOB = TestHttp.basic("bob", "bob-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: bob, password: bob-pw}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server = TestConfig.yaml().user("bob").start(directory);
     http = new TestHttp(server.url());
     HttpResponse<String> loaded =
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", "one\ntwo\n");
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

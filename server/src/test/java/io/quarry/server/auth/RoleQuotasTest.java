@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,33 +33,20 @@ class RoleQuotasTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        search: {maxMemoryBytes: 67108864, maxTotalMemoryBytes: 1048576}
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: carol, password: carol-pw, roles: [single]}
-            - {name: olga, password: olga-pw, roles: [user, ops]}
-            - {name: tim, password: tim-pw, roles: [timed]}
-          roles:
-            single: {srchJobsQuota: 1}
-            ops: {capabilities: [admin_all_objects]}
-            timed: {srchMaxTime: 1s, srchJobsQuota: 0}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml("search: {maxMemoryBytes: 67108864, maxTotalMemoryBytes: 1048576}")
+            .user("carol", "single")
+            .user("olga", "user", "ops")
+            .user("tim", "timed")
+            .role("single", "{srchJobsQuota: 1}")
+            .role("ops", "{capabilities: [admin_all_objects]}")
+            .role("timed", "{srchMaxTime: 1s, srchJobsQuota: 0}")
+            .start(directory);
     http = new TestHttp(server.url());
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < 4; i++) {
@@ -75,13 +59,6 @@ class RoleQuotasTest {
     HttpResponse<String> loaded =
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", lines.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

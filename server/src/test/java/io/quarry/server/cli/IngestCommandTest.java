@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.client.QuarryClient;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.io.OutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
@@ -24,20 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code quarry ingest} in-process against a real server: directories, gzip, resuming. */
 class IngestCommandTest {
   @TempDir Path directory;
-  private QuarryServer server;
+  private IngestServer server;
   private QuarryClient search;
 
   @BeforeEach
   void start() throws Exception {
-    server =
-        QuarryServer.start(
-            TestServers.settings(directory.resolve("data"), "pw")
-                .put("indexes", List.of("main", "logs"))
-                .put("hec.tokens", List.of(new HecToken("tok", "cli", "main", List.of("*"), null)))
-                .build(),
-            Clock.systemUTC());
-    search =
-        QuarryClient.builder(URI.create(server.url())).adminPassword("pw").hecToken("tok").build();
+    server = IngestServer.start(directory.resolve("data"));
+    search = server.client();
   }
 
   @AfterEach
@@ -46,21 +34,13 @@ class IngestCommandTest {
   }
 
   private int ingest(String... paths) {
-    List<String> args =
-        new java.util.ArrayList<>(
-            List.of(
-                "ingest",
-                "--url=" + server.url(),
-                "--token=tok",
-                "--index=logs",
-                "--sourcetype=generic_single_line",
-                "--checkpoints=" + directory.resolve("checkpoints.json")));
-    args.addAll(List.of(paths));
-    return QuarryCli.commandLine().execute(args.toArray(String[]::new));
+    List<String> args = new java.util.ArrayList<>(List.of(paths));
+    args.addFirst("--checkpoints=" + directory.resolve("checkpoints.json"));
+    return QuarryCli.commandLine().execute(server.ingest(args.toArray(String[]::new)));
   }
 
   private long count(String query) {
-    return Long.parseLong(search.search(query + " | stats count").rows().get(0).get("count"));
+    return server.count(query);
   }
 
   private static String lines(String prefix, int from, int to) {

@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.client.QuarryClient;
 import io.quarry.client.QuarryClientException;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,19 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IngestTruncationTest {
   @TempDir Path directory;
-  private QuarryServer server;
-  private QuarryClient search;
+  private IngestServer server;
 
   @BeforeEach
   void start() throws Exception {
-    server =
-        QuarryServer.start(
-            TestServers.settings(directory.resolve("data"), "pw")
-                .put("indexes", List.of("main", "logs"))
-                .put("hec.tokens", List.of(new HecToken("tok", "cli", "main", List.of("*"), null)))
-                .build(),
-            Clock.systemUTC());
-    search = QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
+    server = IngestServer.start(directory.resolve("data"));
   }
 
   @AfterEach
@@ -52,12 +39,12 @@ class IngestTruncationTest {
     Path file = directory.resolve("cut.log");
     Files.writeString(file, "2026-01-01 00:00:00 kept line\n");
     long size = Files.size(file);
-    QuarryClient client =
-        QuarryClient.builder(URI.create(server.url()))
-            .hecToken("tok")
-            .timeout(Duration.ofSeconds(3))
-            .build();
-    try (FileChannel channel = FileChannel.open(file)) {
+    try (QuarryClient client =
+            QuarryClient.builder(URI.create(server.url()))
+                .hecToken("tok")
+                .timeout(Duration.ofSeconds(3))
+                .build();
+        FileChannel channel = FileChannel.open(file)) {
       client.sendRaw(channel, 0, size, "generic_single_line", "logs", null, "cut");
       long started = System.nanoTime();
       // cut when the file was longer: the region's end is past the file's end now
@@ -94,15 +81,7 @@ class IngestTruncationTest {
         new Thread(
             () ->
                 QuarryCli.commandLine()
-                    .execute(
-                        "ingest",
-                        "--url=" + server.url(),
-                        "--token=tok",
-                        "--index=logs",
-                        "--sourcetype=generic_single_line",
-                        resume,
-                        "--follow",
-                        file.toString()));
+                    .execute(server.ingest(resume, "--follow", file.toString())));
     follower.start();
     try {
       await("index=logs rotated old", 2);
@@ -117,13 +96,9 @@ class IngestTruncationTest {
   private void await(String query, long expected) throws InterruptedException {
     long deadline = System.nanoTime() + 8_000_000_000L;
     long count;
-    while ((count = count(query)) < expected && System.nanoTime() < deadline) {
+    while ((count = server.count(query)) < expected && System.nanoTime() < deadline) {
       Thread.sleep(200);
     }
     assertThat(count).as(query).isEqualTo(expected);
-  }
-
-  private long count(String query) {
-    return Long.parseLong(search.search(query + " | stats count").rows().get(0).get("count"));
   }
 }

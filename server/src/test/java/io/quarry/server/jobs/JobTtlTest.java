@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import io.quarry.server.config.Search;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,27 +27,16 @@ class JobTtlTest {
   private static final int EVENTS = 6000;
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        search: {jobTtlSeconds: 1, maxJobTtlSeconds: 3, maxTotalMemoryBytes: 3145728}
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: bob, password: bob-pw}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml(
+                "search: {jobTtlSeconds: 1, maxJobTtlSeconds: 3, maxTotalMemoryBytes: 3145728}")
+            .user("bob")
+            .start(directory);
     http = new TestHttp(server.url());
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < EVENTS; i++) {
@@ -60,13 +46,6 @@ class JobTtlTest {
     HttpResponse<String> loaded =
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", lines.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

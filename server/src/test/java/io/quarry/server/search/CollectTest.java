@@ -6,16 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
-import io.quarry.server.TestServers;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,44 +28,21 @@ class CollectTest {
   private static final String CAROL = TestHttp.basic("carol", "carol-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, summary, web]
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: bob, password: bob-pw}
-            - {name: carol, password: carol-pw, roles: [summarizer]}
-          roles:
-            summarizer:
-              srchIndexesAllowed: [main, summary]
-              capabilities: [run_collect]
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        CollectServers.start(
+            directory,
+            CollectServers.config()
+                .user("bob")
+                .user("carol", "summarizer")
+                .role(
+                    "summarizer",
+                    "{srchIndexesAllowed: [main, summary], capabilities: [run_collect]}"));
     http = new TestHttp(server.url());
-    HttpResponse<String> loaded =
-        TestServers.postRaw(
-            server, "tok", "app", "status=200 path=/a\nstatus=200 path=/b\nstatus=500 path=/a\n");
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

@@ -3,15 +3,12 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,24 +27,14 @@ class MemoryBreakerCoverageTest {
   private static final int EVENTS = 12_000;
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        search: {maxMemoryBytes: 67108864, maxTotalMemoryBytes: 1048576}
-        auth: {adminPassword: admin-pw}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml("search: {maxMemoryBytes: 67108864, maxTotalMemoryBytes: 1048576}")
+            .start(directory);
     http = new TestHttp(server.url());
     StringBuilder lines = new StringBuilder();
     for (int i = 0; i < EVENTS; i++) {
@@ -68,13 +55,6 @@ class MemoryBreakerCoverageTest {
     HttpResponse<String> small =
         http.send("PUT", "/api/v1/lookups/small", ADMIN, "k,v\nvalue1,owner-of-value-1\n");
     assertThat(small.statusCode()).as(small.body()).isIn(200, 201);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   /** After each refused search: health, ingestion and searches as before. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * the groups merged so far, once a second while a client asks; {@code map} runs a search per group
  * there, and a {@code collect} in those searches writes each time.
  */
-class CollectPreviewReviewTest {
+class CollectNoPreviewOfWritingMapTest {
   private static final Parser PARSER = new Parser(CommandRegistry.builtIns());
 
   @Test

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Review of session 33's everyday commands: each test fails on cb0b616c. */
-class EverydayReviewTest {
+class EverydayCommandEdgeCasesTest {
 
   /**
    * A number far from start: the numeric bucket count {@code last - first + 1} overflows to a

@@ -7,13 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,47 +19,23 @@ import org.junit.jupiter.api.io.TempDir;
  * real server. Each test states what Splunk's Search Reference (or collect.md) promises; the ones
  * that fail on 562553a0 are the findings of the review.
  */
-class CollectReviewTest {
+class CollectSummaryIntegrityTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, summary, web]
-        auth:
-          adminPassword: admin-pw
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server = CollectServers.start(directory, CollectServers.config());
     http = new TestHttp(server.url());
-    HttpResponse<String> loaded =
-        TestServers.postRaw(
-            server, "tok", "app", "status=200 path=/a\nstatus=200 path=/b\nstatus=500 path=/a\n");
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
     // a log line whose value an outsider chose (a user agent, a URL): it holds a quote
     TestServers.postEvents(
         server,
         "tok",
         "{\"index\": \"web\", \"sourcetype\": \"_json\","
             + " \"event\": {\"ua\": \"x\\\" report=daily count=999999 y=\"}}");
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -23,12 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  * unconfirmed (Splunk's "SPL safeguards for risky commands"), nor run again on back.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CollectLinkReviewTest {
+class WritingSearchLinkTest {
   private static final String PASSWORD = "ui-test-password";
 
   @TempDir static Path dataDirectory;
-  private QuarryServer server;
-  private Chromium browser;
+  @AutoClose private QuarryServer server;
+  @AutoClose private Chromium browser;
   private TestHttp http;
 
   @BeforeAll
@@ -48,19 +48,6 @@ class CollectLinkReviewTest {
     browser.type(PASSWORD);
     browser.click("#signin-form button[type=submit]");
     browser.waitUntil("the search page", Chromium.visible("#query"));
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    try {
-      if (browser != null) {
-        browser.close();
-      }
-    } finally {
-      if (server != null) {
-        server.close();
-      }
-    }
   }
 
   @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * not for the same term in {@code searchmatch()} ({@code where}, {@code eval}), whose answer then
  * depends on which fields the source happened to load.
  */
-class SearchMatchWithoutRawReviewTest {
+class SearchMatchWithoutRawTest {
   @Test
   void aSearchOfABareWordAfterRawIsGoneNeedsEveryField() {
     assertThat(InputFields.of(parse("fields - _raw | search web-1"), List.of())).contains("*");

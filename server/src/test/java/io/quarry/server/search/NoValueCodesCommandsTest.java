@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,12 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
  * page engine as dictionary blocks with null positions ({@code OrdinalColumn.appendNull}); every
  * command and aggregation must answer over the block layout as over the event layout.
  */
-class PartialCodesQueriesReviewTest {
+class NoValueCodesCommandsTest {
   private static final String PASSWORD = "partial-queries-password";
   private static final String TOKEN = "partial-queries-token";
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -41,13 +41,6 @@ class PartialCodesQueriesReviewTest {
                     i % 3 == 0 ? "warn" : "info",
                     i % 23,
                     i % 4 != 1 && i % 11 != 0 ? ",\"session\":\"s" + (i % 23) + "\"" : ""));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static String search(String query) throws Exception {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Review (session 34, review-d): a frame with a zstd block ended at the times is one that the zstd
  * CLI decodes.
  */
-class FlushedFrameCliReviewTest {
+class FlushedFrameZstdCliTest {
   @TempDir Path dir;
 
   @Test

@@ -9,7 +9,7 @@ import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,14 +20,14 @@ import org.junit.jupiter.api.io.TempDir;
  * text gives it at search time without spelling its name — a JSON key written with a {@code \\u}
  * escape — and for a sourcetype whose own extraction gives it (expected to pass).
  */
-class PartialCodesReviewTest {
+class NoValueCodesEscapedKeyTest {
   private static final String PASSWORD = "partial-review-password";
   private static final String TOKEN = "partial-review-token";
   private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -67,13 +67,6 @@ class PartialCodesReviewTest {
               has ? ",\"session\":\"s" + (i % 5) + "\"" : ""));
     }
     TestServers.postEvents(server, TOKEN, body.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static String search(String query) throws Exception {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * (runs of eight and more), classes whose floor is low or high, DEL and NUL, non-ASCII in the
  * middle of ASCII, every offset in a larger array filled with class members on both sides.
  */
-class SimpleRegexBytesReviewTest {
+class SimpleRegexWordSkipTest {
   @Test
   void wordSkipsAgreeOnLongTexts() {
     Random random = new Random(34);

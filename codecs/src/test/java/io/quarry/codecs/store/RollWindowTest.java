@@ -10,10 +10,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Review (session 34, review-a) of the scheduled roll's new path: a full bucket whose writes were
  * switched to a new hot bucket, committed, and compacting in the background before its roll.
  */
-class RollWindowReviewTest {
+class RollWindowTest {
   @TempDir Path data;
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
@@ -83,18 +81,7 @@ class RollWindowReviewTest {
       Map<String, Integer> found = StoredRaws.of(store);
       assertThat(found).hasSize(6_100);
       assertThat(found.values()).allMatch(count -> count == 1);
-      Future<?> closing =
-          other.submit(
-              () -> {
-                store.close();
-                return null;
-              });
-      try {
-        closing.get(10, TimeUnit.SECONDS);
-        closedInTime = true;
-      } catch (TimeoutException e) {
-        closedInTime = false;
-      }
+      closedInTime = Timed.run(other, store::close).endsWithin(10);
     } finally {
       release.countDown();
     }
@@ -164,13 +151,7 @@ class RollWindowReviewTest {
         store.commit();
       }
       assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
-      Future<?> closing =
-          other.submit(
-              () -> {
-                store.close();
-                return null;
-              });
-      closing.get(30, TimeUnit.SECONDS);
+      Timed.run(other, store::close).result(30);
     } finally {
       release.countDown();
     }
@@ -184,19 +165,14 @@ class RollWindowReviewTest {
                     && context.mergeInfo().mergeMaxNumSegments() == 4,
             enteredAgain,
             releaseAgain);
-    Future<IndexStore> opening = other.submit(() -> open(options(5_000), holdingRollMerges));
+    Timed<IndexStore> opening = Timed.call(other, () -> open(options(5_000), holdingRollMerges));
     boolean openedInTime;
     try {
-      opening.get(10, TimeUnit.SECONDS).close();
-      openedInTime = true;
-    } catch (TimeoutException e) {
-      openedInTime = false;
+      openedInTime = opening.endsWithin(10);
     } finally {
       releaseAgain.countDown();
     }
-    if (!openedInTime) {
-      opening.get(60, TimeUnit.SECONDS).close();
-    }
+    opening.result(60).close();
     assertThat(openedInTime)
         .as("the open returned while the un-rolled bucket's compaction was held")
         .isTrue();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * = the search's time, not +Infinity (only All time has +Infinity); a dashboard's {@code eval
  * age=info_max_time - _time} is null with the text.
  */
-class AddInfoReviewTest {
+class AddInfoLatestTimeTest {
   @Test
   void anEarliestWithoutLatestEndsNow() {
     Instant now = Instant.parse("2026-01-07T12:00:00Z");

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,30 +20,17 @@ import org.junit.jupiter.api.io.TempDir;
  * commands after it; a {@code map} there runs its searches over the partial groups, and their
  * {@code collect} writes at every preview.
  */
-class CollectMapPreviewReviewTest {
+class CollectMapPreviewWritesOnceTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, summary]
-        storage: {blockEvents: 32}
-        auth:
-          adminPassword: admin-pw
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml("indexes: [main, summary]", "storage: {blockEvents: 32}").start(directory);
     http = new TestHttp(server.url());
     for (int batch = 0; batch < 8; batch++) { // segments, so slices end while the scan runs
       StringBuilder lines = new StringBuilder();
@@ -55,13 +39,6 @@ class CollectMapPreviewReviewTest {
       }
       HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "app", lines.toString());
       assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
     }
   }
 
