@@ -13,7 +13,7 @@ import java.util.Set;
  * A block's columns and each event's values in them, gathered in one walk over the events' fields
  * for {@link EventBlockWriter}: {@code host}, {@code source} and {@code sourcetype} first, then
  * every index-time field in first-seen order, each event's values at its position in the block (no
- * values: null).
+ * values: null; a column named elsewhere: no values at all).
  *
  * <p>An event's field goes to its column by position: the column of the field at the same place in
  * the event before, when that event named it by the same {@code String} instance (a batch's events
@@ -42,17 +42,27 @@ final class BlockColumnValues {
         new ArrayList<>(List.of(EventFields.HOST, EventFields.SOURCE, EventFields.SOURCETYPE));
     List<List<String>[]> values = new ArrayList<>();
     for (int c = 0; c < DEFAULT_COLUMNS; c++) {
-      values.add(newColumn(count));
+      values.add(elsewhere.contains(names.get(c)) ? null : newColumn(count));
     }
+    List<String>[] hosts = values.get(0);
+    List<String>[] sources = values.get(1);
+    List<String>[] sourcetypes = values.get(2);
     Map<String, Integer> positions = new HashMap<>();
     // the previous event's field names by place, and their columns
     String[] lastNames = new String[4];
     int[] lastColumns = new int[4];
     for (int i = 0; i < count; i++) {
       Event event = events.get(i);
-      values.get(0)[i] = List.of(event.host());
-      values.get(1)[i] = List.of(event.source());
-      values.get(2)[i] = List.of(event.sourcetype());
+      // a default column held elsewhere (a block's one host, source, sourcetype) gathers nothing
+      if (hosts != null) {
+        hosts[i] = List.of(event.host());
+      }
+      if (sources != null) {
+        sources[i] = List.of(event.source());
+      }
+      if (sourcetypes != null) {
+        sourcetypes[i] = List.of(event.sourcetype());
+      }
       int place = 0;
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
         String name = field.getKey();

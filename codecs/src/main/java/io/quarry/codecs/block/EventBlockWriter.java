@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.zip.CRC32C;
 import org.apache.lucene.store.ByteArrayDataOutput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.BytesRefBuilder;
 
 /**
  * Encodes events, newest first, as one event block ({@link EventBlockFormat}): the times as deltas
@@ -45,6 +47,16 @@ public final class EventBlockWriter {
    *     EventBlockFormat#MAX_EVENTS}
    */
   public static byte[] write(List<Event> events, Set<String> elsewhere) {
+    return write(events, elsewhere, null).bytes; // a new array of exactly the block's bytes
+  }
+
+  /**
+   * {@link #write(List, Set)} into {@code into}'s array (grown when short), so a writer of many
+   * blocks reuses one array instead of allocating each block's (about the size of its texts): the
+   * block is the returned slice, valid until {@code into} is written again. With {@code into} null,
+   * a new array of exactly the block's length.
+   */
+  public static BytesRef write(List<Event> events, Set<String> elsewhere, BytesRefBuilder into) {
     if (events.size() > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
           "a block holds at most " + EventBlockFormat.MAX_EVENTS + " events, not " + events.size());
@@ -92,7 +104,14 @@ public final class EventBlockWriter {
         header.writeVInt(end);
       }
       int bodyLength = Math.toIntExact(header.size() + end);
-      byte[] block = new byte[bodyLength + Integer.BYTES];
+      byte[] block;
+      if (into == null) {
+        block = new byte[bodyLength + Integer.BYTES];
+      } else {
+        into.clear();
+        into.grow(bodyLength + Integer.BYTES);
+        block = into.bytes();
+      }
       ByteArrayDataOutput out = new ByteArrayDataOutput(block);
       header.copyTo(out);
       out.writeBytes(times, times.length);
@@ -111,7 +130,7 @@ public final class EventBlockWriter {
       for (int i = 0; i < Integer.BYTES; i++) {
         block[bodyLength + i] = (byte) (checksum >>> (24 - 8 * i));
       }
-      return block;
+      return new BytesRef(block, 0, bodyLength + Integer.BYTES);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e); // neither output fails
     }

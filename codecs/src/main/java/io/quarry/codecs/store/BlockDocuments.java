@@ -24,6 +24,7 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.BytesRefBuilder;
 import org.apache.lucene.util.NumericUtils;
 
 /**
@@ -103,6 +104,7 @@ final class BlockDocuments {
    */
   void add(Bucket bucket, List<Event> batch, long firstSequence) throws IOException {
     TermSet terms = new TermSet();
+    BytesRefBuilder payload = new BytesRefBuilder(); // each block's, in turn: added before the next
     int perBlock = options.blockEvents();
     for (int from = 0; from < batch.size(); from += perBlock) {
       int to = Math.min(batch.size(), from + perBlock);
@@ -120,7 +122,8 @@ final class BlockDocuments {
       }
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
-      Document document = document(block, firstSequence + from, terms, bucket.termFilters());
+      Document document =
+          document(block, firstSequence + from, terms, bucket.termFilters(), payload);
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
@@ -136,6 +139,19 @@ final class BlockDocuments {
    * termFilter}, layout 3) or as {@code _tok} postings (older layouts).
    */
   Document document(List<Event> block, long firstSequence, TermSet terms, boolean termFilter) {
+    return document(block, firstSequence, terms, termFilter, null);
+  }
+
+  /**
+   * {@link #document(List, long, TermSet, boolean)} with the payload written into {@code payload}'s
+   * array (null: a new one), so the document must be added before {@code payload} is used again.
+   */
+  private Document document(
+      List<Event> block,
+      long firstSequence,
+      TermSet terms,
+      boolean termFilter,
+      BytesRefBuilder payload) {
     Document document = new Document();
     long newest = block.get(0).timeMicros();
     long oldest = block.get(block.size() - 1).timeMicros();
@@ -184,7 +200,7 @@ final class BlockDocuments {
     }
     document.add(
         new StoredField(
-            BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of())));
+            BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of(), payload)));
     return document;
   }
 

@@ -82,9 +82,9 @@ final class BlockValueTally {
       }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(BlockValueCounts.VERSION);
+      String values = BlockValueCounts.VALUES + field.getKey(); // one name for all its values
       for (Value value : order) {
-        document.add(
-            new SortedSetDocValuesField(BlockValueCounts.VALUES + field.getKey(), value.bytes));
+        document.add(new SortedSetDocValuesField(values, value.bytes));
         try {
           out.writeVInt(value.count[0]);
         } catch (IOException e) {
@@ -136,8 +136,9 @@ final class BlockValueTally {
       codes[e] = value == null ? order.length : value[1];
     }
     BlockValueCodes.writePartial(document, name, codes, codes.length, order.length);
+    String values = BlockValueCounts.VALUES + name;
     for (Value value : order) {
-      document.add(new SortedSetDocValuesField(BlockValueCounts.VALUES + name, value.bytes));
+      document.add(new SortedSetDocValuesField(values, value.bytes));
     }
     return true;
   }

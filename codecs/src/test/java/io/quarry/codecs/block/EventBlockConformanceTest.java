@@ -120,6 +120,35 @@ public class EventBlockConformanceTest extends LuceneTestCase {
   }
 
   /**
+   * Blocks written one after another into one reused array (left longer than the next block and
+   * holding the previous block's bytes) are byte for byte the blocks written into new arrays, and
+   * read back from their slice of it: with and without columns held elsewhere, the default ones
+   * among them (whose values the writer then does not gather).
+   */
+  public void testBlocksInAReusedArrayAreTheBlocksInNewOnes() throws Exception {
+    Random random = random();
+    org.apache.lucene.util.BytesRefBuilder reused = new org.apache.lucene.util.BytesRefBuilder();
+    reused.grow(1 << 12);
+    random.nextBytes(reused.bytes()); // what a block must not depend on
+    List<Set<String>> elsewheres =
+        List.of(Set.of(), Set.of("host", "status"), Set.of("host", "source", "sourcetype", "uri"));
+    for (int round = 0; round < 60; round++) {
+      List<Event> events = randomEvents(random, random.nextInt(300), 1 + random.nextInt(7));
+      Set<String> elsewhere = elsewheres.get(random.nextInt(elsewheres.size()));
+      byte[] fresh = EventBlockWriter.write(events, elsewhere);
+      org.apache.lucene.util.BytesRef slice = EventBlockWriter.write(events, elsewhere, reused);
+      Assertions.assertThat(slice.bytes).as("round %d", round).isSameAs(reused.bytes());
+      Assertions.assertThat(
+              java.util.Arrays.copyOfRange(slice.bytes, slice.offset, slice.offset + slice.length))
+          .as("round %d", round)
+          .isEqualTo(fresh);
+      EventBlock block = EventBlock.open(slice.bytes, slice.offset, slice.length);
+      block.verify();
+      Assertions.assertThat(block.count()).isEqualTo(events.size());
+    }
+  }
+
+  /**
    * A block written before the header recorded its texts (the header its version alone: made here
    * from a block written now, and forged byte by byte) reads exactly as the block written now, its
    * texts {@code UNRECORDED}, and passes {@code verify} with ASCII texts or not.
