@@ -334,7 +334,7 @@ final class Bucket implements Closeable {
         () -> {
           state = State.ROLLING;
           try {
-            writer.forceMerge(4);
+            writer.forceMerge(CompactionMergePolicy.ROLL_SEGMENTS);
             synchronized (this) {
               rollToWarm();
               state = State.WARM;
@@ -478,7 +478,8 @@ final class Bucket implements Closeable {
   }
 
   private void rollToWarm() throws IOException {
-    writer.forceMerge(4); // nothing left to merge, unless a natural merge ended meanwhile
+    // nothing left to merge, unless a natural merge ended meanwhile
+    writer.forceMerge(CompactionMergePolicy.ROLL_SEGMENTS);
     writer.commit();
     IOUtils.close(searchers, writer);
     searchers = null;

@@ -104,9 +104,11 @@ final class BucketCompaction {
   }
 
   /**
-   * Starts compacting every fast segment in the background ahead of the bucket's roll (it took its
-   * last event and is committed), so the roll's forced merge, under the index's commit lock, only
-   * merges compact segments; whatever the idle and size rules say.
+   * Starts compacting the bucket in the background ahead of its roll (it took its last event and is
+   * committed) into the roll's own shape ({@link CompactionMergePolicy#COMPACT_FOR_ROLL}: at most
+   * {@link CompactionMergePolicy#ROLL_SEGMENTS} segments, every one compact), so the roll's forced
+   * merge, under the index's commit lock, finds nothing to merge; whatever the idle and size rules
+   * say.
    *
    * @return whether a compaction now runs for the roll to wait for (false: compaction inline, or
    *     the bucket closing or no longer hot)
@@ -123,7 +125,8 @@ final class BucketCompaction {
       if (!policy.compacting()) {
         compactionsAtRequest = policy.compactions();
         requested = true;
-        writer.forceMerge(CompactionMergePolicy.COMPACT, false); // registers merges, no wait
+        // registers merges, no wait; Lucene cascades the later rounds as they end
+        writer.forceMerge(CompactionMergePolicy.COMPACT_FOR_ROLL, false);
       }
       return policy.compacting();
     } finally {
