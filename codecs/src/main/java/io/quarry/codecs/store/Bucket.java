@@ -403,7 +403,7 @@ final class Bucket implements Closeable {
    * Starts compacting the bucket in the background ahead of its roll ({@link
    * BucketCompaction#startForRoll}): the bucket no longer takes events and is committed.
    *
-   * @return whether a compaction runs now, which the roll waits for ({@link #compactionMerging})
+   * @return whether a merge runs now, which the roll waits for ({@link #compactionMerging})
    */
   boolean compactBeforeRoll() throws IOException {
     IndexWriter current = writer;
@@ -414,9 +414,13 @@ final class Bucket implements Closeable {
     return compaction.startForRoll(current, () -> state == State.HOT);
   }
 
-  /** Whether a compaction's merge of this bucket is registered or running now. */
+  /**
+   * Whether a merge the roll waits for is registered or running now ({@link
+   * BucketCompaction#mergingForRoll}).
+   */
   boolean compactionMerging() {
-    return state != State.WARM && compaction.merging();
+    IndexWriter current = writer;
+    return state != State.WARM && current != null && compaction.mergingForRoll(current);
   }
 
   /**

@@ -110,8 +110,8 @@ final class BucketCompaction {
    * merge, under the index's commit lock, finds nothing to merge; whatever the idle and size rules
    * say.
    *
-   * @return whether a compaction now runs for the roll to wait for (false: compaction inline, or
-   *     the bucket closing or no longer hot)
+   * @return whether a merge now runs for the roll to wait for ({@link #mergingForRoll}; false:
+   *     compaction inline, or the bucket closing or no longer hot)
    */
   boolean startForRoll(IndexWriter writer, BooleanSupplier hot) throws IOException {
     if (policy == null) {
@@ -128,7 +128,7 @@ final class BucketCompaction {
         // registers merges, no wait; Lucene cascades the later rounds as they end
         writer.forceMerge(CompactionMergePolicy.COMPACT_FOR_ROLL, false);
       }
-      return policy.compacting();
+      return mergingForRoll(writer);
     } finally {
       forcedMerge.unlock();
     }
@@ -137,6 +137,27 @@ final class BucketCompaction {
   /** Whether a compaction's merge is registered or running now. */
   boolean merging() {
     return policy != null && policy.compacting();
+  }
+
+  /**
+   * Whether a merge the roll waits for is registered or running: a compaction's, or any other of
+   * {@code writer} — a natural merge that ran when the compaction ahead of the roll started joined
+   * it (Lucene's forced merge takes over the running merges) and its output is compacted once it
+   * ends; rolled before, the roll's forced merge had waited for it and compacted that output under
+   * the index's commit lock.
+   */
+  boolean mergingForRoll(IndexWriter writer) {
+    if (policy == null) {
+      return false;
+    }
+    if (policy.compacting()) {
+      return true;
+    }
+    try {
+      return !writer.getMergingSegments().isEmpty();
+    } catch (org.apache.lucene.store.AlreadyClosedException closed) {
+      return false; // failed: the recovery reopens it
+    }
   }
 
   /**

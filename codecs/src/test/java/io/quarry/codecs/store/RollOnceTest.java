@@ -91,4 +91,73 @@ class RollOnceTest {
       assertThat(found.values()).allMatch(count -> count == 1);
     }
   }
+
+  /**
+   * A natural merge of fast segments running when the bucket fills: the compaction ahead of the
+   * roll takes the other fast segments, and the roll waits for that merge too and for the
+   * compaction of its output. Before session 35 the roll started once the compaction's own merges
+   * ended, so its forced merge waited for the natural merge and then compacted that output under
+   * the index's commit lock.
+   */
+  @Test
+  void theRollWaitsForANaturalMergeAndItsCompaction() throws Exception {
+    AtomicInteger rollMergeFiles = new AtomicInteger();
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Bucket.DirectoryFactory directories =
+        FaultyDirectories.holding(
+            context -> {
+              if (FaultyDirectories.rollMerge(context)) {
+                rollMergeFiles.incrementAndGet();
+              }
+              return context.context() == org.apache.lucene.store.IOContext.Context.MERGE
+                  && context.mergeInfo().mergeMaxNumSegments() == -1; // a natural merge
+            },
+            entered,
+            release);
+    IndexOptions options =
+        IndexOptions.builder()
+            .commitInterval(Duration.ofMillis(200))
+            .maxBucketEvents(100_000)
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
+            .build();
+    try (IndexStore store =
+        new IndexStore(
+            "main", data.resolve("main"), options, scheduler, Clock.systemUTC(), directories)) {
+      int added = 0;
+      try {
+        // small segments, one a commit, until the tiered policy merges some (held at its start)
+        while (entered.getCount() > 0 && added < 20_000) {
+          store.add(NumberedEvents.events(added, 200));
+          added += 200;
+          store.commit();
+        }
+        assertThat(entered.await(30, TimeUnit.SECONDS)).as("a natural merge started").isTrue();
+        store.add(NumberedEvents.events(added, 100_000 - added)); // full: a commit rolls it
+        added = 100_000;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((store.buckets().size() < 2 || store.compaction().running())
+            && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        Thread.sleep(1_000); // scheduled commits, each of which may roll the waiting bucket
+        assertThat(store.buckets().getFirst().state()).isEqualTo("rolling");
+      } finally {
+        release.countDown();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(store.buckets().getFirst().state()).isEqualTo("warm");
+      assertThat(rollMergeFiles.get()).as("files the roll's forced merge wrote").isZero();
+      assertThat(StoredRaws.segmentLevels(store))
+          .hasSizeLessThanOrEqualTo(CompactionMergePolicy.ROLL_SEGMENTS)
+          .allMatch(level -> level.endsWith("compact"));
+      Map<String, Integer> found = StoredRaws.of(store);
+      assertThat(found).hasSize(added);
+      assertThat(found.values()).allMatch(count -> count == 1);
+    }
+  }
 }
