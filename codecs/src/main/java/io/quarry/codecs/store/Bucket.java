@@ -401,17 +401,22 @@ final class Bucket implements Closeable {
 
   /**
    * Starts compacting the bucket in the background ahead of its roll ({@link
-   * BucketCompaction#startForRoll}): the bucket no longer takes events and is committed.
+   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link RollCompactions}):
+   * the bucket no longer takes events and is committed.
    *
-   * @return whether a merge runs now, which the roll waits for ({@link #compactionMerging})
+   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), or the node's
+   *     permits are taken (false with compaction inline: the roll compacts)
    */
-  boolean compactBeforeRoll() throws IOException {
+  boolean compactBeforeRoll(RollCompactions node) throws IOException {
     IndexWriter current = writer;
     if (state != State.HOT || current == null) {
       return false;
     }
     waitingForRoll = true;
-    return compaction.startForRoll(current, () -> state == State.HOT);
+    if (compaction.policy() == null) {
+      return false;
+    }
+    return node.start(this, () -> compaction.startForRoll(current, () -> state == State.HOT));
   }
 
   /**
@@ -424,11 +429,12 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked) and a merge of its
-   * compaction runs: its directory holds the fast segments and the compact ones replacing them.
+   * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked): its last commit
+   * holds fast segments (and, while its compaction runs, its directory the compact ones replacing
+   * them) until the roll commits its compact ones.
    */
-  boolean compactingForRoll() {
-    return waitingForRoll && compactionMerging();
+  boolean waitsForRoll() {
+    return waitingForRoll && state != State.WARM;
   }
 
   /**

@@ -117,6 +117,7 @@ public final class IndexStore implements Closeable {
   private boolean closing; // guarded by commitLock
 
   private final IndexCompaction compactions;
+  private final RollCompactions rollCompactions; // the node's
   private final LogRecovery recovery; // replays the log at open and after a write failure
 
   IndexStore(
@@ -134,7 +135,31 @@ public final class IndexStore implements Closeable {
       Clock clock,
       Bucket.DirectoryFactory directories)
       throws IOException {
+    this(
+        name,
+        path,
+        options,
+        scheduler,
+        clock,
+        directories,
+        new RollCompactions(RollCompactions.DEFAULT_PERMITS));
+  }
+
+  /**
+   * As above, with the node's bound on compactions ahead of a roll, shared by its indexes ({@link
+   * EventStore}).
+   */
+  IndexStore(
+      String name,
+      Path path,
+      IndexOptions options,
+      ScheduledExecutorService scheduler,
+      Clock clock,
+      Bucket.DirectoryFactory directories,
+      RollCompactions rollCompactions)
+      throws IOException {
     this.name = requireNonNull(name, "name is null");
+    this.rollCompactions = requireNonNull(rollCompactions, "rollCompactions is null");
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
     this.compactions = new IndexCompaction(name, options.compaction());
@@ -147,7 +172,8 @@ public final class IndexStore implements Closeable {
     this.recovery = new LogRecovery(name, options, directories, compactions, buckets, this::addTo);
     try {
       BucketOpening opened =
-          BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
+          BucketOpening.open(
+              name, bucketsPath, options, clock.millis(), directories, damaged, rollCompactions);
       opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();
@@ -424,7 +450,7 @@ public final class IndexStore implements Closeable {
       roll(committing);
     } else if (rollBucket) {
       committing.commit();
-      if (!committing.compactBeforeRoll()) {
+      if (!committing.compactBeforeRoll(rollCompactions)) {
         roll(committing); // compaction inline (the roll compacts), or nothing to wait for
       } // else a later commit rolls it, once its compaction ended
     } else {
@@ -437,11 +463,12 @@ public final class IndexStore implements Closeable {
    * Rolls each bucket past its hot time (full, waiting for its roll; its events are committed or in
    * the log) whose compaction ended, so the roll's forced merge only merges compact segments: when
    * fast segments are left (flushed by its last commit while an idle compaction ran, or after a
-   * restart) another compaction starts first. With {@code now} (the hot bucket fills, or a roll is
-   * asked for) it rolls at once, waiting for the compaction under the commit lock on the store's
-   * scheduler thread as rolls did before session 34: at most one bucket of an index compacts ahead
-   * of its roll, and a never-idle ingest that fills buckets faster than they compact is held back
-   * by its commits instead of piling up buckets that compact at once.
+   * restart) another compaction starts first; one waiting for the node's permit ({@link
+   * RollCompactions}) starts its compaction once a permit is free. With {@code now} (the hot bucket
+   * fills, or a roll is asked for) it rolls at once, waiting for the compaction under the commit
+   * lock on the store's scheduler thread as rolls did before session 34: at most one bucket of an
+   * index compacts ahead of its roll, and a never-idle ingest that fills buckets faster than they
+   * compact is held back by its commits instead of piling up buckets that compact at once.
    */
   private void rollWaiting(boolean now) throws IOException {
     if (closing) {
@@ -451,7 +478,7 @@ public final class IndexStore implements Closeable {
       if (bucket == hot || bucket.isWarm()) {
         continue;
       }
-      if (now || !bucket.compactionMerging() && !bucket.compactBeforeRoll()) {
+      if (now || !bucket.compactionMerging() && !bucket.compactBeforeRoll(rollCompactions)) {
         roll(bucket);
       }
     }
