@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -147,6 +148,12 @@ class CompactionCloseAndRollTest {
     }
   }
 
+  /** A roll's forced merge (to 4 segments, compacting what is left). */
+  private static boolean rollMerge(IOContext context) {
+    return context.context() == IOContext.Context.MERGE
+        && context.mergeInfo().mergeMaxNumSegments() == 4;
+  }
+
   /**
    * A search of the rolling bucket does not wait for the roll's forced merge — with deferred
    * compaction the zstd-9 rewrite of every byte not compacted since the bucket was last idle (up to
@@ -162,7 +169,7 @@ class CompactionCloseAndRollTest {
     try (IndexStore store =
         open(
             new CompactionSettings(deferred, Duration.ofDays(1), 1L << 40),
-            FaultyDirectories.holding(FaultyDirectories::rollMerge, entered, release))) {
+            FaultyDirectories.holding(CompactionCloseAndRollTest::rollMerge, entered, release))) {
       addSegments(store);
       Future<?> rolling =
           other.submit(

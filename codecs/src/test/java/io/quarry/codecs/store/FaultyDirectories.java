@@ -78,6 +78,26 @@ final class FaultyDirectories {
         || segments == CompactionMergePolicy.COMPACT_FOR_ROLL;
   }
 
+  /**
+   * As {@link #holding}, counting in {@code rollMergeFiles} every file a roll's own forced merge
+   * ({@link #rollMerge}) opens.
+   */
+  static Bucket.DirectoryFactory countingRollMerges(
+      java.util.concurrent.atomic.AtomicInteger rollMergeFiles,
+      Predicate<IOContext> hold,
+      CountDownLatch entered,
+      CountDownLatch release) {
+    return holding(
+        context -> {
+          if (rollMerge(context)) {
+            rollMergeFiles.incrementAndGet();
+          }
+          return hold.test(context);
+        },
+        entered,
+        release);
+  }
+
   /** Whether {@code context} is a roll's own forced merge (to a few segments, under its lock). */
   static boolean rollMerge(IOContext context) {
     return context.context() == IOContext.Context.MERGE

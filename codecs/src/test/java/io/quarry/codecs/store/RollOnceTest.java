@@ -36,15 +36,8 @@ class RollOnceTest {
   void theRollAfterItsCompactionMergesNothing() throws Exception {
     AtomicInteger rollMergeFiles = new AtomicInteger();
     Bucket.DirectoryFactory directories =
-        FaultyDirectories.holding(
-            context -> {
-              if (FaultyDirectories.rollMerge(context)) {
-                rollMergeFiles.incrementAndGet();
-              }
-              return false; // counted, never held
-            },
-            new CountDownLatch(1),
-            new CountDownLatch(0));
+        FaultyDirectories.countingRollMerges(
+            rollMergeFiles, context -> false, new CountDownLatch(1), new CountDownLatch(0));
     IndexOptions options =
         IndexOptions.builder()
             .commitInterval(Duration.ofMillis(200))
@@ -105,14 +98,11 @@ class RollOnceTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Bucket.DirectoryFactory directories =
-        FaultyDirectories.holding(
-            context -> {
-              if (FaultyDirectories.rollMerge(context)) {
-                rollMergeFiles.incrementAndGet();
-              }
-              return context.context() == org.apache.lucene.store.IOContext.Context.MERGE
-                  && context.mergeInfo().mergeMaxNumSegments() == -1; // a natural merge
-            },
+        FaultyDirectories.countingRollMerges(
+            rollMergeFiles,
+            context ->
+                context.context() == org.apache.lucene.store.IOContext.Context.MERGE
+                    && context.mergeInfo().mergeMaxNumSegments() == -1, // a natural merge
             entered,
             release);
     IndexOptions options =

@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,7 +178,12 @@ class RollWindowReviewTest {
     CountDownLatch releaseAgain = new CountDownLatch(1);
     // the roll's forced merge (to 4 segments) compacts every fast segment: held like a compaction
     Bucket.DirectoryFactory holdingRollMerges =
-        FaultyDirectories.holding(FaultyDirectories::rollMerge, enteredAgain, releaseAgain);
+        FaultyDirectories.holding(
+            context ->
+                context.context() == IOContext.Context.MERGE
+                    && context.mergeInfo().mergeMaxNumSegments() == 4,
+            enteredAgain,
+            releaseAgain);
     Future<IndexStore> opening = other.submit(() -> open(options(5_000), holdingRollMerges));
     boolean openedInTime;
     try {
@@ -298,7 +304,8 @@ class RollWindowReviewTest {
     Bucket.DirectoryFactory directories =
         FaultyDirectories.holding(
             context -> {
-              if (FaultyDirectories.rollMerge(context)) {
+              if (context.context() == IOContext.Context.MERGE
+                  && context.mergeInfo().mergeMaxNumSegments() == 4) {
                 rollMergeFiles.incrementAndGet();
               }
               return FaultyDirectories.compaction(context);
