@@ -8,7 +8,6 @@ import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexStore;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +53,9 @@ public final class RollCpu {
         int to = Math.min(lines.size(), from + batch);
         List<Event> events = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
-          events.add(new Event(i * 1000L, lines.get(i), "bench", "access.log", "access_combined",
-              Map.of()));
+          events.add(
+              new Event(
+                  i * 1000L, lines.get(i), "bench", "access.log", "access_combined", Map.of()));
         }
         store.write("main", events);
         if (to < lines.size() && to / part != from / part) { // a burst ended: idle until compact
