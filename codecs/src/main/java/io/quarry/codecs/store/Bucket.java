@@ -5,12 +5,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PointValues;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
@@ -51,7 +49,7 @@ final class Bucket implements Closeable {
   // _audit and _internal buckets a search writes to) is not refreshed in the background
   private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
   // one volatile: failed() reads it without the monitor a roll holds, and sees no half-made roll
-  private volatile State state = State.HOT;
+  private volatile BucketState state = BucketState.HOT;
   private volatile long minTime;
   private volatile long maxTime;
   private volatile long events;
@@ -100,7 +98,7 @@ final class Bucket implements Closeable {
                 manifest.created(),
                 recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded,
                 null);
-        bucket.state = State.WARM;
+        bucket.state = BucketState.WARM;
         bucket.minTime = manifest.minTime();
         bucket.maxTime = manifest.maxTime();
         bucket.events = manifest.events();
@@ -135,35 +133,11 @@ final class Bucket implements Closeable {
 
   /** Bounds, count and last sequence from the committed data (after a restart). */
   private void recomputeBounds() throws IOException {
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    long sequence = -1;
-    long count = 0;
-    try (DirectoryReader snapshot = DirectoryReader.open(writer)) {
-      for (LeafReaderContext leaf : snapshot.leaves()) {
-        PointValues times = leaf.reader().getPointValues(EventFields.TIME);
-        if (times != null) {
-          min = Math.min(min, LongPoint.decodeDimension(times.getMinPackedValue(), 0));
-          max = Math.max(max, LongPoint.decodeDimension(times.getMaxPackedValue(), 0));
-        }
-        if (format == BucketFormat.BLOCKS) {
-          long[] blocks = BlockSequences.countAndLast(leaf.reader());
-          count += blocks[0];
-          sequence = Math.max(sequence, blocks[1]);
-          continue;
-        }
-        PointValues sequences = leaf.reader().getPointValues(EventFields.SEQUENCE);
-        if (sequences != null) {
-          sequence =
-              Math.max(sequence, LongPoint.decodeDimension(sequences.getMaxPackedValue(), 0));
-        }
-        count += leaf.reader().numDocs();
-      }
-    }
-    minTime = min;
-    maxTime = max;
-    maxSequence = sequence;
-    events = count;
+    CommittedBounds bounds = CommittedBounds.of(writer, format);
+    minTime = bounds.minTime();
+    maxTime = bounds.maxTime();
+    maxSequence = bounds.maxSequence();
+    events = bounds.events();
   }
 
   long id() {
@@ -180,7 +154,7 @@ final class Bucket implements Closeable {
   }
 
   boolean isWarm() {
-    return state == State.WARM;
+    return state == BucketState.WARM;
   }
 
   /**
@@ -188,11 +162,7 @@ final class Bucket implements Closeable {
    * waits for its roll (full, compacting ahead of it) or rolls; {@code hot} otherwise.
    */
   String stateName() {
-    State now = state;
-    if (now == State.WARM) {
-      return "warm";
-    }
-    return now == State.ROLLING || waitingForRoll ? "rolling" : "hot";
+    return state.displayName(waitingForRoll);
   }
 
   long minTime() {
@@ -306,17 +276,17 @@ final class Bucket implements Closeable {
     // before it closes the writer: a closed writer seen while the state is hot both before and
     // after is no roll's but a tragic exception's
     IndexWriter current = writer;
-    State before = state;
-    if (before != State.HOT) {
-      return before == State.FAILED;
+    BucketState before = state;
+    if (before != BucketState.HOT) {
+      return before == BucketState.FAILED;
     }
     boolean closed = current == null || !current.isOpen();
-    State after = state;
-    return after == State.FAILED || closed && after == State.HOT;
+    BucketState after = state;
+    return after == BucketState.FAILED || closed && after == BucketState.HOT;
   }
 
   boolean hasUncommittedChanges() {
-    return state != State.WARM && writer.hasUncommittedChanges();
+    return state != BucketState.WARM && writer.hasUncommittedChanges();
   }
 
   void commit() throws IOException {
@@ -332,17 +302,17 @@ final class Bucket implements Closeable {
   void roll() throws IOException {
     compaction.rollExclusively(
         () -> {
-          state = State.ROLLING;
+          state = BucketState.ROLLING;
           try {
-            writer.forceMerge(4);
+            writer.forceMerge(CompactionMergePolicy.ROLL_SEGMENTS);
             synchronized (this) {
               rollToWarm();
-              state = State.WARM;
+              state = BucketState.WARM;
             }
           } catch (IOException | RuntimeException | Error e) {
             IndexWriter current =
                 writer; // still open: the roll failed before closing it, still hot
-            state = current != null && current.isOpen() ? State.HOT : State.FAILED;
+            state = current != null && current.isOpen() ? BucketState.HOT : BucketState.FAILED;
             throw e;
           }
         });
@@ -356,18 +326,18 @@ final class Bucket implements Closeable {
    */
   boolean compactIfDue(CompactionSettings settings) throws IOException {
     IndexWriter current = writer;
-    if (state != State.HOT || current == null) {
+    if (state != BucketState.HOT || current == null) {
       return false;
     }
     return compaction.startIfDue(
-        current, settings, () -> state == State.HOT, this::reopenSearchers);
+        current, settings, () -> state == BucketState.HOT, this::reopenSearchers);
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
   private void reopenSearchers() throws IOException {
     SearcherManager current;
     synchronized (this) {
-      current = state == State.WARM ? null : searchers;
+      current = state == BucketState.WARM ? null : searchers;
     }
     if (current != null) {
       try {
@@ -401,30 +371,40 @@ final class Bucket implements Closeable {
 
   /**
    * Starts compacting the bucket in the background ahead of its roll ({@link
-   * BucketCompaction#startForRoll}): the bucket no longer takes events and is committed.
+   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link RollCompactions}):
+   * the bucket no longer takes events and is committed.
    *
-   * @return whether a compaction runs now, which the roll waits for ({@link #compactionMerging})
+   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), or the node's
+   *     permits are taken (false with compaction inline: the roll compacts)
    */
-  boolean compactBeforeRoll() throws IOException {
+  boolean compactBeforeRoll(RollCompactions node) throws IOException {
     IndexWriter current = writer;
-    if (state != State.HOT || current == null) {
+    if (state != BucketState.HOT || current == null) {
       return false;
     }
     waitingForRoll = true;
-    return compaction.startForRoll(current, () -> state == State.HOT);
-  }
-
-  /** Whether a compaction's merge of this bucket is registered or running now. */
-  boolean compactionMerging() {
-    return state != State.WARM && compaction.merging();
+    if (compaction.policy() == null) {
+      return false;
+    }
+    return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT));
   }
 
   /**
-   * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked) and a merge of its
-   * compaction runs: its directory holds the fast segments and the compact ones replacing them.
+   * Whether a merge the roll waits for is registered or running now ({@link
+   * BucketCompaction#mergingForRoll}).
    */
-  boolean compactingForRoll() {
-    return waitingForRoll && compactionMerging();
+  boolean compactionMerging() {
+    IndexWriter current = writer;
+    return state != BucketState.WARM && current != null && compaction.mergingForRoll(current);
+  }
+
+  /**
+   * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked): its last commit
+   * holds fast segments (and, while its compaction runs, its directory the compact ones replacing
+   * them) until the roll commits its compact ones.
+   */
+  boolean waitsForRoll() {
+    return waitingForRoll && state != BucketState.WARM;
   }
 
   /**
@@ -437,7 +417,7 @@ final class Bucket implements Closeable {
 
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
   long compactionPendingBytes() {
-    return state == State.WARM ? 0 : compaction.pendingBytes();
+    return state == BucketState.WARM ? 0 : compaction.pendingBytes();
   }
 
   /**
@@ -445,7 +425,8 @@ final class Bucket implements Closeable {
    * that ended: a bucket waiting for its roll reopens its searchers only in the roll.
    */
   boolean compacting() {
-    return state != State.WARM && (waitingForRoll ? compaction.merging() : compaction.running());
+    return state != BucketState.WARM
+        && (waitingForRoll ? compaction.merging() : compaction.running());
   }
 
   /**
@@ -454,12 +435,12 @@ final class Bucket implements Closeable {
    * fast and compact segments are both on disk until the roll's merge and commit).
    */
   boolean compactionDue(CompactionSettings settings) {
-    State now = state;
-    if (now == State.ROLLING || now != State.WARM && waitingForRoll) {
+    BucketState now = state;
+    if (now == BucketState.ROLLING || now != BucketState.WARM && waitingForRoll) {
       return true; // full: its roll (a forced merge) runs without more events
     }
     IndexWriter current = writer;
-    if (now != State.HOT || current == null) {
+    if (now != BucketState.HOT || current == null) {
       return false;
     }
     try {
@@ -478,7 +459,8 @@ final class Bucket implements Closeable {
   }
 
   private void rollToWarm() throws IOException {
-    writer.forceMerge(4); // nothing left to merge, unless a natural merge ended meanwhile
+    // nothing left to merge, unless a natural merge ended meanwhile
+    writer.forceMerge(CompactionMergePolicy.ROLL_SEGMENTS);
     writer.commit();
     IOUtils.close(searchers, writer);
     searchers = null;
@@ -494,7 +476,7 @@ final class Bucket implements Closeable {
    */
   IndexSearcher acquire() throws IOException {
     lastAcquiredNanos = System.nanoTime();
-    if (state != State.WARM) {
+    if (state != BucketState.WARM) {
       refresh(refreshes.addedGeneration());
       if (failed()) { // no refresh was due, but the searcher it has may be older than the failure
         throw writerFailed(null);
@@ -513,11 +495,11 @@ final class Bucket implements Closeable {
 
   /** Whether events were added since the last refresh. */
   boolean needsRefresh() {
-    return state != State.WARM && refreshes.needed();
+    return state != BucketState.WARM && refreshes.needed();
   }
 
   private synchronized IndexSearcher acquireCurrent() throws IOException {
-    if (state != State.WARM) {
+    if (state != BucketState.WARM) {
       return searchers.acquire();
     }
     if (reader == null) {
@@ -528,7 +510,7 @@ final class Bucket implements Closeable {
   }
 
   synchronized void release(IndexSearcher searcher) throws IOException {
-    if (searchers != null && state != State.WARM) {
+    if (searchers != null && state != BucketState.WARM) {
       searchers.release(searcher);
     } else {
       searcher.getIndexReader().decRef();
@@ -544,7 +526,7 @@ final class Bucket implements Closeable {
   void closeAbortingMerges() throws IOException {
     compaction.close(); // no compaction starts from here on
     IndexWriter current = writer;
-    if (state == State.HOT && current != null && current.isOpen()) {
+    if (state == BucketState.HOT && current != null && current.isOpen()) {
       mergeScheduler.abortRunning();
       try {
         current.rollback();
@@ -562,17 +544,6 @@ final class Bucket implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     IOUtils.close(searchers, writer, reader, directory);
-  }
-
-  /**
-   * Where a bucket is: hot (its writer takes adds), rolling to warm, warm (read-only, its manifest
-   * written), or failed (a roll threw after closing its writer).
-   */
-  private enum State {
-    HOT,
-    ROLLING,
-    WARM,
-    FAILED
   }
 
   /** Opens the Lucene directory of a bucket path. */

@@ -104,12 +104,14 @@ final class BucketCompaction {
   }
 
   /**
-   * Starts compacting every fast segment in the background ahead of the bucket's roll (it took its
-   * last event and is committed), so the roll's forced merge, under the index's commit lock, only
-   * merges compact segments; whatever the idle and size rules say.
+   * Starts compacting the bucket in the background ahead of its roll (it took its last event and is
+   * committed) into the roll's own shape ({@link CompactionMergePolicy#COMPACT_FOR_ROLL}: at most
+   * {@link CompactionMergePolicy#ROLL_SEGMENTS} segments, every one compact), so the roll's forced
+   * merge, under the index's commit lock, finds nothing to merge; whatever the idle and size rules
+   * say.
    *
-   * @return whether a compaction now runs for the roll to wait for (false: compaction inline, or
-   *     the bucket closing or no longer hot)
+   * @return whether a merge now runs for the roll to wait for ({@link #mergingForRoll}; false:
+   *     compaction inline, or the bucket closing or no longer hot)
    */
   boolean startForRoll(IndexWriter writer, BooleanSupplier hot) throws IOException {
     if (policy == null) {
@@ -123,9 +125,10 @@ final class BucketCompaction {
       if (!policy.compacting()) {
         compactionsAtRequest = policy.compactions();
         requested = true;
-        writer.forceMerge(CompactionMergePolicy.COMPACT, false); // registers merges, no wait
+        // registers merges, no wait; Lucene cascades the later rounds as they end
+        writer.forceMerge(CompactionMergePolicy.COMPACT_FOR_ROLL, false);
       }
-      return policy.compacting();
+      return mergingForRoll(writer);
     } finally {
       forcedMerge.unlock();
     }
@@ -134,6 +137,27 @@ final class BucketCompaction {
   /** Whether a compaction's merge is registered or running now. */
   boolean merging() {
     return policy != null && policy.compacting();
+  }
+
+  /**
+   * Whether a merge the roll waits for is registered or running: a compaction's, or any other of
+   * {@code writer} — a natural merge that ran when the compaction ahead of the roll started joined
+   * it (Lucene's forced merge takes over the running merges) and its output is compacted once it
+   * ends; rolled before, the roll's forced merge had waited for it and compacted that output under
+   * the index's commit lock.
+   */
+  boolean mergingForRoll(IndexWriter writer) {
+    if (policy == null) {
+      return false;
+    }
+    if (policy.compacting()) {
+      return true;
+    }
+    try {
+      return !writer.getMergingSegments().isEmpty();
+    } catch (org.apache.lucene.store.AlreadyClosedException closed) {
+      return false; // failed: the recovery reopens it
+    }
   }
 
   /**

@@ -36,7 +36,8 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
       IndexOptions options,
       long nowMillis,
       Bucket.DirectoryFactory directories,
-      DamagedBuckets damaged)
+      DamagedBuckets damaged,
+      RollCompactions rollCompactions)
       throws IOException {
     BucketConversion.finishInterrupted(index, bucketsPath);
     List<Long> ids = new ArrayList<>();
@@ -68,7 +69,7 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
         }
         buckets.add(bucket);
         if (!bucket.isWarm()) {
-          if (hot != null && !hot.compactBeforeRoll()) {
+          if (hot != null && !hot.compactBeforeRoll(rollCompactions)) {
             hot.roll(); // compaction inline, or nothing left to compact: the roll is short
           }
           hot = bucket;

@@ -27,10 +27,24 @@ import org.apache.lucene.index.SegmentInfos;
  * <p>A compaction merges the fast segments only, in groups of at most {@code maxSegmentBytes}
  * (index order); compact segments are left as they are — the natural merges among them (apart from
  * the fast ones) keep them few, copying their blocks as they are.
+ *
+ * <p>The compaction ahead of a roll — {@code forceMerge(}{@link #COMPACT_FOR_ROLL}{@code )} —
+ * writes the roll's own shape instead: the wrapped policy's forced merges to {@link #ROLL_SEGMENTS}
+ * segments, and every fast segment they leave, all counted as compaction merges. Lucene cascades a
+ * forced merge's later rounds as its merges end, so once it ended the roll's {@code
+ * forceMerge(}{@link #ROLL_SEGMENTS}{@code )} asks the same policy of the same segments and finds
+ * nothing to merge: the roll only commits (session 35; before, the roll merged the compaction's
+ * compact segments once more under the index's commit lock).
  */
 final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segment count of {@code forceMerge} that asks for a compaction. */
   static final int COMPACT = Integer.MAX_VALUE;
+
+  /** The segment count of {@code forceMerge} that asks for the compaction ahead of a roll. */
+  static final int COMPACT_FOR_ROLL = Integer.MAX_VALUE - 1;
+
+  /** The segments a bucket rolled to warm holds at most (the roll's forced merge). */
+  static final int ROLL_SEGMENTS = 4;
 
   private final long maxSegmentBytes;
   private final Set<CompactionMerge> running = ConcurrentHashMap.newKeySet();
@@ -98,9 +112,12 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       MergeContext context)
       throws IOException {
     MergeSpecification merges =
-        maxSegmentCount == COMPACT
-            ? null
-            : in.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
+        switch (maxSegmentCount) {
+          case COMPACT -> null;
+          case COMPACT_FOR_ROLL ->
+              counted(in.findForcedMerges(infos, ROLL_SEGMENTS, segmentsToMerge, context));
+          default -> in.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
+        };
     Set<SegmentCommitInfo> taken = new HashSet<>(context.getMergingSegments());
     if (merges != null) {
       for (OneMerge merge : merges.merges) {
@@ -127,6 +144,20 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       CompactionMerge merge = new CompactionMerge(group);
       running.add(merge);
       specification.add(merge);
+    }
+    return specification;
+  }
+
+  /** The same merges, as compaction merges (counted while they run and when done), or null. */
+  private MergeSpecification counted(MergeSpecification merges) {
+    if (merges == null) {
+      return null;
+    }
+    MergeSpecification specification = new MergeSpecification();
+    for (OneMerge merge : merges.merges) {
+      CompactionMerge counted = new CompactionMerge(merge.segments);
+      running.add(counted);
+      specification.add(counted);
     }
     return specification;
   }

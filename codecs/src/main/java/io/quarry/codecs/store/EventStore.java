@@ -68,6 +68,7 @@ public final class EventStore implements Closeable {
               thread.setDaemon(true);
               return thread;
             });
+    RollCompactions rollCompactions = new RollCompactions(RollCompactions.DEFAULT_PERMITS);
     try {
       for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
         String name = entry.getKey();
@@ -77,7 +78,16 @@ public final class EventStore implements Closeable {
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
-        indexes.put(name, new IndexStore(name, path, entry.getValue(), scheduler, clock));
+        indexes.put(
+            name,
+            new IndexStore(
+                name,
+                path,
+                entry.getValue(),
+                scheduler,
+                clock,
+                org.apache.lucene.store.FSDirectory::open,
+                rollCompactions));
       }
     } catch (IOException | RuntimeException e) {
       scheduler.shutdownNow();

@@ -53,11 +53,11 @@ import org.apache.lucene.store.FSDirectory;
  * (Lucene's merge threads); a later commit rolls it once that ended, so the roll's forced merge,
  * which holds the index's commit lock on the store's one scheduler thread, only merges compact
  * segments. At most one full bucket of an index waits so: when the next fills first, the waiting
- * one rolls at once, waiting for its compaction ({@link #rollWaiting}). A close leaves a waiting
- * bucket as it is; the next open starts its compaction again and does not wait for it. Searches
- * open only buckets whose time bounds overlap their range. Retention deletes whole warm buckets,
- * oldest first, past {@code maxAge} or while the index exceeds {@code maxTotalBytes}, never for the
- * bytes of a compaction ({@link Retention}).
+ * one rolls at once, waiting for its compaction ({@link FullBucketRolls#rollWaiting}). A close
+ * leaves a waiting bucket as it is; the next open starts its compaction again and does not wait for
+ * it. Searches open only buckets whose time bounds overlap their range. Retention deletes whole
+ * warm buckets, oldest first, past {@code maxAge} or while the index exceeds {@code maxTotalBytes},
+ * never for the bytes of a compaction ({@link Retention}).
  *
  * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
  * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link
@@ -117,6 +117,7 @@ public final class IndexStore implements Closeable {
   private boolean closing; // guarded by commitLock
 
   private final IndexCompaction compactions;
+  private final FullBucketRolls rolls; // the full buckets' rolls, bounded by the node's permits
   private final LogRecovery recovery; // replays the log at open and after a write failure
 
   IndexStore(
@@ -134,7 +135,31 @@ public final class IndexStore implements Closeable {
       Clock clock,
       Bucket.DirectoryFactory directories)
       throws IOException {
+    this(
+        name,
+        path,
+        options,
+        scheduler,
+        clock,
+        directories,
+        new RollCompactions(RollCompactions.DEFAULT_PERMITS));
+  }
+
+  /**
+   * As above, with the node's bound on compactions ahead of a roll, shared by its indexes ({@link
+   * EventStore}).
+   */
+  IndexStore(
+      String name,
+      Path path,
+      IndexOptions options,
+      ScheduledExecutorService scheduler,
+      Clock clock,
+      Bucket.DirectoryFactory directories,
+      RollCompactions rollCompactions)
+      throws IOException {
     this.name = requireNonNull(name, "name is null");
+    this.rolls = new FullBucketRolls(name, buckets, rollCompactions);
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
     this.compactions = new IndexCompaction(name, options.compaction());
@@ -147,7 +172,14 @@ public final class IndexStore implements Closeable {
     this.recovery = new LogRecovery(name, options, directories, compactions, buckets, this::addTo);
     try {
       BucketOpening opened =
-          BucketOpening.open(name, bucketsPath, options, clock.millis(), directories, damaged);
+          BucketOpening.open(
+              name,
+              bucketsPath,
+              options,
+              clock.millis(),
+              directories,
+              damaged,
+              requireNonNull(rollCompactions, "rollCompactions is null"));
       opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();
@@ -375,11 +407,14 @@ public final class IndexStore implements Closeable {
    * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
    * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
    * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past
-   * its hot time whose compaction ended is rolled by each call ({@link #rollWaiting}).
+   * its hot time whose compaction ended is rolled by each call ({@link
+   * FullBucketRolls#rollWaiting}).
    */
   private void commitLocked(boolean rollBucket, boolean waitForRoll) throws IOException {
     recover();
-    rollWaiting(rollBucket || waitForRoll);
+    if (!closing) {
+      rolls.rollWaiting(hot, rollBucket || waitForRoll);
+    }
 
     if (!hot.hasUncommittedChanges() && !rollBucket) {
       return;
@@ -421,52 +456,14 @@ public final class IndexStore implements Closeable {
     // files that hold it are deleted
     appendedBefore.awaitNone();
     if (rollBucket && waitForRoll) {
-      roll(committing);
+      rolls.roll(committing);
     } else if (rollBucket) {
       committing.commit();
-      if (!committing.compactBeforeRoll()) {
-        roll(committing); // compaction inline (the roll compacts), or nothing to wait for
-      } // else a later commit rolls it, once its compaction ended
+      rolls.compactOrRoll(committing);
     } else {
       committing.commit();
     }
     wal.deleteBefore(generation);
-  }
-
-  /**
-   * Rolls each bucket past its hot time (full, waiting for its roll; its events are committed or in
-   * the log) whose compaction ended, so the roll's forced merge only merges compact segments: when
-   * fast segments are left (flushed by its last commit while an idle compaction ran, or after a
-   * restart) another compaction starts first. With {@code now} (the hot bucket fills, or a roll is
-   * asked for) it rolls at once, waiting for the compaction under the commit lock on the store's
-   * scheduler thread as rolls did before session 34: at most one bucket of an index compacts ahead
-   * of its roll, and a never-idle ingest that fills buckets faster than they compact is held back
-   * by its commits instead of piling up buckets that compact at once.
-   */
-  private void rollWaiting(boolean now) throws IOException {
-    if (closing) {
-      return;
-    }
-    for (Bucket bucket : buckets) {
-      if (bucket == hot || bucket.isWarm()) {
-        continue;
-      }
-      if (now || !bucket.compactionMerging() && !bucket.compactBeforeRoll()) {
-        roll(bucket);
-      }
-    }
-  }
-
-  private void roll(Bucket bucket) throws IOException {
-    bucket.roll();
-    LOG.info(
-        "index "
-            + name
-            + ": bucket "
-            + bucket.id()
-            + " rolled to warm with "
-            + bucket.events()
-            + " events");
   }
 
   /** Periodic work: commit, roll the hot bucket when it is full or old, apply retention. */

@@ -14,10 +14,11 @@ import java.util.logging.Logger;
  * BucketBytes#committed}): a running compaction's compact segments, and the fast ones a finished
  * compaction replaced, are both on disk until the next commit, and counting them had deleted a warm
  * bucket for good for bytes gone a moment later (a hot bucket's idle compaction, and a full
- * bucket's, which held both until its roll). While a full bucket's compaction runs ahead of its
- * roll, no bucket is deleted by size at all: its last commit holds its fast segments, larger than
- * the compact ones it will hold once rolled, and the roll is at most a compaction away ({@code
- * maxAge} still applies meanwhile).
+ * bucket's, which held both until its roll). While a full bucket waits for its roll (compacting
+ * ahead of it, or waiting for the node's permit to, {@link RollCompactions}), no bucket is deleted
+ * by size at all: its last commit holds its fast segments, larger than the compact ones it will
+ * hold once rolled, and the roll is at most a compaction away ({@code maxAge} still applies
+ * meanwhile).
  */
 final class Retention {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -36,10 +37,10 @@ final class Retention {
     List<Bucket> warm = new ArrayList<>(buckets.stream().filter(Bucket::isWarm).toList());
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
     long total = 0;
-    boolean compactingForRoll = false;
+    boolean waitingForRoll = false;
     for (Bucket bucket : buckets) {
       total += bucket.isWarm() ? BucketBytes.onDisk(bucket) : BucketBytes.committed(bucket);
-      compactingForRoll |= bucket.compactingForRoll();
+      waitingForRoll |= bucket.waitsForRoll();
     }
     for (Bucket bucket : warm) {
       boolean tooOld =
@@ -47,7 +48,7 @@ final class Retention {
               && bucket.maxTime() < nowMicros - options.maxAge().get().toNanos() / 1000;
       boolean tooBig =
           options.maxTotalBytes().isPresent()
-              && !compactingForRoll
+              && !waitingForRoll
               && total > options.maxTotalBytes().get();
       if (!tooOld && !tooBig) {
         continue;

@@ -65,10 +65,43 @@ final class FaultyDirectories {
     }
   }
 
-  /** Whether {@code context} is a deferred compaction's merge ({@link CompactionMergePolicy}). */
+  /**
+   * Whether {@code context} is a deferred compaction's merge ({@link CompactionMergePolicy}): an
+   * idle or bounded one, or the one ahead of a roll.
+   */
   static boolean compaction(IOContext context) {
+    if (context.context() != IOContext.Context.MERGE) {
+      return false;
+    }
+    int segments = context.mergeInfo().mergeMaxNumSegments();
+    return segments == CompactionMergePolicy.COMPACT
+        || segments == CompactionMergePolicy.COMPACT_FOR_ROLL;
+  }
+
+  /**
+   * As {@link #holding}, counting in {@code rollMergeFiles} every file a roll's own forced merge
+   * ({@link #rollMerge}) opens.
+   */
+  static Bucket.DirectoryFactory countingRollMerges(
+      java.util.concurrent.atomic.AtomicInteger rollMergeFiles,
+      Predicate<IOContext> hold,
+      CountDownLatch entered,
+      CountDownLatch release) {
+    return holding(
+        context -> {
+          if (rollMerge(context)) {
+            rollMergeFiles.incrementAndGet();
+          }
+          return hold.test(context);
+        },
+        entered,
+        release);
+  }
+
+  /** Whether {@code context} is a roll's own forced merge (to a few segments, under its lock). */
+  static boolean rollMerge(IOContext context) {
     return context.context() == IOContext.Context.MERGE
-        && context.mergeInfo().mergeMaxNumSegments() == CompactionMergePolicy.COMPACT;
+        && context.mergeInfo().mergeMaxNumSegments() == CompactionMergePolicy.ROLL_SEGMENTS;
   }
 
   /** Directories where opening a file for which {@code when} holds throws an I/O error. */
