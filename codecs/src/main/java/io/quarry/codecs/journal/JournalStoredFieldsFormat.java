@@ -220,7 +220,7 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
     boolean compact = compact(context);
     segment.putAttribute(COMPACT_ATTRIBUTE, Boolean.toString(compact));
     return new JournalStoredFieldsWriter(
-        directory, segment, context, compression, blockSize, compact);
+        directory, segment, context, compression, blockSize, compact, forcedMergesCompact);
   }
 
   /**

@@ -81,6 +81,70 @@ class JournalCompactMergeTest {
         .isEqualTo(merged(JournalCompression.LZ4, 0, lines, directory.resolve("l")));
   }
 
+  @Test
+  void deferredCompactionWritesFastSegmentsWithLz4AndCompactsThemWithTheSettingsCodec()
+      throws IOException {
+    List<String> lines = loghub();
+    for (JournalCompression compression :
+        List.of(JournalCompression.ZSTD, JournalCompression.ZSTD_LZ4, JournalCompression.NONE)) {
+      Path path = directory.resolve("deferred-" + compression);
+      try (FSDirectory fs = FSDirectory.open(path)) {
+        try (IndexWriter writer =
+            new IndexWriter(
+                fs,
+                new IndexWriterConfig()
+                    .setUseCompoundFile(false)
+                    .setMergePolicy(new LogDocMergePolicy())
+                    .setCodec(new QuarryCodec(compression, 16 * 1024, Long.MAX_VALUE, true)))) {
+          for (int i = 0; i < lines.size(); i++) {
+            Document document = new Document();
+            document.add(new StoredField("_raw", lines.get(i)));
+            writer.addDocument(document);
+            if (i == lines.size() / 2) {
+              writer.flush();
+            }
+          }
+          writer.commit();
+          JournalCodec fast =
+              compression == JournalCompression.NONE ? JournalCodec.NONE : JournalCodec.LZ4;
+          assertThat(codecs(fs)).as(compression + " flushed").containsOnly(fast).hasSize(2);
+          writer.forceMerge(1);
+        }
+        assertThat(codecs(fs))
+            .as(compression + " compacted")
+            .containsExactly(compression.codec(true));
+        assertThat(stored(fs)).isEqualTo(lines);
+      }
+    }
+    // inline compaction keeps the setting's fast codec: zstd level 1
+    assertThat(JournalCompression.ZSTD.codec(false, false)).isEqualTo(JournalCodec.ZSTD);
+    assertThat(JournalCompression.ZSTD.codec(true, true)).isEqualTo(JournalCodec.ZSTD);
+  }
+
+  /** The codec each segment of {@code fs} names in its journal, by segment. */
+  private static List<JournalCodec> codecs(FSDirectory fs) throws IOException {
+    List<JournalCodec> codecs = new ArrayList<>();
+    try (DirectoryReader reader = DirectoryReader.open(fs)) {
+      for (var leaf : reader.leaves()) {
+        codecs.add(
+            ((JournalStoredFieldsReader) ((CodecReader) leaf.reader()).getFieldsReader()).codec());
+      }
+    }
+    return codecs;
+  }
+
+  /** The {@code _raw} of every document of the one segment of {@code fs}, in order. */
+  private static List<String> stored(FSDirectory fs) throws IOException {
+    List<String> raws = new ArrayList<>();
+    try (DirectoryReader reader = DirectoryReader.open(fs)) {
+      StoredFields fields = reader.leaves().get(0).reader().storedFields();
+      for (int doc = 0; doc < reader.maxDoc(); doc++) {
+        raws.add(fields.document(doc).get("_raw"));
+      }
+    }
+    return raws;
+  }
+
   /** The codec the one segment under {@code path} names in its journal. */
   private static JournalCodec codec(Path path) throws IOException {
     try (FSDirectory fs = FSDirectory.open(path);
