@@ -40,6 +40,7 @@ class WalVersion1ReplayTest {
               replayed.addAll(events);
             })) {
       assertThat(log.damage()).isEmpty();
+      log.sync(log.append(4, List.of(new Event(7L, "after", "h", "s", "t", Map.of()))));
     }
     assertThat(firstSeqs).containsExactly(0L, 2L);
     assertThat(replayed).hasSize(4);
@@ -75,8 +76,17 @@ class WalVersion1ReplayTest {
         "s",
         "t",
         Map.of("multi", List.of("a", "\u00fc", ""), "one", List.of("x")));
-    // the log opened a file of its own format after the old one
+    // the log went on in a file of its own format after the old one; both replay
     assertThat(Files.exists(wal.resolve("wal-2.log"))).isTrue();
+    List<Event> again = new ArrayList<>();
+    try (WriteAheadLog log =
+        WriteAheadLog.open(
+            wal, directory.resolve("quarantine"), (s, events) -> again.addAll(events))) {
+      assertThat(log.damage()).isEmpty();
+    }
+    assertThat(again.subList(0, 4)).isEqualTo(replayed);
+    assertThat(again).hasSize(5);
+    expect(again.get(4), 7L, "after", "h", "s", "t", Map.of());
   }
 
   private static void expect(
