@@ -73,7 +73,8 @@ final class WalCodec {
   }
 
   private static Encoded encode(List<Event> events, Output reused) throws IOException {
-    // one body when every text is an ASCII range of the same array, in order, not overlapping
+    // one body when every text is an ASCII range of the same array, in order, not overlapping, and
+    // the bytes between them few (a line feed each)
     byte[] shared = events.isEmpty() ? null : events.get(0).asciiArray();
     long rawBytes = 0;
     int end = shared == null ? 0 : events.get(0).asciiOffset();
@@ -85,6 +86,10 @@ final class WalCodec {
         end = event.asciiOffset() + event.asciiLength();
         rawBytes += event.asciiLength();
       }
+    }
+    if (shared != null && end - events.get(0).asciiOffset() - rawBytes > rawBytes / 8 + 4096) {
+      shared = null; // the texts are far apart in the body (lines dropped between): copy them
+      rawBytes = 0;
     }
     Strings strings = new Strings(events);
     long expected = 16 + strings.bytes + 12L * events.size();

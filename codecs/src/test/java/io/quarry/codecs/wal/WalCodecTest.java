@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.codecs.store.BodyRanges;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -107,6 +108,20 @@ class WalCodecTest {
     assertThat(oneBody.rawBytes()).isEqualTo(asciiBytes);
     assertThat(oneBody.pieces()[0].remaining()).isLessThan((int) asciiBytes);
     assertThat(oneBody.pieces()[1].remaining()).isEqualTo((int) (asciiBytes + ascii.size() - 1));
+  }
+
+  @Test
+  void textsFarApartInTheBodyAreCopiedNotTheBytesBetween() throws IOException {
+    byte[] body = ("first\n" + "#".repeat(100_000) + "\nlast").getBytes(StandardCharsets.US_ASCII);
+    List<Event> events =
+        List.of(
+            Event.ofAscii(1, body, 0, 5, null, "h", "s", "st", Map.of()),
+            Event.ofAscii(2, body, body.length - 4, 4, null, "h", "s", "st", Map.of()));
+    EncodedBatch batch = EncodedBatch.of(events);
+    assertThat(batch.pieces()[1].remaining()).isZero();
+    assertThat(batch.length()).isLessThan(100);
+    assertThat(decode(batch, 3).events().stream().map(Event::raw).toList())
+        .containsExactly("first", "last");
   }
 
   @Test
