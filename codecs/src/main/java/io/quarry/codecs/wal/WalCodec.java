@@ -92,13 +92,14 @@ final class WalCodec {
       rawBytes = 0;
     }
     Strings strings = new Strings(events);
-    long expected = 16 + strings.bytes + 12L * events.size();
-    for (int i = 0; i < events.size(); i++) {
-      Map<String, List<String>> fields = events.get(i).indexedFields();
-      if (!fields.isEmpty()) {
-        expected += fields.size() * 2L + strings.valueBytes(fields);
-      }
-      expected += shared == null ? events.get(i).rawLength() : 0; // copied: at least
+    // about: the first event's field values for every event (a batch's events have the same
+    // fields; a map's values walked per event cost more than the encoding) and the copied texts
+    long expected =
+        16
+            + strings.bytes
+            + events.size() * (12L + (events.isEmpty() ? 0 : valueBytes(events.get(0))));
+    for (int i = 0; shared == null && i < events.size(); i++) {
+      expected += events.get(i).rawLength(); // at least
     }
     int capacity = (int) Math.min(expected, 1 << 30);
     Output out;
@@ -156,6 +157,18 @@ final class WalCodec {
     return new Encoded(out, shared, bodyStart, previousEnd - bodyStart, rawBytes);
   }
 
+  /** About the bytes of an event's field values with their lengths and names' numbers. */
+  private static long valueBytes(Event event) {
+    long sum = 0;
+    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+      sum += 2;
+      for (String value : field.getValue()) {
+        sum += 1 + value.length();
+      }
+    }
+    return sum;
+  }
+
   private static final byte[] HELD = new byte[0];
 
   /**
@@ -211,16 +224,6 @@ final class WalCodec {
       lastText[slot] = text;
       lastNumber[slot] = number;
       return number;
-    }
-
-    long valueBytes(Map<String, List<String>> fields) {
-      long sum = 0;
-      for (List<String> values : fields.values()) {
-        for (int v = 0; v < values.size(); v++) {
-          sum += 1 + values.get(v).length();
-        }
-      }
-      return sum;
     }
 
     void write(Output out) throws IOException {
