@@ -90,20 +90,8 @@ class JournalCompactMergeTest {
       Path path = directory.resolve("deferred-" + compression);
       try (FSDirectory fs = FSDirectory.open(path)) {
         try (IndexWriter writer =
-            new IndexWriter(
-                fs,
-                new IndexWriterConfig()
-                    .setUseCompoundFile(false)
-                    .setMergePolicy(new LogDocMergePolicy())
-                    .setCodec(new QuarryCodec(compression, 16 * 1024, Long.MAX_VALUE, true)))) {
-          for (int i = 0; i < lines.size(); i++) {
-            Document document = new Document();
-            document.add(new StoredField("_raw", lines.get(i)));
-            writer.addDocument(document);
-            if (i == lines.size() / 2) {
-              writer.flush();
-            }
-          }
+            writtenInTwoFlushes(
+                fs, new QuarryCodec(compression, 16 * 1024, Long.MAX_VALUE, true), lines)) {
           writer.commit();
           JournalCodec fast =
               compression == JournalCompression.NONE ? JournalCodec.NONE : JournalCodec.LZ4;
@@ -155,26 +143,35 @@ class JournalCompactMergeTest {
     }
   }
 
+  /** A writer that has written {@code lines}, flushing once half way (two segments). */
+  private static IndexWriter writtenInTwoFlushes(
+      FSDirectory fs, QuarryCodec codec, List<String> lines) throws IOException {
+    IndexWriter writer =
+        new IndexWriter(
+            fs,
+            new IndexWriterConfig()
+                .setUseCompoundFile(false)
+                .setMergePolicy(new LogDocMergePolicy()) // keeps the documents in order
+                .setCodec(codec));
+    for (int i = 0; i < lines.size(); i++) {
+      Document document = new Document();
+      document.add(new StoredField("_raw", lines.get(i)));
+      writer.addDocument(document);
+      if (i == lines.size() / 2) {
+        writer.flush();
+      }
+    }
+    return writer;
+  }
+
   /** The journal data bytes after writing {@code lines} in two flushes and merging them to one. */
   private static long merged(
       JournalCompression compression, long compactMergeBytes, List<String> lines, Path path)
       throws IOException {
     try (FSDirectory fs = FSDirectory.open(path)) {
       try (IndexWriter writer =
-          new IndexWriter(
-              fs,
-              new IndexWriterConfig()
-                  .setUseCompoundFile(false)
-                  .setMergePolicy(new LogDocMergePolicy()) // keeps the documents in order
-                  .setCodec(new QuarryCodec(compression, 16 * 1024, compactMergeBytes)))) {
-        for (int i = 0; i < lines.size(); i++) {
-          Document document = new Document();
-          document.add(new StoredField("_raw", lines.get(i)));
-          writer.addDocument(document);
-          if (i == lines.size() / 2) {
-            writer.flush();
-          }
-        }
+          writtenInTwoFlushes(
+              fs, new QuarryCodec(compression, 16 * 1024, compactMergeBytes), lines)) {
         writer.forceMerge(1);
       }
       try (DirectoryReader reader = DirectoryReader.open(fs)) {
