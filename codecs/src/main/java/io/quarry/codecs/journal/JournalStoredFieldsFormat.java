@@ -32,7 +32,10 @@ import org.apache.lucene.store.MergeInfo;
  * kind its blocks are ({@link #COMPACT_ATTRIBUTE}), so a merge policy can tell the segments that
  * still wait for compaction ({@link #isCompact}). The setting ({@link JournalCompression}) names
  * the codec of each kind, possibly two different ones (zstd for fast segments, lz4hc for compact
- * ones). A reader does not need to know which: the data file names its codec.
+ * ones); with compaction deferred, fast segments are lz4's whatever the setting but {@code none}
+ * (session 35: every one is rewritten compact anyway, so only its write has to be cheap; {@link
+ * JournalCompression#codec(boolean, boolean)}). A reader does not need to know which: the data file
+ * names its codec.
  *
  * <p><b>Files.</b>
  *
@@ -220,7 +223,7 @@ public final class JournalStoredFieldsFormat extends StoredFieldsFormat {
     boolean compact = compact(context);
     segment.putAttribute(COMPACT_ATTRIBUTE, Boolean.toString(compact));
     return new JournalStoredFieldsWriter(
-        directory, segment, context, compression, blockSize, compact);
+        directory, segment, context, compression, blockSize, compact, forcedMergesCompact);
   }
 
   /**

@@ -70,11 +70,12 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       IOContext context,
       JournalCompression compression,
       int blockSize,
-      boolean compact)
+      boolean compact,
+      boolean deferred)
       throws IOException {
     this.compression = compression;
     this.segmentInfo = segmentInfo;
-    this.codec = compression.codec(compact);
+    this.codec = compression.codec(compact, deferred);
     this.level = codec.level(compact);
     this.compact = compact;
     this.blockSize = blockSize;

@@ -2,45 +2,37 @@ package io.quarry.codecs.wal;
 
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
  * A batch of events encoded for the log before its sequence number is known, so that the encoding
- * (the larger part of an append) runs on the ingest thread outside the log's and the store's locks;
- * {@link WriteAheadLog#append(long, EncodedBatch)} only prefixes the number, checksums and writes.
+ * runs on the ingest thread outside the log's and the store's locks; {@link
+ * WriteAheadLog#append(long, EncodedBatch)} only prefixes the number, checksums and writes. The
+ * events' texts are not copied when they are ranges of one request body: the record's body is then
+ * that array's span, written from it ({@link WalCodec}).
  */
 public final class EncodedBatch {
-  private final WalCodec.Output output; // given back after the append when reused, else null
-  private final byte[] events;
-  private final int length;
-  private final long rawBytes;
+  private final WalCodec.Encoded encoded;
+  private final boolean pooled;
 
-  private EncodedBatch(WalCodec.Output output, byte[] events, int length, long rawBytes) {
-    this.output = output;
-    this.events = events;
-    this.length = length;
-    this.rawBytes = rawBytes;
+  private EncodedBatch(WalCodec.Encoded encoded, boolean pooled) {
+    this.encoded = encoded;
+    this.pooled = pooled;
   }
 
-  /**
-   * Encodes {@code events} as the log's {@code Count, Event^Count}; an event's {@code _raw} whose
-   * ASCII bytes it holds ({@link Event#asciiArray}) is copied from them, not encoded again.
-   */
+  /** Encodes {@code events} as the log's records hold them (see {@link WalCodec}). */
   public static EncodedBatch of(List<Event> events) throws IOException {
-    long[] rawBytes = new long[1];
-    WalCodec.Output encoded = WalCodec.encodeEvents(events, rawBytes);
-    return new EncodedBatch(null, encoded.bytes, encoded.length, rawBytes[0]);
+    return new EncodedBatch(WalCodec.encode(events), false);
   }
 
   /**
    * Encodes {@code events} as {@link #of(List)} does, into an array used before when one was given
-   * back ({@link #giveBack}): saves allocating and zeroing a request-sized array per batch. The
-   * caller gives the batch back once it is appended, and then uses it no more.
+   * back ({@link #giveBack}): saves allocating and zeroing an array per batch. The caller gives the
+   * batch back once it is appended, and then uses it no more.
    */
   public static EncodedBatch reusing(List<Event> events) throws IOException {
-    long[] rawBytes = new long[1];
-    WalCodec.Output encoded = WalCodec.encodeEventsPooled(events, rawBytes);
-    return new EncodedBatch(encoded, encoded.bytes, encoded.length, rawBytes[0]);
+    return new EncodedBatch(WalCodec.encodePooled(events), true);
   }
 
   /**
@@ -49,23 +41,26 @@ public final class EncodedBatch {
    * answers.
    */
   public void giveBack() {
-    if (output != null) {
-      WalCodec.giveBack(output);
+    if (pooled) {
+      WalCodec.giveBack(encoded.out());
     }
   }
 
   /** The UTF-8 bytes of the batch's {@code _raw} texts (what ingest volume is metered in). */
   public long rawBytes() {
-    return rawBytes;
+    return encoded.rawBytes();
   }
 
-  /** The encoded events: the first {@link #length} bytes of this array (not a copy). */
-  byte[] events() {
-    return events;
+  /** The record's bytes after its {@code FirstSeq}, in order: the encoded part, then the body. */
+  ByteBuffer[] pieces() {
+    return new ByteBuffer[] {
+      ByteBuffer.wrap(encoded.out().bytes, 0, encoded.out().length),
+      ByteBuffer.wrap(encoded.body(), encoded.bodyOffset(), encoded.bodyLength())
+    };
   }
 
-  /** The number of encoded bytes at the start of {@link #events}. */
+  /** The number of bytes of {@link #pieces}. */
   int length() {
-    return length;
+    return encoded.out().length + encoded.bodyLength();
   }
 }

@@ -3,55 +3,66 @@ package io.quarry.codecs.wal;
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Serializes a batch of events for the log: {@code FirstSeq (vlong), Count (vint), Event^Count}; an
- * event is {@code Time (zlong), Raw, Host, Source, Sourcetype (strings), FieldCount (vint), <Name
- * (string), ValueCount (vint), Value (string)^ValueCount>^FieldCount}.
+ * Serializes a batch of events for the log, format version 2 (session 35): the events' texts as one
+ * body, the request body as received when the breaker's events are ranges of it, and per event only
+ * what the breaker decided. A record's payload is {@code FirstSeq (vlong), Count (vint),
+ * StringCount (vint), String^StringCount, Event^Count, Body}; the strings are the batch's distinct
+ * hosts, sources, sourcetypes and field names, each once; an event is {@code Time (zlong), Gap
+ * (vint), Length (vint), Host, Source, Sourcetype (vint: a string's number), FieldCount (vint),
+ * <Name (vint: a string's number), ValueCount (vint), Value (string)^ValueCount>^FieldCount}; the
+ * body is the rest of the payload, and an event's text its {@code Length} UTF-8 bytes {@code Gap}
+ * bytes after the previous event's (the first: after the body's start). A string is Lucene's {@code
+ * writeString}. Version 1's records ({@link WalRecordV1}) are still read.
  */
 final class WalCodec {
   private WalCodec() {}
 
   /**
-   * The events part of a record, {@code Count (vint), Event^Count}; {@code rawBytes[0]} receives
-   * the UTF-8 length of their raw texts. A record is {@code FirstSeq (vlong)} followed by this.
+   * A batch encoded: {@code out}'s bytes ({@code Count} to the events' end, and the body's bytes
+   * when they were copied), then {@code body[bodyOffset, bodyOffset + bodyLength)} (the request
+   * body itself, not copied; empty when copied into {@code out}).
    */
-  static Output encodeEvents(List<Event> events, long[] rawBytes) throws IOException {
-    return encodeEvents(events, rawBytes, null);
-  }
+  record Encoded(Output out, byte[] body, int bodyOffset, int bodyLength, long rawBytes) {}
+
+  private static final byte[] NO_BODY = new byte[0];
 
   /**
-   * Outputs given back for another batch ({@link #encodeEventsPooled}, {@link #giveBack}): an
-   * ingest thread encodes a batch and gives the array back once it is appended, so a request-sized
-   * array (megabytes) is neither allocated nor zeroed per batch. Bounded in count and size, so what
-   * is kept does not grow with the number of threads that ever ingested.
+   * Outputs given back for another batch ({@link #encodePooled}, {@link #giveBack}): an ingest
+   * thread encodes a batch and gives the array back once it is appended, so an array is neither
+   * allocated nor zeroed per batch. Bounded in count and size, so what is kept does not grow with
+   * the number of threads that ever ingested.
    */
-  private static final java.util.concurrent.ArrayBlockingQueue<Output> POOL =
-      new java.util.concurrent.ArrayBlockingQueue<>(4);
+  private static final ArrayBlockingQueue<Output> POOL = new ArrayBlockingQueue<>(4);
 
   /** The largest array kept for another batch. */
   static final int KEPT_BYTES = 16 << 20;
 
-  /**
-   * {@link #encodeEvents(List, long[])} into an output taken from the pool when one is there; the
-   * caller gives it back ({@link #giveBack}) once done with the bytes.
-   */
-  static Output encodeEventsPooled(List<Event> events, long[] rawBytes) throws IOException {
+  /** Encodes {@code events} into a new output. */
+  static Encoded encode(List<Event> events) throws IOException {
+    return encode(events, null);
+  }
+
+  /** {@link #encode(List)} into an output from the pool when one is there; give it back after. */
+  static Encoded encodePooled(List<Event> events) throws IOException {
     Output pooled = POOL.poll();
-    Output out = encodeEvents(events, rawBytes, pooled);
-    if (pooled != null && out != pooled) {
+    Encoded encoded = encode(events, pooled);
+    if (pooled != null && encoded.out() != pooled) {
       giveBack(pooled); // too small for this batch: still good for smaller ones
     }
-    return out;
+    return encoded;
   }
 
   /** Keeps {@code out} for another batch when the pool has room and the array is not too large. */
@@ -61,84 +72,175 @@ final class WalCodec {
     }
   }
 
-  private static Output encodeEvents(List<Event> events, long[] rawBytes, Output reused)
-      throws IOException {
-    // the other fields' bytes, about: the first event's, for every event (a batch's events share
-    // host, source, sourcetype and field names); guessing short made every access-log batch grow
-    // once, copying the whole array
-    long expected = 5 + (long) events.size() * (events.isEmpty() ? 0 : otherBytes(events.get(0)));
-    for (int i = 0; i < events.size(); i++) {
+  private static Encoded encode(List<Event> events, Output reused) throws IOException {
+    // one body when every text is an ASCII range of the same array, in order, not overlapping, and
+    // the bytes between them few (a line feed each)
+    byte[] shared = events.isEmpty() ? null : events.get(0).asciiArray();
+    long rawBytes = 0;
+    int end = shared == null ? 0 : events.get(0).asciiOffset();
+    for (int i = 0; i < events.size() && shared != null; i++) {
+      Event event = events.get(i);
+      if (event.asciiArray() != shared || event.asciiOffset() < end) {
+        shared = null;
+      } else {
+        end = event.asciiOffset() + event.asciiLength();
+        rawBytes += event.asciiLength();
+      }
+    }
+    if (shared != null && end - events.get(0).asciiOffset() - rawBytes > rawBytes / 8 + 4096) {
+      shared = null; // the texts are far apart in the body (lines dropped between): copy them
+      rawBytes = 0;
+    }
+    Strings strings = new Strings(events);
+    // about: the first event's field values for every event (a batch's events have the same
+    // fields; a map's values walked per event cost more than the encoding) and the copied texts
+    long expected =
+        16
+            + strings.bytes
+            + events.size() * (12L + (events.isEmpty() ? 0 : valueBytes(events.get(0))));
+    for (int i = 0; shared == null && i < events.size(); i++) {
       expected += events.get(i).rawLength(); // at least
     }
     int capacity = (int) Math.min(expected, 1 << 30);
     Output out;
     if (reused != null && reused.bytes.length >= capacity) {
       out = reused;
-      out.clear();
+      out.length = 0;
     } else {
       out = new Output(capacity);
     }
     out.writeVInt(events.size());
-    long raw = 0;
+    strings.write(out);
+    int bodyStart = shared == null ? 0 : events.get(0).asciiOffset();
+    int previousEnd = bodyStart;
+    List<byte[]> copied = shared == null ? new ArrayList<>(events.size()) : null;
     for (int i = 0; i < events.size(); i++) {
       Event event = events.get(i);
       out.writeZLong(event.timeMicros());
-      byte[] ascii = event.asciiArray();
-      if (ascii != null) { // writeString's bytes, straight from the event's range (the body's)
-        int length = event.asciiLength();
-        out.writeVInt(length);
-        out.writeBytes(ascii, event.asciiOffset(), length);
-        raw += length;
+      if (shared != null) {
+        out.writeVInt(event.asciiOffset() - previousEnd);
+        out.writeVInt(event.asciiLength());
+        previousEnd = event.asciiOffset() + event.asciiLength();
       } else {
-        raw += writeString(out, event.raw());
+        byte[] utf8 = utf8(event);
+        copied.add(utf8);
+        int length = event.asciiArray() != null ? event.asciiLength() : utf8.length;
+        out.writeVInt(0);
+        out.writeVInt(length);
+        rawBytes += length;
       }
-      out.writeRepeated(0, event.host());
-      out.writeRepeated(1, event.source());
-      out.writeRepeated(2, event.sourcetype());
+      out.writeVInt(strings.number(0, event.host()));
+      out.writeVInt(strings.number(1, event.source()));
+      out.writeVInt(strings.number(2, event.sourcetype()));
       out.writeVInt(event.indexedFields().size());
       int position = 0;
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        if (position < Output.NAME_SLOTS) {
-          out.writeRepeated(3 + position++, field.getKey());
-        } else {
-          writeString(out, field.getKey());
-        }
+        out.writeVInt(strings.number(3 + Math.min(position++, Strings.NAME_SLOTS), field.getKey()));
         out.writeVInt(field.getValue().size());
         for (String value : field.getValue()) {
           writeString(out, value);
         }
       }
     }
-    rawBytes[0] = raw;
-    return out;
+    if (shared == null) {
+      for (int i = 0; i < events.size(); i++) {
+        Event event = events.get(i);
+        if (event.asciiArray() != null) { // the event's own range: copied from it, not held
+          out.writeBytes(event.asciiArray(), event.asciiOffset(), event.asciiLength());
+        } else {
+          byte[] utf8 = copied.get(i);
+          out.writeBytes(utf8, 0, utf8.length);
+        }
+      }
+      return new Encoded(out, NO_BODY, 0, 0, rawBytes);
+    }
+    return new Encoded(out, shared, bodyStart, previousEnd - bodyStart, rawBytes);
   }
 
-  /** About the bytes of an event's strings but its raw text, as ASCII, with their lengths. */
-  private static int otherBytes(Event event) {
-    int bytes = 16 + event.host().length() + event.source().length() + event.sourcetype().length();
+  /** About the bytes of an event's field values with their lengths and names' numbers. */
+  private static long valueBytes(Event event) {
+    long sum = 0;
     for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-      bytes += 2 + field.getKey().length();
+      sum += 2;
       for (String value : field.getValue()) {
-        bytes += 1 + value.length();
+        sum += 1 + value.length();
       }
     }
-    return bytes;
+    return sum;
+  }
+
+  private static final byte[] HELD = new byte[0];
+
+  /**
+   * An event's text as its UTF-8 bytes (Lucene's encoding: an unpaired surrogate as U+FFFD); for an
+   * event that holds its ASCII range, a marker (its bytes are copied from the range).
+   */
+  private static byte[] utf8(Event event) {
+    if (event.asciiArray() != null) {
+      return HELD;
+    }
+    String raw = event.raw();
+    byte[] ascii = AsciiText.bytesOf(raw);
+    return ascii != null ? ascii : BytesRef.deepCopyOf(new BytesRef(raw)).bytes;
   }
 
   /**
-   * The encoded events: one growable array, sized from the raw texts up front, so the bytes are
-   * copied once (a {@link ByteBuffersDataOutput}'s blocks would be copied again into one array).
+   * A batch's distinct hosts, sources, sourcetypes and field names, numbered in the order first
+   * seen. A batch's events name them by the same instances, so each slot (host, source, sourcetype,
+   * a field's place) remembers the string it saw last and its number: one identity check an event
+   * and name, a search of the few strings only when the instance changes.
    */
-  static final class Output extends DataOutput {
-    /** Field names remembered by position (host, source and sourcetype take three more slots). */
+  private static final class Strings {
     static final int NAME_SLOTS = 8;
 
+    private final List<String> texts = new ArrayList<>();
+    private final String[] lastText = new String[3 + NAME_SLOTS + 1];
+    private final int[] lastNumber = new int[3 + NAME_SLOTS + 1];
+    long bytes; // about: their UTF-8 lengths, for the output's first size
+
+    Strings(List<Event> events) {
+      for (int i = 0; i < events.size(); i++) {
+        Event event = events.get(i);
+        number(0, event.host());
+        number(1, event.source());
+        number(2, event.sourcetype());
+        int position = 0;
+        for (String name : event.indexedFields().keySet()) {
+          number(3 + Math.min(position++, NAME_SLOTS), name);
+        }
+      }
+    }
+
+    int number(int slot, String text) {
+      if (lastText[slot] == text) {
+        return lastNumber[slot];
+      }
+      int number = texts.indexOf(text);
+      if (number < 0) {
+        number = texts.size();
+        texts.add(text);
+        bytes += 1 + text.length();
+      }
+      lastText[slot] = text;
+      lastNumber[slot] = number;
+      return number;
+    }
+
+    void write(Output out) throws IOException {
+      out.writeVInt(texts.size());
+      for (String text : texts) {
+        writeString(out, text);
+      }
+    }
+  }
+
+  /**
+   * The encoded bytes: one growable array, sized up front, so the bytes are copied once (a {@link
+   * ByteBuffersDataOutput}'s blocks would be copied again into one array).
+   */
+  static final class Output extends DataOutput {
     byte[] bytes;
     int length;
-    // per slot: the string last written there (compared by identity) and where its bytes are
-    private final String[] lastText = new String[3 + NAME_SLOTS];
-    private final int[] lastStart = new int[3 + NAME_SLOTS];
-    private final int[] lastEnd = new int[3 + NAME_SLOTS];
 
     Output(int capacity) {
       bytes = new byte[Math.max(16, capacity)];
@@ -185,36 +287,6 @@ final class WalCodec {
       return true;
     }
 
-    /**
-     * Writes {@code text} as {@link WalCodec#writeString} does, copying the bytes written for it
-     * last time at this slot when it is the very same {@code String}: a batch's events name the
-     * same host, source, sourcetype and field names by the same instances, so the log copies ~80
-     * bytes an event instead of checking and copying them char by char.
-     */
-    void writeRepeated(int slot, String text) throws IOException {
-      if (lastText[slot] == text) {
-        int start = lastStart[slot];
-        int count = lastEnd[slot] - start;
-        if (length + count > bytes.length) {
-          grow(length + count);
-        }
-        System.arraycopy(bytes, start, bytes, length, count);
-        length += count;
-        return;
-      }
-      int start = length;
-      WalCodec.writeString(this, text);
-      lastText[slot] = text;
-      lastStart[slot] = start;
-      lastEnd[slot] = length;
-    }
-
-    /** Empties the output for another batch, keeping its array (nothing written is repeated). */
-    void clear() {
-      length = 0;
-      Arrays.fill(lastText, null);
-    }
-
     /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */
     private void grow(int needed) {
       bytes =
@@ -230,10 +302,10 @@ final class WalCodec {
    * Writes {@code text} as {@link ByteBuffersDataOutput#writeString} does (its UTF-8 length, then
    * the bytes; an unpaired surrogate as U+FFFD), through the JDK's encoder where that gives the
    * same bytes: Lucene's encoder goes char by char, the JDK's copies an ASCII string at memory
-   * speed (a fifth of the log's encoding in an ingest profile). The JDK writes an unpaired
-   * surrogate as {@code ?}, one byte, so a one-byte-per-char result is taken only when it reads
-   * back as the very text ({@link AsciiText#bytesOf}). A short ASCII string (a host, a field's name
-   * or value) is written char by char: cheaper than the encoder's two arrays.
+   * speed. The JDK writes an unpaired surrogate as {@code ?}, one byte, so a one-byte-per-char
+   * result is taken only when it reads back as the very text ({@link AsciiText#bytesOf}). A short
+   * ASCII string (a host, a field's name or value) is written char by char: cheaper than the
+   * encoder's two arrays.
    *
    * @return the number of UTF-8 bytes written
    */
@@ -273,33 +345,56 @@ final class WalCodec {
   /** A decoded record: the sequence number of its first event, and its events. */
   record Batch(long firstSeq, List<Event> events) {}
 
+  /** Decodes a record's payload as a log file of {@code version} wrote it. */
+  static Batch decode(byte[] payload, int version) throws IOException {
+    return version == 1 ? WalRecordV1.decode(payload) : decode(payload);
+  }
+
+  /** Decodes a version-2 record's payload. */
   static Batch decode(byte[] payload) throws IOException {
     ByteArrayDataInput in = new ByteArrayDataInput(payload);
     long firstSeq = in.readVLong();
     int count = in.readVInt();
-    List<Event> events = new ArrayList<>(count);
+    String[] strings = new String[in.readVInt()];
+    for (int i = 0; i < strings.length; i++) {
+      strings[i] = in.readString();
+    }
+    long[] times = new long[count];
+    int[] starts = new int[count];
+    int[] lengths = new int[count];
+    String[][] names = new String[count][];
+    List<Map<String, List<String>>> fields = new ArrayList<>(count);
+    long at = 0;
     for (int i = 0; i < count; i++) {
-      long time = in.readZLong();
-      String raw = in.readString();
-      String host = in.readString();
-      String source = in.readString();
-      String sourcetype = in.readString();
+      times[i] = in.readZLong();
+      at += in.readVInt();
+      starts[i] = Math.toIntExact(at);
+      lengths[i] = in.readVInt();
+      at += lengths[i];
+      names[i] =
+          new String[] {strings[in.readVInt()], strings[in.readVInt()], strings[in.readVInt()]};
       int fieldCount = in.readVInt();
-      Map<String, List<String>> fields = new LinkedHashMap<>();
+      Map<String, List<String>> map = fieldCount == 0 ? Map.of() : new LinkedHashMap<>();
       for (int f = 0; f < fieldCount; f++) {
-        String name = in.readString();
+        String name = strings[in.readVInt()];
         int valueCount = in.readVInt();
         List<String> values = new ArrayList<>(valueCount);
         for (int v = 0; v < valueCount; v++) {
           values.add(in.readString());
         }
-        fields.put(name, values);
+        map.put(name, values);
       }
-      events.add(new Event(time, raw, host, source, sourcetype, fields));
+      fields.add(map);
     }
-    if (in.getPosition() != payload.length) {
+    int body = in.getPosition();
+    if (body + at != payload.length) {
       throw new IOException(
-          "record has " + (payload.length - in.getPosition()) + " trailing bytes");
+          "record's texts take " + at + " bytes, its body has " + (payload.length - body));
+    }
+    List<Event> events = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String raw = new String(payload, body + starts[i], lengths[i], StandardCharsets.UTF_8);
+      events.add(new Event(times[i], raw, names[i][0], names[i][1], names[i][2], fields.get(i)));
     }
     return new Batch(firstSeq, events);
   }

@@ -24,7 +24,13 @@ final class WalFile {
   private static final Logger LOG = Logger.getLogger(WalFile.class.getName());
   private static final byte[] MAGIC =
       "QUARRYWL".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-  private static final int VERSION = 1;
+
+  /** The version new files are written in: 2, records whose texts are one body (session 35). */
+  static final int VERSION = 2;
+
+  /** The oldest version still read: 1, records of events in full ({@link WalRecordV1}). */
+  static final int VERSION_START = 1;
+
   private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES;
 
   /** A record's {@code PayloadLength (int), Crc32c (int)}. */
@@ -76,7 +82,8 @@ final class WalFile {
       readFully(in, header, 0);
       byte[] magic = new byte[MAGIC.length];
       header.flip().get(magic);
-      if (!java.util.Arrays.equals(magic, MAGIC) || header.getInt() != VERSION) {
+      int version = header.getInt();
+      if (!java.util.Arrays.equals(magic, MAGIC) || version < VERSION_START || version > VERSION) {
         throw new IOException("not a Quarry WAL file (or an unknown version): " + file);
       }
       long position = HEADER_BYTES;
@@ -112,7 +119,7 @@ final class WalFile {
             } else {
               WalCodec.Batch batch;
               try {
-                batch = WalCodec.decode(payload.array());
+                batch = WalCodec.decode(payload.array(), version);
               } catch (RuntimeException e) {
                 batch = null;
                 problem = "a record that passes its checksum but does not decode (" + e + ")";

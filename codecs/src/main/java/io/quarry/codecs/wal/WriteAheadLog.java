@@ -20,13 +20,15 @@ import org.apache.lucene.util.IOUtils;
  *
  * <p>File: {@code Magic ("QUARRYWL"), Version (int), Generation (long), Record*}; a record is
  * {@code PayloadLength (int), Crc32c (int), Payload} (big-endian), the payload as {@link WalCodec}
- * writes it. On open every file is read back, oldest first. Only the newest file can end in a write
- * torn by a crash (every older one was forced before the log rolled past it): a last record there
- * that is cut short, fails its checksum at the very end of the file, or is followed by nothing but
- * zeros, is cut off (its bytes kept in the quarantine directory) — it was never acknowledged.
- * Anything else that cannot be read is damage to acknowledged data: the records before it are
- * replayed, the file is moved whole to the quarantine directory, every later file is still
- * replayed, and {@link #damage()} says where and which sequence numbers were lost.
+ * writes it (version 2, session 35: the events' texts as one body) or, in a file of version 1, as
+ * {@link WalRecordV1} reads it. New files are version 2; a log replays files of either. On open
+ * every file is read back, oldest first. Only the newest file can end in a write torn by a crash
+ * (every older one was forced before the log rolled past it): a last record there that is cut
+ * short, fails its checksum at the very end of the file, or is followed by nothing but zeros, is
+ * cut off (its bytes kept in the quarantine directory) — it was never acknowledged. Anything else
+ * that cannot be read is damage to acknowledged data: the records before it are replayed, the file
+ * is moved whole to the quarantine directory, every later file is still replayed, and {@link
+ * #damage()} says where and which sequence numbers were lost.
  *
  * <p>Appends come from one thread at a time (the index's writer lock); {@link #sync} may be called
  * by many threads at once and shares fsyncs between them: one caller forces the file, every caller
@@ -217,14 +219,14 @@ public final class WriteAheadLog implements Closeable {
   /**
    * Appends one batch encoded beforehand ({@link EncodedBatch#of}, or {@link EncodedBatch#reusing}
    * into a pooled array); only the sequence number, the checksum and the write happen under the
-   * log's lock. The log keeps no reference to the batch's array: the caller may give it back once
-   * this returns (or throws).
+   * log's lock. The log keeps no reference to the batch's arrays (nor to the request body its texts
+   * may be written from): the caller may give it back once this returns (or throws).
    *
    * @return the position to pass to {@link #sync} to make this batch durable
    */
   public synchronized long append(long firstSeq, EncodedBatch batch) throws IOException {
     checkNotFailed();
-    byte[] events = batch.events();
+    ByteBuffer[] pieces = batch.pieces();
     int length = batch.length();
     ByteBuffer head = ByteBuffer.allocate(WalFile.RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
     head.position(WalFile.RECORD_HEADER_BYTES);
@@ -238,12 +240,14 @@ public final class WriteAheadLog implements Closeable {
     int sequenceBytes = head.position() - WalFile.RECORD_HEADER_BYTES;
     CRC32C crc = new CRC32C();
     crc.update(head.array(), WalFile.RECORD_HEADER_BYTES, sequenceBytes);
-    crc.update(events, 0, length);
+    for (ByteBuffer piece : pieces) {
+      crc.update(piece.duplicate());
+    }
     head.putInt(0, sequenceBytes + length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
-    ByteBuffer[] record = {head, ByteBuffer.wrap(events, 0, length)};
+    ByteBuffer[] record = {head, pieces[0], pieces[1]};
     long start = channel.position();
     try {
-      while (record[1].hasRemaining()) {
+      while (record[2].hasRemaining() || record[1].hasRemaining() || head.hasRemaining()) {
         channel.write(record);
       }
     } catch (IOException e) {

@@ -81,6 +81,58 @@ class JournalCompactMergeTest {
         .isEqualTo(merged(JournalCompression.LZ4, 0, lines, directory.resolve("l")));
   }
 
+  @Test
+  void deferredCompactionWritesFastSegmentsWithLz4AndCompactsThemWithTheSettingsCodec()
+      throws IOException {
+    List<String> lines = loghub();
+    for (JournalCompression compression :
+        List.of(JournalCompression.ZSTD, JournalCompression.ZSTD_LZ4, JournalCompression.NONE)) {
+      Path path = directory.resolve("deferred-" + compression);
+      try (FSDirectory fs = FSDirectory.open(path)) {
+        try (IndexWriter writer =
+            writtenInTwoFlushes(
+                fs, new QuarryCodec(compression, 16 * 1024, Long.MAX_VALUE, true), lines)) {
+          writer.commit();
+          JournalCodec fast =
+              compression == JournalCompression.NONE ? JournalCodec.NONE : JournalCodec.LZ4;
+          assertThat(codecs(fs)).as(compression + " flushed").containsOnly(fast).hasSize(2);
+          writer.forceMerge(1);
+        }
+        assertThat(codecs(fs))
+            .as(compression + " compacted")
+            .containsExactly(compression.codec(true));
+        assertThat(stored(fs)).isEqualTo(lines);
+      }
+    }
+    // inline compaction keeps the setting's fast codec: zstd level 1
+    assertThat(JournalCompression.ZSTD.codec(false, false)).isEqualTo(JournalCodec.ZSTD);
+    assertThat(JournalCompression.ZSTD.codec(true, true)).isEqualTo(JournalCodec.ZSTD);
+  }
+
+  /** The codec each segment of {@code fs} names in its journal, by segment. */
+  private static List<JournalCodec> codecs(FSDirectory fs) throws IOException {
+    List<JournalCodec> codecs = new ArrayList<>();
+    try (DirectoryReader reader = DirectoryReader.open(fs)) {
+      for (var leaf : reader.leaves()) {
+        codecs.add(
+            ((JournalStoredFieldsReader) ((CodecReader) leaf.reader()).getFieldsReader()).codec());
+      }
+    }
+    return codecs;
+  }
+
+  /** The {@code _raw} of every document of the one segment of {@code fs}, in order. */
+  private static List<String> stored(FSDirectory fs) throws IOException {
+    List<String> raws = new ArrayList<>();
+    try (DirectoryReader reader = DirectoryReader.open(fs)) {
+      StoredFields fields = reader.leaves().get(0).reader().storedFields();
+      for (int doc = 0; doc < reader.maxDoc(); doc++) {
+        raws.add(fields.document(doc).get("_raw"));
+      }
+    }
+    return raws;
+  }
+
   /** The codec the one segment under {@code path} names in its journal. */
   private static JournalCodec codec(Path path) throws IOException {
     try (FSDirectory fs = FSDirectory.open(path);
@@ -91,26 +143,35 @@ class JournalCompactMergeTest {
     }
   }
 
+  /** A writer that has written {@code lines}, flushing once half way (two segments). */
+  private static IndexWriter writtenInTwoFlushes(
+      FSDirectory fs, QuarryCodec codec, List<String> lines) throws IOException {
+    IndexWriter writer =
+        new IndexWriter(
+            fs,
+            new IndexWriterConfig()
+                .setUseCompoundFile(false)
+                .setMergePolicy(new LogDocMergePolicy()) // keeps the documents in order
+                .setCodec(codec));
+    for (int i = 0; i < lines.size(); i++) {
+      Document document = new Document();
+      document.add(new StoredField("_raw", lines.get(i)));
+      writer.addDocument(document);
+      if (i == lines.size() / 2) {
+        writer.flush();
+      }
+    }
+    return writer;
+  }
+
   /** The journal data bytes after writing {@code lines} in two flushes and merging them to one. */
   private static long merged(
       JournalCompression compression, long compactMergeBytes, List<String> lines, Path path)
       throws IOException {
     try (FSDirectory fs = FSDirectory.open(path)) {
       try (IndexWriter writer =
-          new IndexWriter(
-              fs,
-              new IndexWriterConfig()
-                  .setUseCompoundFile(false)
-                  .setMergePolicy(new LogDocMergePolicy()) // keeps the documents in order
-                  .setCodec(new QuarryCodec(compression, 16 * 1024, compactMergeBytes)))) {
-        for (int i = 0; i < lines.size(); i++) {
-          Document document = new Document();
-          document.add(new StoredField("_raw", lines.get(i)));
-          writer.addDocument(document);
-          if (i == lines.size() / 2) {
-            writer.flush();
-          }
-        }
+          writtenInTwoFlushes(
+              fs, new QuarryCodec(compression, 16 * 1024, compactMergeBytes), lines)) {
         writer.forceMerge(1);
       }
       try (DirectoryReader reader = DirectoryReader.open(fs)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.codecs.store.BodyRanges;
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +15,11 @@ import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 
-/** The log's record bytes are Lucene's {@code writeString} bytes, whichever encoder made them. */
+/**
+ * The log's records (format version 2): strings are Lucene's {@code writeString} bytes, whichever
+ * encoder made them; the grammar is {@link WalCodec}'s; a batch decodes to its events whether their
+ * texts were ranges of one body (written from it) or copied.
+ */
 class WalCodecTest {
   private static final String[] PIECES = {
     "GET /a?b=c HTTP/1.1",
@@ -69,7 +74,7 @@ class WalCodecTest {
   }
 
   @Test
-  void rawBytesGivenBeforehandEncodeAsTheTexts() throws IOException {
+  void textsInOneBodyAndTextsCopiedDecodeToTheSameEvents() throws IOException {
     Random random = new Random(23);
     List<Event> events = new ArrayList<>();
     for (int i = 0; i < 500; i++) {
@@ -82,10 +87,41 @@ class WalCodecTest {
       events.add(new Event(i, raw.toString(), "h", "s", "st", Map.of("f", List.of(value))));
     }
     EncodedBatch plain = EncodedBatch.of(events);
-    EncodedBatch given = EncodedBatch.of(BodyRanges.inOneBody(events));
-    assertThat(Arrays.copyOf(given.events(), given.length()))
-        .isEqualTo(Arrays.copyOf(plain.events(), plain.length()));
-    assertThat(given.rawBytes()).isEqualTo(plain.rawBytes());
+    EncodedBatch mixed = EncodedBatch.of(BodyRanges.inOneBody(events)); // some texts not ASCII
+    List<Event> ascii = new ArrayList<>();
+    for (Event event : events) {
+      if (io.quarry.codecs.store.AsciiText.bytesOf(event.raw()) != null) {
+        ascii.add(event);
+      }
+    }
+    EncodedBatch oneBody = EncodedBatch.of(BodyRanges.inOneBody(ascii));
+    // an unpaired surrogate reads back as U+FFFD, as Lucene's writeString encodes it
+    List<String> expected = events.stream().map(e -> new BytesRef(e.raw()).utf8ToString()).toList();
+    assertThat(decode(plain, 7).events().stream().map(Event::raw).toList()).isEqualTo(expected);
+    assertThat(decode(mixed, 7)).isEqualTo(decode(plain, 7));
+    assertThat(decode(oneBody, 9)).isEqualTo(decode(EncodedBatch.of(ascii), 9));
+    assertThat(decode(oneBody, 9).events().stream().map(Event::raw).toList())
+        .isEqualTo(ascii.stream().map(Event::raw).toList());
+    assertThat(mixed.rawBytes()).isEqualTo(plain.rawBytes());
+    // the one body's texts are written from the body: not in the encoded part
+    long asciiBytes = ascii.stream().mapToLong(Event::rawLength).sum();
+    assertThat(oneBody.rawBytes()).isEqualTo(asciiBytes);
+    assertThat(oneBody.pieces()[0].remaining()).isLessThan((int) asciiBytes);
+    assertThat(oneBody.pieces()[1].remaining()).isEqualTo((int) (asciiBytes + ascii.size() - 1));
+  }
+
+  @Test
+  void textsFarApartInTheBodyAreCopiedNotTheBytesBetween() throws IOException {
+    byte[] body = ("first\n" + "#".repeat(100_000) + "\nlast").getBytes(StandardCharsets.US_ASCII);
+    List<Event> events =
+        List.of(
+            Event.ofAscii(1, body, 0, 5, null, "h", "s", "st", Map.of()),
+            Event.ofAscii(2, body, body.length - 4, 4, null, "h", "s", "st", Map.of()));
+    EncodedBatch batch = EncodedBatch.of(events);
+    assertThat(batch.pieces()[1].remaining()).isZero();
+    assertThat(batch.length()).isLessThan(100);
+    assertThat(decode(batch, 3).events().stream().map(Event::raw).toList())
+        .containsExactly("first", "last");
   }
 
   @Test
@@ -93,21 +129,18 @@ class WalCodecTest {
     List<Event> events =
         List.of(
             new Event(1, "a?b", "h", "s", "st", Map.of()),
-            new Event(-7, "é \uD83D\uDE00", "h", "s", "st", Map.of("f", List.of("1", "?"))));
+            new Event(-7, "\u00e9 \uD83D\uDE00", "h", "s", "st", Map.of("f", List.of("1", "?"))));
     EncodedBatch batch = EncodedBatch.of(events);
     assertThat(batch.rawBytes()).isEqualTo(3 + 2 + 1 + 4);
-    ByteBuffersDataOutput record = new ByteBuffersDataOutput();
-    record.writeVLong(1L << 40);
-    record.writeBytes(batch.events(), batch.length());
-    WalCodec.Batch decoded = WalCodec.decode(record.toArrayCopy());
+    WalCodec.Batch decoded = decode(batch, 1L << 40);
     assertThat(decoded.firstSeq()).isEqualTo(1L << 40);
     assertThat(decoded.events()).isEqualTo(events);
   }
 
   @Test
-  void repeatedHostsSourcesAndNamesAreTheBytesOfTheGrammar() throws IOException {
-    // the same instances from event to event (copied from the last event's bytes), equal texts in
-    // other instances, non-ASCII ones, names changing place, more fields than remembered slots
+  void aRecordIsTheBytesOfTheGrammar() throws IOException {
+    // the same instances from event to event, equal texts in other instances, non-ASCII ones,
+    // names changing place, more fields than remembered slots
     Random random = new Random(5);
     String[] hosts = {"web-1", "h\u00e9te", new String("web-1"), PIECES[4]};
     String[] names = new String[12];
@@ -126,31 +159,58 @@ class WalCodecTest {
       events.add(
           new Event(
               i * 1_000L,
-              "GET /" + i,
+              i % 7 == 0 ? "caf\u00e9 " + i : "GET /" + i,
               hosts[random.nextInt(3) == 0 ? random.nextInt(hosts.length) : 0],
               random.nextInt(10) == 0 ? "s" + i : source,
               "access_combined",
               fields));
     }
-    ByteBuffersDataOutput grammar = new ByteBuffersDataOutput();
-    grammar.writeVInt(events.size());
-    for (Event event : events) {
-      grammar.writeZLong(event.timeMicros());
-      grammar.writeString(event.raw());
-      grammar.writeString(event.host());
-      grammar.writeString(event.source());
-      grammar.writeString(event.sourcetype());
-      grammar.writeVInt(event.indexedFields().size());
-      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        grammar.writeString(field.getKey());
-        grammar.writeVInt(field.getValue().size());
-        for (String value : field.getValue()) {
-          grammar.writeString(value);
+    for (boolean inOneBody : new boolean[] {false, true}) {
+      List<Event> batch = inOneBody ? BodyRanges.inOneBody(events) : events;
+      List<String> strings = new ArrayList<>(); // distinct, in the order first named
+      for (Event event : events) {
+        for (String text : List.of(event.host(), event.source(), event.sourcetype())) {
+          if (!strings.contains(text)) {
+            strings.add(text);
+          }
+        }
+        for (String name : event.indexedFields().keySet()) {
+          if (!strings.contains(name)) {
+            strings.add(name);
+          }
         }
       }
+      ByteBuffersDataOutput grammar = new ByteBuffersDataOutput();
+      grammar.writeVInt(events.size());
+      grammar.writeVInt(strings.size());
+      for (String text : strings) {
+        grammar.writeString(text);
+      }
+      ByteBuffersDataOutput texts = new ByteBuffersDataOutput();
+      for (Event event : events) {
+        byte[] raw = event.raw().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        texts.writeBytes(raw, raw.length);
+        grammar.writeZLong(event.timeMicros());
+        grammar.writeVInt(0); // copied texts: back to back
+        grammar.writeVInt(raw.length);
+        grammar.writeVInt(strings.indexOf(event.host()));
+        grammar.writeVInt(strings.indexOf(event.source()));
+        grammar.writeVInt(strings.indexOf(event.sourcetype()));
+        grammar.writeVInt(event.indexedFields().size());
+        for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+          grammar.writeVInt(strings.indexOf(field.getKey()));
+          grammar.writeVInt(field.getValue().size());
+          for (String value : field.getValue()) {
+            grammar.writeString(value);
+          }
+        }
+      }
+      grammar.copyBytes(texts.toDataInput(), texts.size());
+      // some texts are not ASCII, so even in one body they are copied
+      assertThat(bytes(EncodedBatch.of(batch)))
+          .as("in one body: " + inOneBody)
+          .isEqualTo(grammar.toArrayCopy());
     }
-    EncodedBatch batch = EncodedBatch.of(events);
-    assertThat(Arrays.copyOf(batch.events(), batch.length())).isEqualTo(grammar.toArrayCopy());
   }
 
   @Test
@@ -175,13 +235,34 @@ class WalCodecTest {
       List<Event> held = BodyRanges.inOneBody(events);
       EncodedBatch fresh = EncodedBatch.of(held);
       EncodedBatch reused = EncodedBatch.reusing(held);
-      assertThat(Arrays.copyOf(reused.events(), reused.length()))
-          .isEqualTo(Arrays.copyOf(fresh.events(), fresh.length()));
+      assertThat(bytes(reused)).isEqualTo(bytes(fresh));
       assertThat(reused.rawBytes()).isEqualTo(fresh.rawBytes());
-      kept += seen.add(reused.events()) ? 0 : 1;
+      kept += seen.add(reused.pieces()[0].array()) ? 0 : 1;
       reused.giveBack();
       fresh.giveBack(); // not reused: nothing to give, nothing kept
     }
     assertThat(kept).isGreaterThan(10); // the small batches after a large one reuse its array
+  }
+
+  /** The batch's record bytes after {@code FirstSeq}. */
+  private static byte[] bytes(EncodedBatch batch) {
+    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+    for (java.nio.ByteBuffer piece : batch.pieces()) {
+      byte[] bytes = new byte[piece.remaining()];
+      piece.get(bytes);
+      out.writeBytes(bytes, bytes.length);
+    }
+    byte[] all = out.toArrayCopy();
+    assertThat(all).hasSize(batch.length());
+    return all;
+  }
+
+  /** The batch decoded as a record of {@code firstSeq}. */
+  private static WalCodec.Batch decode(EncodedBatch batch, long firstSeq) throws IOException {
+    ByteBuffersDataOutput record = new ByteBuffersDataOutput();
+    record.writeVLong(firstSeq);
+    byte[] bytes = bytes(batch);
+    record.writeBytes(bytes, bytes.length);
+    return WalCodec.decode(record.toArrayCopy());
   }
 }
