@@ -85,6 +85,17 @@ final class ClientHttp {
     }
   }
 
+  /**
+   * {@link #sleep}, then fails the call as the client's own failure (not the {@code
+   * IllegalStateException} of a call started after {@link #close}) when it was closed meanwhile.
+   */
+  private void sleepBeforeRetry(Duration delay) {
+    sleep(delay);
+    if (closed) {
+      throw new QuarryClientException("the client was closed while waiting to retry", null);
+    }
+  }
+
   HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(baseUri.resolve(path)).timeout(timeout);
   }
@@ -102,12 +113,12 @@ final class ClientHttp {
         if (attempt >= attempts || !(unreachable.getCause() instanceof IOException)) {
           throw unreachable;
         }
-        sleep(Duration.ofMillis(250L << attempt));
+        sleepBeforeRetry(Duration.ofMillis(250L << attempt));
         continue;
       }
       int status = response.statusCode();
       if ((status == 503 || status == 429) && attempt < attempts) {
-        sleep(ServerAnswers.retryAfter(response, attempt));
+        sleepBeforeRetry(ServerAnswers.retryAfter(response, attempt));
         continue;
       }
       return response;

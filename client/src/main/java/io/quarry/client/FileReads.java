@@ -8,7 +8,8 @@ import java.nio.channels.FileChannel;
  * Reads a region of a file whole ({@link FileChannel#read(ByteBuffer, long)} may read less than
  * asked). Public for the CLI, which cuts the regions it sends with {@link
  * QuarryClient#sendRaw(FileChannel, long, long, String, String, String, String)}: the one read loop
- * of both, in the module both have (the server depends on the client, never the other way).
+ * of both, in the module both have (the server depends on the client, never the other way). Not
+ * API: it may change without notice.
  */
 public final class FileReads {
   private FileReads() {}

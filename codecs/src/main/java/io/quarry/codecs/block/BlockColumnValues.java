@@ -53,7 +53,8 @@ final class BlockColumnValues {
     int[] lastColumns = new int[4];
     for (int i = 0; i < count; i++) {
       Event event = events.get(i);
-      // a default column held elsewhere (a block's one host, source, sourcetype) gathers nothing
+      // a default column held elsewhere (each event has exactly one non-empty host, source or
+      // sourcetype: the block keeps them as its value or as codes, not here) gathers nothing
       if (hosts != null) {
         hosts[i] = List.of(event.host());
       }

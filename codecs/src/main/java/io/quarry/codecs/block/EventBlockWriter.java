@@ -109,7 +109,7 @@ public final class EventBlockWriter {
         block = new byte[bodyLength + Integer.BYTES];
       } else {
         into.clear();
-        into.grow(bodyLength + Integer.BYTES);
+        into.growNoCopy(bodyLength + Integer.BYTES);
         block = into.bytes();
       }
       ByteArrayDataOutput out = new ByteArrayDataOutput(block);

@@ -104,8 +104,9 @@ final class BlockDocuments {
    */
   void add(Bucket bucket, List<Event> batch, long firstSequence) throws IOException {
     TermSet terms = new TermSet();
-    BytesRefBuilder payload = new BytesRefBuilder(); // each block's, in turn: added before the next
     int perBlock = options.blockEvents();
+    // each block's, in turn (added before the next); a batch of one block takes an exact new array
+    BytesRefBuilder payload = batch.size() > perBlock ? new BytesRefBuilder() : null;
     for (int from = 0; from < batch.size(); from += perBlock) {
       int to = Math.min(batch.size(), from + perBlock);
       long[] times = new long[to - from];

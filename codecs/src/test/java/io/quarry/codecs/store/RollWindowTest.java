@@ -105,7 +105,8 @@ class RollWindowTest {
    * A never-idle index whose buckets fill faster than a compaction ends: before the new path the
    * roll's forced merge ran on the store's one scheduler thread, so one bucket compacted at a time
    * (across every index of the node); now each full bucket starts its own background compaction and
-   * nothing bounds how many wait and compact at once. Expected to FAIL on 885fc7d6.
+   * nothing bounds how many wait and compact at once. (Failed on 885fc7d6, before session 34's
+   * mend.)
    */
   @Test
   void bucketsWaitingForTheirRollAreBounded() throws Exception {
@@ -138,7 +139,7 @@ class RollWindowTest {
    * A close (an upgrade, a restart) during the roll's background compaction leaves the full bucket
    * un-rolled; the next open rolls it in BucketOpening, synchronously: the open waits for the whole
    * zstd-9 rewrite of the bucket (up to maxBucketEvents' worth) before the index takes a write.
-   * Expected to FAIL on 885fc7d6 (the open is held as long as the compaction is).
+   * Failed on 885fc7d6, before session 34's mend (the open was held as long as the compaction was).
    */
   @Test
   void anOpenAfterACloseInTheWindowDoesNotWaitForTheCompaction() throws Exception {
@@ -185,7 +186,8 @@ class RollWindowTest {
    * every commit meanwhile. Here the limit holds two compact buckets (2.5 of one) and the second
    * bucket's compaction is held after writing its data: the transient 3 buckets' worth deletes the
    * first, warm bucket for good, which the limit never asked for once the roll ends. (The roll ran
-   * before retention, under the commit lock, until 885fc7d6.) Expected to FAIL on 885fc7d6.
+   * before retention, under the commit lock, until 885fc7d6.) (Failed on 885fc7d6, before session
+   * 34's mend.)
    */
   @Test
   void retentionDoesNotDeleteForACompactionsTransientBytes() throws Exception {
@@ -244,7 +246,7 @@ class RollWindowTest {
    * {@code storage.compaction.idleMillis} as large as a long (a way to say "never idle"; the config
    * check takes any value of 0 or more): {@code idle().toNanos()} overflows in every scheduled
    * check, which catches the ArithmeticException at FINE, so not even the pending-bytes bound
-   * compacts. Expected to FAIL on 885fc7d6.
+   * compacts. (Failed on 885fc7d6, before session 34's mend.)
    */
   @Test
   void aNeverIdleSettingStillCompactsPastThePendingBound() throws Exception {

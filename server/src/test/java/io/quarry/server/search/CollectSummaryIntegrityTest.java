@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review of session 34's {@code collect} (review-c2): what a summary event reads back as, over a
- * real server. Each test states what Splunk's Search Reference (or collect.md) promises; the ones
- * that fail on 562553a0 are the findings of the review.
+ * What a summary event written by {@code collect} reads back as, over a real server. Each test
+ * states what Splunk's Search Reference (or collect.md) promises. (From session 34's review of
+ * {@code collect}; its findings failed on 562553a0 and were mended.)
  */
 class CollectSummaryIntegrityTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
