@@ -153,6 +153,30 @@ final class SearchPlanning {
     return changed ? new Query(parsed.text(), commands) : parsed;
   }
 
+  /**
+   * Refuses a query whose subsearch results, spliced into its text (a row's {@code search} field is
+   * spliced as is), added a command that writes ({@code x | collect …}): every check of "writes" —
+   * {@link #writingCommand}, the rights checked before the subsearches ran, a read-only map's runs
+   * — reads the query as written, so a spliced writer would run unchecked (400 {@code
+   * SEARCH_WRITES}).
+   */
+  private static void refuseSplicedWriters(Query written, Query expanded) {
+    List<Command> writers = writers(expanded);
+    if (writers.size() > writers(written).size()) {
+      throw SearchFailures.writes(
+          "A subsearch's result spliced into the search",
+          writers.get(0).name(),
+          "a subsearch may not add a command that writes; write it in the search itself");
+    }
+  }
+
+  /** The query's top-level commands that write or may ({@code collect}, {@code map} …). */
+  private static List<Command> writers(Query query) {
+    return query.commands().stream()
+        .filter(c -> WritesEvents.mayWrite(c) || c instanceof io.quarry.ql.ast.OutputLookupCommand)
+        .toList();
+  }
+
   /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
   SearchPlan plan(
       String query, String earliest, String latest, Access access, boolean writeNothing) {
@@ -170,6 +194,7 @@ final class SearchPlanning {
         subsearches = SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
         collected = runner.collectedSoFar(); // map's searches have not run yet
       }
+      refuseSplicedWriters(parsed, subsearches.query());
       parsed = readOnlyMaps(subsearches.query());
     }
     parsed = bindWriters(parsed, access, writeNothing);
