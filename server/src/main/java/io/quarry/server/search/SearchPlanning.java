@@ -181,8 +181,13 @@ final class SearchPlanning {
   SearchPlan plan(
       String query, String earliest, String latest, Access access, boolean writeNothing) {
     Query parsed = parser.parseExpandedQuery(expand(query));
-    // every collect, the subsearches' too, may write its index before any subsearch runs
+    // every collect, the subsearches' too, may write its index before any subsearch runs; what
+    // else can refuse the search is checked before too, so a refused search writes nothing
     checkWrites(parsed, access);
+    checkLookups(parsed, query, access, true);
+    Instant now = clock.instant();
+    long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
+    long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SubsearchExpander.Expanded subsearches = null;
     io.quarry.ql.plan.Collected collected = io.quarry.ql.plan.Collected.NONE;
     if (SubsearchExpander.hasSubsearches(parsed)) {
@@ -198,23 +203,28 @@ final class SearchPlanning {
       parsed = readOnlyMaps(subsearches.query());
     }
     parsed = bindWriters(parsed, access, writeNothing);
-    Instant now = clock.instant();
-    long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
-    long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SearchPlan plan =
         new SearchPlanner(now, ZoneOffset.UTC)
             .plan(parsed, earliestMicros, latestMicros, access.indexesDefault());
-    for (Command command : parsed.commands()) {
-      if (command instanceof io.quarry.ql.ast.OutputLookupCommand) {
-        access.require(Role.EDIT_LOOKUPS, "outputlookup");
-      }
-    }
+    checkLookups(parsed, query, access, false); // those a subsearch's result spliced in
     plan = restrict(plan, access);
     plan = bindMetricAppends(plan, parsed.text(), now, earliestMicros, latestMicros, access);
     if (subsearches != null) {
       plan = plan.withSubsearches(subsearches.text(), subsearches.messages(), collected);
     }
+    return plan;
+  }
+
+  /**
+   * Checks that the user may run each {@code outputlookup} ({@code edit_lookups}: 403) and that the
+   * table of each {@code lookup} and {@code inputlookup} exists (a parse error of {@code text}), in
+   * the query and, with {@code subsearches}, in its subsearches, not run.
+   */
+  private void checkLookups(Query parsed, String text, Access access, boolean subsearches) {
     for (Command command : parsed.commands()) {
+      if (command instanceof io.quarry.ql.ast.OutputLookupCommand) {
+        access.require(Role.EDIT_LOOKUPS, "outputlookup");
+      }
       String table =
           switch (command) {
             case io.quarry.ql.ast.LookupCommand lookup -> lookup.table();
@@ -227,13 +237,18 @@ final class SearchPlanning {
                 + table
                 + "' does not exist; upload it with PUT /api/v1/lookups/"
                 + table,
-            query,
+            text,
             command.position(),
             table,
             "the name of an uploaded lookup table");
       }
     }
-    return plan;
+    if (subsearches) {
+      for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
+        checkLookups(
+            parser.parseExpandedQuery(expand(subsearch.text())), subsearch.text(), access, true);
+      }
+    }
   }
 
   /**
