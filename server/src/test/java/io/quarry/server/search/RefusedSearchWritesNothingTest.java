@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Review (session 35): docs/commands/collect.md says the rights and index of every {@code collect}
  * are checked before any subsearch runs, "a refused search writes nothing"; a search refused by a
  * check made after its subsearches ran (a lookup table that does not exist) must not have written
- * through a subsearch's {@code collect} either.
+ * through a subsearch's {@code collect} either. The audit event of a search names the indexes its
+ * {@code map}'s searches wrote, as it names its subsearches'.
  */
 class RefusedSearchWritesNothingTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
@@ -41,6 +42,22 @@ class RefusedSearchWritesNothingTest {
     if (server != null) {
       server.close();
     }
+  }
+
+  @Test
+  void theIndexesAMapsSearchesWroteAreAudited() throws Exception {
+    http.export(
+        ADMIN,
+        "| makeresults count=2 | map search=\"| makeresults | eval x=$_serial_id$"
+            + " | collect index=summary marker=run=mapaudit\"");
+    var audited =
+        http.exportEventually( // the audit trail writes its events from a queue
+            ADMIN,
+            "index=_audit action=search info=completed \"run=mapaudit\" collected_count=*"
+                + " | table collected_count, collect_indexes");
+    assertThat(audited).as(audited.toString()).hasSize(1);
+    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
+    assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
   }
 
   @Test
