@@ -355,8 +355,8 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * The indexes a plan writes: its {@code collect} commands' and those its subsearches wrote while
-   * it was planned ({@code map}'s searches' are not known before they run), in order.
+   * The indexes a plan writes: its {@code collect} commands', those its subsearches wrote while it
+   * was planned and those {@code map}'s searches wrote so far (known once they ran), in order.
    */
   public static java.util.List<String> collectIndexes(SearchPlan plan) {
     java.util.Set<String> indexes = new java.util.LinkedHashSet<>();
@@ -368,6 +368,13 @@ public final class SearchService implements AutoCloseable {
       }
     }
     indexes.addAll(plan.subsearchesCollected().indexes());
+    for (Command command : plan.pipeline()) {
+      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
+          && runs.runner() instanceof SearchSubsearchRunner runner) {
+        indexes.addAll(runner.collectedSoFar().indexes()); // map's searches, run by now
+      }
+    }
     return java.util.List.copyOf(indexes);
   }
 
