@@ -245,8 +245,17 @@ final class SearchPlanning {
     }
     if (subsearches) {
       for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
-        checkLookups(
-            parser.parseExpandedQuery(expand(subsearch.text())), subsearch.text(), access, true);
+        try {
+          checkLookups(
+              parser.parseExpandedQuery(expand(subsearch.text())), subsearch.text(), access, true);
+        } catch (QueryParseException e) { // named as the subsearch's run names its failure
+          throw new QueryParseException(
+              subsearch.describe() + ": " + e.getMessage(),
+              text,
+              subsearch.position(),
+              "[",
+              e.expected());
+        }
       }
     }
   }
