@@ -38,8 +38,7 @@ public final class SearchAudit {
             ? java.util.Set.of()
             : new java.util.TreeSet<>(io.quarry.server.search.SearchService.collectIndexes(plan));
     if (stats.eventsCollected() > 0 || !written.isEmpty()) {
-      // what a search wrote (collect, its subsearches' too; map's searches counted, not their
-      // indexes)
+      // what a search wrote (collect, its subsearches' and map's searches' too)
       event =
           event
               .with("collected_count", stats.eventsCollected())

@@ -153,12 +153,41 @@ final class SearchPlanning {
     return changed ? new Query(parsed.text(), commands) : parsed;
   }
 
+  /**
+   * Refuses a query whose subsearch results, spliced into its text (a row's {@code search} field is
+   * spliced as is), added a command that writes ({@code x | collect …}): every check of "writes" —
+   * {@link #writingCommand}, the rights checked before the subsearches ran, a read-only map's runs
+   * — reads the query as written, so a spliced writer would run unchecked (400 {@code
+   * SEARCH_WRITES}).
+   */
+  private static void refuseSplicedWriters(Query written, Query expanded) {
+    List<Command> writers = writers(expanded);
+    if (writers.size() > writers(written).size()) {
+      throw SearchFailures.writes(
+          "A subsearch's result spliced into the search",
+          writers.get(0).name(),
+          "a subsearch may not add a command that writes; write it in the search itself");
+    }
+  }
+
+  /** The query's top-level commands that write or may ({@code collect}, {@code map} …). */
+  private static List<Command> writers(Query query) {
+    return query.commands().stream()
+        .filter(c -> WritesEvents.mayWrite(c) || c instanceof io.quarry.ql.ast.OutputLookupCommand)
+        .toList();
+  }
+
   /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
   SearchPlan plan(
       String query, String earliest, String latest, Access access, boolean writeNothing) {
     Query parsed = parser.parseExpandedQuery(expand(query));
-    // every collect, the subsearches' too, may write its index before any subsearch runs
+    // every collect, the subsearches' too, may write its index before any subsearch runs; what
+    // else can refuse the search is checked before too, so a refused search writes nothing
     checkWrites(parsed, access);
+    checkLookups(parsed, query, access, true);
+    Instant now = clock.instant();
+    long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
+    long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SubsearchExpander.Expanded subsearches = null;
     io.quarry.ql.plan.Collected collected = io.quarry.ql.plan.Collected.NONE;
     if (SubsearchExpander.hasSubsearches(parsed)) {
@@ -170,26 +199,32 @@ final class SearchPlanning {
         subsearches = SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
         collected = runner.collectedSoFar(); // map's searches have not run yet
       }
+      refuseSplicedWriters(parsed, subsearches.query());
       parsed = readOnlyMaps(subsearches.query());
     }
     parsed = bindWriters(parsed, access, writeNothing);
-    Instant now = clock.instant();
-    long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
-    long latestMicros = jobTime(query, latest, "latest_time", now, Long.MAX_VALUE);
     SearchPlan plan =
         new SearchPlanner(now, ZoneOffset.UTC)
             .plan(parsed, earliestMicros, latestMicros, access.indexesDefault());
-    for (Command command : parsed.commands()) {
-      if (command instanceof io.quarry.ql.ast.OutputLookupCommand) {
-        access.require(Role.EDIT_LOOKUPS, "outputlookup");
-      }
-    }
+    checkLookups(parsed, query, access, false); // those a subsearch's result spliced in
     plan = restrict(plan, access);
     plan = bindMetricAppends(plan, parsed.text(), now, earliestMicros, latestMicros, access);
     if (subsearches != null) {
       plan = plan.withSubsearches(subsearches.text(), subsearches.messages(), collected);
     }
+    return plan;
+  }
+
+  /**
+   * Checks that the user may run each {@code outputlookup} ({@code edit_lookups}: 403) and that the
+   * table of each {@code lookup} and {@code inputlookup} exists (a parse error of {@code text}), in
+   * the query and, with {@code subsearches}, in its subsearches, not run.
+   */
+  private void checkLookups(Query parsed, String text, Access access, boolean subsearches) {
     for (Command command : parsed.commands()) {
+      if (command instanceof io.quarry.ql.ast.OutputLookupCommand) {
+        access.require(Role.EDIT_LOOKUPS, "outputlookup");
+      }
       String table =
           switch (command) {
             case io.quarry.ql.ast.LookupCommand lookup -> lookup.table();
@@ -202,13 +237,27 @@ final class SearchPlanning {
                 + table
                 + "' does not exist; upload it with PUT /api/v1/lookups/"
                 + table,
-            query,
+            text,
             command.position(),
             table,
             "the name of an uploaded lookup table");
       }
     }
-    return plan;
+    if (subsearches) {
+      for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
+        try {
+          checkLookups(
+              parser.parseExpandedQuery(expand(subsearch.text())), subsearch.text(), access, true);
+        } catch (QueryParseException e) { // named as the subsearch's run names its failure
+          throw new QueryParseException(
+              subsearch.describe() + ": " + e.getMessage(),
+              text,
+              subsearch.position(),
+              "[",
+              e.expected());
+        }
+      }
+    }
   }
 
   /**

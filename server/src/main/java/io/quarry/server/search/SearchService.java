@@ -334,17 +334,12 @@ public final class SearchService implements AutoCloseable {
    */
   private static long collected(SearchPlan plan) {
     long collected = plan.subsearchesCollected().events();
-    java.util.Set<SearchSubsearchRunner> runners =
-        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (SearchSubsearchRunner runner : mapRunners(plan)) {
+      // map's searches; the runner is the one the subsearches ran through while the plan was made,
+      // so it counts those too
+      collected += runner.collected() - plan.subsearchesCollected().events();
+    }
     for (Command command : plan.pipeline()) {
-      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
-          && runs.runner() instanceof SearchSubsearchRunner runner
-          && runners.add(runner)) {
-        // map's searches; the runner is the one the subsearches ran through while the plan was
-        // made, so it counts those too
-        collected += runner.collected() - plan.subsearchesCollected().events();
-      }
       if (io.quarry.ql.plan.WritesEvents.of(command)
               instanceof io.quarry.ql.plan.WritesEvents writes
           && writes.writer() != null) {
@@ -355,8 +350,25 @@ public final class SearchService implements AutoCloseable {
   }
 
   /**
-   * The indexes a plan writes: its {@code collect} commands' and those its subsearches wrote while
-   * it was planned ({@code map}'s searches' are not known before they run), in order.
+   * The runners {@code map}'s searches in the plan run through that may write (a read-only map's is
+   * a {@link ReadOnlyRunner}), each once.
+   */
+  private static java.util.Set<SearchSubsearchRunner> mapRunners(SearchPlan plan) {
+    java.util.Set<SearchSubsearchRunner> runners =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (Command command : plan.pipeline()) {
+      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
+          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
+          && runs.runner() instanceof SearchSubsearchRunner runner) {
+        runners.add(runner);
+      }
+    }
+    return runners;
+  }
+
+  /**
+   * The indexes a plan writes: its {@code collect} commands', those its subsearches wrote while it
+   * was planned and those {@code map}'s searches wrote so far (known once they ran), in order.
    */
   public static java.util.List<String> collectIndexes(SearchPlan plan) {
     java.util.Set<String> indexes = new java.util.LinkedHashSet<>();
@@ -368,6 +380,9 @@ public final class SearchService implements AutoCloseable {
       }
     }
     indexes.addAll(plan.subsearchesCollected().indexes());
+    for (SearchSubsearchRunner runner : mapRunners(plan)) {
+      indexes.addAll(runner.collectedSoFar().indexes()); // map's searches, run by now
+    }
     return java.util.List.copyOf(indexes);
   }
 

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * SEARCH_WRITES} naming the command, and write nothing; a {@code map} whose search text writes
  * nothing is read-only (it runs there and in a running job's preview, and its runs may not write
  * even when a value adds {@code | collect}); what {@code append}'s subsearches write is counted in
- * the job's statistics and its audit event.
+ * the job's statistics and its audit event. Review (session 35): a subsearch's result spliced into
+ * the query as text (a {@code search} field) adds no writing command behind the read-only checks; a
+ * search refused by a check made after its subsearches ran (a missing lookup table) has not written
+ * through a subsearch's {@code collect}; the audit names the indexes {@code map}'s searches wrote.
  */
 class WritingSearchGuardTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
@@ -145,8 +148,9 @@ class WritingSearchGuardTest {
     var audited =
         http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
-            "index=_audit action=search info=completed \"run=appended\" collected_count=*"
-                + " | table collected_count, collect_indexes");
+            // no "collected_count=" in this text: its own audit events would read one from it
+            "index=_audit action=search info=completed \"run=appended\""
+                + " | where collected_count > 0 | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);
     assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("3");
     assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
@@ -161,6 +165,89 @@ class WritingSearchGuardTest {
                     + " | appendcols [| makeresults | collect index=summary marker=run=joined]"))
         .isEqualTo(3);
     assertThat(count("index=summary run=joined")).isEqualTo(3);
+  }
+
+  @Test
+  void aReadOnlyJobWritesNothingThroughASplicedSubsearchResult() throws Exception {
+    String query =
+        "index=main [| makeresults"
+            + " | eval search=\"status=200 | collect index=summary marker=run=spliced\"]"
+            + " | timechart count";
+    HttpResponse<String> answer =
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\": "
+                + JSON.writeValueAsString(query)
+                + ", \"readOnly\": true, \"mode\": \"blocking\"}");
+    assertThat(count("index=summary run=spliced")).as(answer.body()).isZero();
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+  }
+
+  @Test
+  void aReadOnlyMapsRunWritesNothingThroughASplicedSubsearchResult() throws Exception {
+    String query =
+        "| makeresults | map search=\"search index=main [| makeresults | eval search="
+            + "\\\"status=500 | collect index=summary marker=run=mapspliced\\\"]\"";
+    HttpResponse<String> answer = post("/api/v1/fields", query);
+    assertThat(count("index=summary run=mapspliced")).as(answer.body()).isZero();
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+  }
+
+  @Test
+  void theIndexesAMapsSearchesWroteAreAudited() throws Exception {
+    http.export(
+        ADMIN,
+        "| makeresults count=2 | map search=\"| makeresults | eval x=$_serial_id$"
+            + " | collect index=summary marker=run=mapaudit\"");
+    var audited =
+        http.exportEventually( // the audit trail writes its events from a queue
+            ADMIN,
+            // no "collected_count=" in this text: its own audit events would read one from it
+            "index=_audit action=search info=completed \"run=mapaudit\""
+                + " | where collected_count > 0 | table collected_count, collect_indexes");
+    assertThat(audited).as(audited.toString()).hasSize(1);
+    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
+    assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
+  }
+
+  @Test
+  @org.junit.jupiter.api.Disabled(
+      "review-a35 finding, not fixed: automatic key=value extraction reads pairs inside the audit"
+          + " event's search='…' for fields the event lacks (collected_count, collect_indexes)")
+  void aSearchsTextForgesNoAuditField() throws Exception {
+    // the audit event holds the search's text as search='…', which key=value extraction reads
+    http.export(
+        ADMIN, "| makeresults | search collected_count=777 collect_indexes=forged run=forge");
+    var audited =
+        http.exportEventually(
+            ADMIN, "index=_audit action=search info=completed \"run=forge\" | table search");
+    assertThat(audited).as(audited.toString()).isNotEmpty();
+    var forged =
+        http.export(
+            ADMIN,
+            "index=_audit action=search \"run=forge\""
+                + " | where isnotnull(collected_count) OR isnotnull(collect_indexes)"
+                + " | table collected_count, collect_indexes");
+    assertThat(forged).as(forged.toString()).isEmpty();
+  }
+
+  @Test
+  void aSearchRefusedForAMissingLookupWroteNothingThroughItsSubsearch() throws Exception {
+    String query =
+        "| makeresults | append [| makeresults | collect index=summary marker=run=orphan]"
+            + " | lookup no_such_table k";
+    HttpResponse<String> answer =
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\": " + JSON.writeValueAsString(query) + ", \"mode\": \"blocking\"}");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+    assertThat(answer.body()).contains("no_such_table");
+    long written = count("index=summary run=orphan");
+    assertThat(written).as("a refused search writes nothing").isZero();
   }
 
   /** The events a blocking job of {@code query} says it collected. */
