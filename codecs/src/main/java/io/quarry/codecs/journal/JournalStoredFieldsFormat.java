@@ -32,10 +32,9 @@ import org.apache.lucene.store.MergeInfo;
  * kind its blocks are ({@link #COMPACT_ATTRIBUTE}), so a merge policy can tell the segments that
  * still wait for compaction ({@link #isCompact}). The setting ({@link JournalCompression}) names
  * the codec of each kind, possibly two different ones (zstd for fast segments, lz4hc for compact
- * ones); with compaction deferred, fast segments are lz4's whatever the setting but {@code none}
- * (session 35: every one is rewritten compact anyway, so only its write has to be cheap; {@link
- * JournalCompression#codec(boolean, boolean)}). A reader does not need to know which: the data file
- * names its codec.
+ * ones; {@link JournalCompression#codec(boolean, boolean)}: a developer switch may name another
+ * fast codec under deferred compaction, for A/B runs). A reader does not need to know which: the
+ * data file names its codec.
  *
  * <p><b>Files.</b>
  *

@@ -89,7 +89,9 @@ final class WalCodec {
     }
     if (shared != null && end - events.get(0).asciiOffset() - rawBytes > rawBytes / 8 + 4096) {
       shared = null; // the texts are far apart in the body (lines dropped between): copy them
-      rawBytes = 0;
+    }
+    if (shared == null) {
+      rawBytes = 0; // counted again as the texts are copied (a batch may stop sharing midway)
     }
     Strings strings = new Strings(events);
     // about: the first event's field values for every event (a batch's events have the same

@@ -82,31 +82,42 @@ class JournalCompactMergeTest {
   }
 
   @Test
-  void deferredCompactionWritesFastSegmentsWithLz4AndCompactsThemWithTheSettingsCodec()
+  void deferredCompactionWritesFastSegmentsWithTheSettingsFastCodecAndCompactsThem()
       throws IOException {
     List<String> lines = loghub();
     for (JournalCompression compression :
         List.of(JournalCompression.ZSTD, JournalCompression.ZSTD_LZ4, JournalCompression.NONE)) {
-      Path path = directory.resolve("deferred-" + compression);
-      try (FSDirectory fs = FSDirectory.open(path)) {
-        try (IndexWriter writer =
-            writtenInTwoFlushes(
-                fs, new QuarryCodec(compression, 16 * 1024, Long.MAX_VALUE, true), lines)) {
-          writer.commit();
-          JournalCodec fast =
-              compression == JournalCompression.NONE ? JournalCodec.NONE : JournalCodec.LZ4;
-          assertThat(codecs(fs)).as(compression + " flushed").containsOnly(fast).hasSize(2);
-          writer.forceMerge(1);
-        }
-        assertThat(codecs(fs))
-            .as(compression + " compacted")
-            .containsExactly(compression.codec(true));
-        assertThat(stored(fs)).isEqualTo(lines);
-      }
+      // zstd 1 (prefix reads of the times stay possible on a hot bucket), none for none
+      deferredWritesFastAndCompacts(compression, compression.codec(false), lines);
     }
-    // inline compaction keeps the setting's fast codec: zstd level 1
-    assertThat(JournalCompression.ZSTD.codec(false, false)).isEqualTo(JournalCodec.ZSTD);
+    // the A/B switch names another fast codec under deferred compaction only
+    System.setProperty(JournalCompression.DEFERRED_FAST_PROPERTY, "lz4");
+    try {
+      deferredWritesFastAndCompacts(JournalCompression.ZSTD, JournalCodec.LZ4, lines);
+      assertThat(JournalCompression.ZSTD.codec(false, false)).isEqualTo(JournalCodec.ZSTD);
+    } finally {
+      System.clearProperty(JournalCompression.DEFERRED_FAST_PROPERTY);
+    }
+    assertThat(JournalCompression.ZSTD.codec(false, true)).isEqualTo(JournalCodec.ZSTD);
     assertThat(JournalCompression.ZSTD.codec(true, true)).isEqualTo(JournalCodec.ZSTD);
+  }
+
+  private void deferredWritesFastAndCompacts(
+      JournalCompression compression, JournalCodec fast, List<String> lines) throws IOException {
+    Path path = directory.resolve("deferred-" + compression + "-" + fast);
+    try (FSDirectory fs = FSDirectory.open(path)) {
+      try (IndexWriter writer =
+          writtenInTwoFlushes(
+              fs, new QuarryCodec(compression, 16 * 1024, Long.MAX_VALUE, true), lines)) {
+        writer.commit();
+        assertThat(codecs(fs)).as(compression + " flushed").containsOnly(fast).hasSize(2);
+        writer.forceMerge(1);
+      }
+      assertThat(codecs(fs))
+          .as(compression + " compacted")
+          .containsExactly(compression.codec(true));
+      assertThat(stored(fs)).isEqualTo(lines);
+    }
   }
 
   /** The codec each segment of {@code fs} names in its journal, by segment. */

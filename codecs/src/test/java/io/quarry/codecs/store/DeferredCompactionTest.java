@@ -90,8 +90,7 @@ class DeferredCompactionTest {
     CompactionSettings compaction = new CompactionSettings(true, Duration.ofMillis(300), 1L << 40);
     try (IndexStore store = open(format, compaction, directories)) {
       addSegments(store);
-      // fast segments of a deferred bucket: lz4's fast encoder, level 0 (zstd's was 1)
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("0 fast"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
       assertThat(store.compaction().pendingBytes()).isPositive();
 
       assertThat(entered.await(30, TimeUnit.SECONDS)).as("the idle bucket's compaction").isTrue();
@@ -127,8 +126,7 @@ class DeferredCompactionTest {
       assertThat(store.compaction().pendingBytes()).isPositive().isLessThan(1L << 20);
       assertThat(store.compaction().due()).as("under the idle minimum: not due").isFalse();
       assertThat(store.compaction().settled()).isTrue();
-      // fast segments of a deferred bucket: lz4's fast encoder, level 0 (zstd's was 1)
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("0 fast"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
       assertEachOnce(store, 150);
     }
   }
@@ -184,8 +182,8 @@ class DeferredCompactionTest {
       store.commit();
       assertEachOnce(store, 10_010);
       assertThat(StoredRaws.segmentLevels(store))
-          .containsOnly("9 compact", "0 fast") // the new hot bucket's one segment is fast (lz4)
-          .containsOnlyOnce("0 fast");
+          .containsOnly("9 compact", "1 fast") // the new hot bucket's one segment is fast
+          .containsOnlyOnce("1 fast");
     }
   }
 

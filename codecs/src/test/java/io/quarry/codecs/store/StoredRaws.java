@@ -45,7 +45,7 @@ final class StoredRaws {
 
   /**
    * The journal level of each segment a search of {@code store} sees now, with whether the segment
-   * says it is compact: {@code "9 compact"}, {@code "0 fast"} (lz4, deferred).
+   * says it is compact: {@code "9 compact"}, {@code "1 fast"}.
    */
   static List<String> segmentLevels(IndexStore store) throws IOException {
     List<String> levels = new java.util.ArrayList<>();
