@@ -27,8 +27,20 @@ final class BlockColumns {
   private final LeafReader reader;
   private final Map<String, Field> fields = new HashMap<>();
 
+  private final SegmentDictionaries dictionaries;
+
+  /** The columns of {@code reader}'s blocks, for one scan of them (no dictionary shared). */
   BlockColumns(LeafReader reader) {
+    this(reader, new SegmentDictionaries());
+  }
+
+  /**
+   * The columns of {@code reader}'s blocks for one slice of a scan, the dictionaries decoded whole
+   * shared with its other slices ({@code dictionaries}).
+   */
+  BlockColumns(LeafReader reader, SegmentDictionaries dictionaries) {
     this.reader = reader;
+    this.dictionaries = dictionaries;
   }
 
   /**
@@ -59,7 +71,9 @@ final class BlockColumns {
               BlockValueCounts.openValues(reader, field),
               BlockValueCodes.open(reader, field),
               BlockValueCodes.openPartial(reader, field),
-              open == null ? null : open.cache);
+              open == null ? null : open.cache,
+              field,
+              dictionaries);
       fields.put(field, open);
     }
     open.last = doc;
@@ -148,12 +162,16 @@ final class BlockColumns {
         BlockValueCounts counts,
         BlockValueCodes codes,
         BlockValueCodes partial,
-        OrdinalTexts cache) {
+        OrdinalTexts cache,
+        String field,
+        SegmentDictionaries dictionaries) {
       this.counts = counts;
       this.codes = codes;
       this.partial = partial;
       this.cache =
-          cache != null ? cache : counts == null ? null : new OrdinalTexts(counts.valueCount());
+          cache != null || counts == null
+              ? cache
+              : new OrdinalTexts(field, counts.valueCount(), dictionaries);
     }
   }
 }

@@ -52,7 +52,8 @@ final class EventColumns {
         keywordNames.add(field);
         SortedSetDocValues values = DocValues.getSortedSet(reader, info.name);
         keywords.add(values);
-        keywordTexts.add(new OrdinalTexts(values.getValueCount()));
+        keywordTexts.add(
+            new OrdinalTexts(field, values.getValueCount(), new SegmentDictionaries()));
       } else {
         numberNames.add(field);
         numberTypes.add(type);

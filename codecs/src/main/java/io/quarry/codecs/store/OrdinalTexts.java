@@ -3,7 +3,6 @@ package io.quarry.codecs.store;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.lucene.index.SortedSetDocValues;
-import org.apache.lucene.index.TermsEnum;
 
 /**
  * The texts of one keyword field's segment ordinals, for one scan of a segment (one thread):
@@ -33,6 +32,8 @@ final class OrdinalTexts {
   /** The fewest misses before a dictionary is decoded whole. */
   private static final int MIN_MISSES = 256;
 
+  private final String field;
+  private final SegmentDictionaries dictionaries;
   private final long[] ords;
   private final String[] texts;
   private final int mask;
@@ -40,8 +41,13 @@ final class OrdinalTexts {
   private long misses;
   private String[] all; // by ordinal, once the dictionary was decoded whole
 
-  /** The texts of a dictionary of {@code valueCount} values. */
-  OrdinalTexts(long valueCount) {
+  /**
+   * The texts of {@code field}'s dictionary of {@code valueCount} values, decoded whole through
+   * {@code dictionaries} (the segment's, shared by the scan's slices).
+   */
+  OrdinalTexts(String field, long valueCount, SegmentDictionaries dictionaries) {
+    this.field = field;
+    this.dictionaries = dictionaries;
     int size = (int) Math.min(CACHED, Long.highestOneBit(Math.max(1, valueCount - 1)) << 1);
     ords = new long[size];
     Arrays.fill(ords, -1);
@@ -63,7 +69,7 @@ final class OrdinalTexts {
       return texts[slot];
     }
     if (++misses >= decodeAfter) {
-      all = decodeAll(dictionary);
+      all = dictionaries.decoded(field, dictionary);
       return all[(int) ord];
     }
     texts[slot] = dictionary.lookupOrd(ord).utf8ToString();
@@ -74,15 +80,5 @@ final class OrdinalTexts {
   /** Whether the dictionary was decoded whole (for tests). */
   boolean decodedWhole() {
     return all != null;
-  }
-
-  /** Every value of {@code dictionary} by ordinal, in one pass over its terms. */
-  private static String[] decodeAll(SortedSetDocValues dictionary) throws IOException {
-    String[] all = new String[(int) dictionary.getValueCount()];
-    TermsEnum terms = dictionary.termsEnum();
-    for (int ord = 0; ord < all.length && terms.next() != null; ord++) {
-      all[ord] = terms.term().utf8ToString();
-    }
-    return all;
   }
 }

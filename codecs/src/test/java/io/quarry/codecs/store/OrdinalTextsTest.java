@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A keyword dictionary's texts by ordinal, over a real index of random values: a few lookups stay
  * on the cache (the dictionary not decoded), many decode it whole, and every text read either way
- * is the dictionary's own for that ordinal — in random order, repeated, after colliding slots.
+ * is the dictionary's own for that ordinal — in random order, repeated, after colliding slots — and
+ * a second reader of the segment's scan takes the same decoded dictionary.
  */
 class OrdinalTextsTest {
   @TempDir Path data;
@@ -47,7 +48,7 @@ class OrdinalTextsTest {
       SortedSetDocValues dictionary = reader.leaves().get(0).reader().getSortedSetDocValues("f");
       assertThat(dictionary.getValueCount()).as(why).isEqualTo(expected.length);
 
-      OrdinalTexts few = new OrdinalTexts(expected.length);
+      OrdinalTexts few = new OrdinalTexts("f", expected.length, new SegmentDictionaries());
       for (int i = 0; i < 200; i++) {
         int ord = random.nextInt(expected.length);
         assertThat(few.text(dictionary, ord)).as(why).isEqualTo(expected[ord]);
@@ -55,7 +56,8 @@ class OrdinalTextsTest {
       }
       assertThat(few.decodedWhole()).as(why).isFalse();
 
-      OrdinalTexts many = new OrdinalTexts(expected.length);
+      SegmentDictionaries shared = new SegmentDictionaries();
+      OrdinalTexts many = new OrdinalTexts("f", expected.length, shared);
       int asked = 0;
       while (!many.decodedWhole()) {
         int ord = random.nextInt(expected.length);
@@ -67,6 +69,14 @@ class OrdinalTextsTest {
       for (int ord = expected.length - 1; ord >= 0; ord--) {
         assertThat(many.text(dictionary, ord)).as(why).isEqualTo(expected[ord]);
       }
+      // another slice of the segment's scan takes the decoded dictionary, not a copy of its own
+      OrdinalTexts other = new OrdinalTexts("f", expected.length, shared);
+      while (!other.decodedWhole()) {
+        int ord = random.nextInt(expected.length);
+        assertThat(other.text(dictionary, ord)).as(why).isEqualTo(expected[ord]);
+      }
+      assertThat(shared.decoded("f", dictionary)).isSameAs(shared.decoded("f", dictionary));
+      assertThat(shared.decoded("f", dictionary)).containsExactly(expected);
     }
   }
 }
