@@ -25,6 +25,7 @@ final class EventColumns {
   private final List<String> keywordNames = new ArrayList<>();
   private final List<SortedSetDocValues> keywords = new ArrayList<>();
   private final List<OrdinalTexts> keywordTexts = new ArrayList<>(); // their values' texts
+  private final SegmentDictionaries dictionaries = new SegmentDictionaries(); // this scan's
   private final int[] keywordDoc; // per keyword field: the document last read, -1 for none yet
   private final long[] keywordOrd; // its one ordinal, or NO_ORDINAL (no value, or keywordValues)
   private final List<List<String>> keywordValues; // its several values
@@ -52,8 +53,7 @@ final class EventColumns {
         keywordNames.add(field);
         SortedSetDocValues values = DocValues.getSortedSet(reader, info.name);
         keywords.add(values);
-        keywordTexts.add(
-            new OrdinalTexts(field, values.getValueCount(), new SegmentDictionaries()));
+        keywordTexts.add(new OrdinalTexts(field, values.getValueCount(), dictionaries));
       } else {
         numberNames.add(field);
         numberTypes.add(type);
