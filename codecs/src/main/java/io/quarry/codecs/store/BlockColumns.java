@@ -19,20 +19,28 @@ import org.apache.lucene.index.LeafReader;
  * field's iterators are opened when the field is first asked for, so a search that never asks for a
  * field never reads its doc values; they move forward only, so a block at or before the last one
  * read of that field (the time-ordered scan takes an unsorted segment's blocks by time, not doc
- * order: {@link BlockOrder}) opens them again. The text of a segment ordinal is kept in a small
- * direct-mapped cache per field ({@value #CACHED_VALUES} entries at most), since looking an ordinal
- * up decompresses a block of Lucene's terms dictionary and a segment's common values recur from
- * block to block.
+ * order: {@link BlockOrder}) opens them again. The texts of a field's segment ordinals come from
+ * its {@link OrdinalTexts} (a small cache, or the dictionary decoded whole once a scan meets many
+ * of its values), since looking an ordinal up decompresses a block of Lucene's terms dictionary.
  */
 final class BlockColumns {
-  /** The most ordinals whose text one field's cache keeps. */
-  static final int CACHED_VALUES = 8192;
-
   private final LeafReader reader;
   private final Map<String, Field> fields = new HashMap<>();
 
+  private final SegmentDictionaries dictionaries;
+
+  /** The columns of {@code reader}'s blocks, for one scan of them (no dictionary shared). */
   BlockColumns(LeafReader reader) {
+    this(reader, new SegmentDictionaries());
+  }
+
+  /**
+   * The columns of {@code reader}'s blocks for one slice of a scan, the dictionaries decoded whole
+   * shared with its other slices ({@code dictionaries}).
+   */
+  BlockColumns(LeafReader reader, SegmentDictionaries dictionaries) {
     this.reader = reader;
+    this.dictionaries = dictionaries;
   }
 
   /**
@@ -63,7 +71,9 @@ final class BlockColumns {
               BlockValueCounts.openValues(reader, field),
               BlockValueCodes.open(reader, field),
               BlockValueCodes.openPartial(reader, field),
-              open == null ? null : open.cache);
+              open == null ? null : open.cache,
+              field,
+              dictionaries);
       fields.put(field, open);
     }
     open.last = doc;
@@ -83,7 +93,7 @@ final class BlockColumns {
     long[] ords = new long[values.length];
     for (int i = 0; i < values.length; i++) {
       ords[i] = counts.ord(i);
-      values[i] = open.cache.text(counts, ords[i]);
+      values[i] = open.cache.text(counts.dictionary(), ords[i]);
     }
     int[] codes = new int[events];
     boolean coded =
@@ -116,7 +126,7 @@ final class BlockColumns {
    */
   String text(String field, long ord) throws IOException {
     Field open = fields.get(field);
-    return open.cache.text(open.counts, ord);
+    return open.cache.text(open.counts.dictionary(), ord);
   }
 
   /**
@@ -145,39 +155,23 @@ final class BlockColumns {
     final BlockValueCounts counts;
     final BlockValueCodes codes;
     final BlockValueCodes partial;
-    final Texts cache;
+    final OrdinalTexts cache;
     int last = -1;
 
-    Field(BlockValueCounts counts, BlockValueCodes codes, BlockValueCodes partial, Texts cache) {
+    Field(
+        BlockValueCounts counts,
+        BlockValueCodes codes,
+        BlockValueCodes partial,
+        OrdinalTexts cache,
+        String field,
+        SegmentDictionaries dictionaries) {
       this.counts = counts;
       this.codes = codes;
       this.partial = partial;
-      this.cache = cache != null ? cache : counts == null ? null : new Texts(counts.valueCount());
-    }
-  }
-
-  /** Direct-mapped: ordinal {@code o} is kept in slot {@code o mod size}, replacing another. */
-  private static final class Texts {
-    private final long[] ords;
-    private final String[] texts;
-    private final int mask;
-
-    Texts(long valueCount) {
-      int size =
-          (int) Math.min(CACHED_VALUES, Long.highestOneBit(Math.max(1, valueCount - 1)) << 1);
-      ords = new long[size];
-      java.util.Arrays.fill(ords, -1);
-      texts = new String[size];
-      mask = size - 1;
-    }
-
-    String text(BlockValueCounts counts, long ord) throws IOException {
-      int slot = (int) (ord & mask);
-      if (ords[slot] != ord) {
-        texts[slot] = counts.dictionary().lookupOrd(ord).utf8ToString();
-        ords[slot] = ord;
-      }
-      return texts[slot];
+      this.cache =
+          cache != null || counts == null
+              ? cache
+              : new OrdinalTexts(field, counts.valueCount(), dictionaries);
     }
   }
 }

@@ -10,7 +10,6 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.SortedNumericDocValues;
 import org.apache.lucene.index.SortedSetDocValues;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.util.NumericUtils;
 
 /**
@@ -25,8 +24,8 @@ final class EventColumns {
   private SortedDocValues sourcetype;
   private final List<String> keywordNames = new ArrayList<>();
   private final List<SortedSetDocValues> keywords = new ArrayList<>();
-  private final List<String[]> keywordTexts = new ArrayList<>(); // decoded values by ordinal
-  private final int[] keywordMisses; // ordinals decoded one by one, per keyword field
+  private final List<OrdinalTexts> keywordTexts = new ArrayList<>(); // their values' texts
+  private final SegmentDictionaries dictionaries = new SegmentDictionaries(); // this scan's
   private final int[] keywordDoc; // per keyword field: the document last read, -1 for none yet
   private final long[] keywordOrd; // its one ordinal, or NO_ORDINAL (no value, or keywordValues)
   private final List<List<String>> keywordValues; // its several values
@@ -54,14 +53,13 @@ final class EventColumns {
         keywordNames.add(field);
         SortedSetDocValues values = DocValues.getSortedSet(reader, info.name);
         keywords.add(values);
-        keywordTexts.add(new String[(int) Math.min(values.getValueCount(), MAX_CACHED_ORDINALS)]);
+        keywordTexts.add(new OrdinalTexts(field, values.getValueCount(), dictionaries));
       } else {
         numberNames.add(field);
         numberTypes.add(type);
         numbers.add(DocValues.getSortedNumeric(reader, info.name));
       }
     }
-    keywordMisses = new int[keywords.size()];
     keywordDoc = new int[keywords.size()];
     java.util.Arrays.fill(keywordDoc, -1);
     keywordOrd = new long[keywords.size()];
@@ -75,9 +73,9 @@ final class EventColumns {
   private final String[] sourcetypeTexts;
 
   /**
-   * Ordinals decoded at most once per segment and scan. Past it every event pays a terms-dictionary
-   * block decompression: at 4,096, {@code stats count by} a 5,000-value index-time field spent most
-   * of its time in LZ4 (end-to-end harness, {@code count_by_client_indexed}).
+   * The most host, source or sourcetype ordinals decoded at most once per segment and scan (past it
+   * each lookup decompresses a block of the terms dictionary); a keyword index-time field's texts
+   * are its {@link OrdinalTexts}.
    */
   private static final int MAX_CACHED_ORDINALS = 1 << 16;
 
@@ -140,40 +138,6 @@ final class EventColumns {
   }
 
   /**
-   * Ordinals looked up one by one before the whole dictionary of a field is decoded in order: each
-   * lookup decompresses a block of terms, a sequential pass decompresses each block once. A
-   * rare-term search stays under it; a {@code stats … by} over a segment crosses it early.
-   */
-  private static final int BULK_DECODE_AFTER_MISSES = 256;
-
-  /** The text of an ordinal of keyword field {@code keyword}, decoded at most once when cached. */
-  private String keywordText(SortedSetDocValues values, int keyword, String[] texts, long ord)
-      throws IOException {
-    if (ord >= texts.length) {
-      return values.lookupOrd(ord).utf8ToString();
-    }
-    int cached = (int) ord;
-    if (texts[cached] == null) {
-      if (++keywordMisses[keyword] == BULK_DECODE_AFTER_MISSES) {
-        decodeAll(values, texts);
-      } else {
-        texts[cached] = values.lookupOrd(ord).utf8ToString();
-      }
-    }
-    return texts[cached];
-  }
-
-  /** Decodes every cached ordinal of one field with one pass over its terms dictionary. */
-  private static void decodeAll(SortedSetDocValues values, String[] texts) throws IOException {
-    TermsEnum terms = values.termsEnum();
-    for (int ord = 0; ord < texts.length && terms.next() != null; ord++) {
-      if (texts[ord] == null) {
-        texts[ord] = terms.term().utf8ToString();
-      }
-    }
-  }
-
-  /**
    * The segment ordinal of {@code doc}'s one value of keyword field {@code field}, or {@link
    * StoredEvent#NO_ORDINAL} when it has none or several or the field is not a keyword one.
    */
@@ -189,7 +153,7 @@ final class EventColumns {
   /** The text of a segment ordinal of keyword field {@code field} (decoded once when cached). */
   String keywordText(String field, long ord) throws IOException {
     int keyword = keywordNames.indexOf(field);
-    return keywordText(keywords.get(keyword), keyword, keywordTexts.get(keyword), ord);
+    return keywordTexts.get(keyword).text(keywords.get(keyword), ord);
   }
 
   /**
@@ -217,10 +181,10 @@ final class EventColumns {
       keywordOrd[keyword] = values.nextOrd();
       return;
     }
-    String[] texts = keywordTexts.get(keyword);
+    OrdinalTexts texts = keywordTexts.get(keyword);
     List<String> list = new ArrayList<>(values.docValueCount());
     for (int v = 0; v < values.docValueCount(); v++) {
-      list.add(keywordText(values, keyword, texts, values.nextOrd()));
+      list.add(texts.text(values, values.nextOrd()));
     }
     keywordValues.set(keyword, list);
   }
@@ -246,7 +210,7 @@ final class EventColumns {
       readKeyword(keyword, doc);
       long ord = keywordOrd[keyword];
       if (ord >= 0) { // the common case: one value, an immutable list of it
-        return List.of(keywordText(keywords.get(keyword), keyword, keywordTexts.get(keyword), ord));
+        return List.of(keywordTexts.get(keyword).text(keywords.get(keyword), ord));
       }
       return keywordValues.get(keyword);
     }

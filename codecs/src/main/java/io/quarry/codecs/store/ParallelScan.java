@@ -92,10 +92,18 @@ final class ParallelScan {
         }
         int maxDoc = leaf.reader().maxDoc();
         int sliceDocs = blocks ? SLICE_BLOCKS : SLICE_DOCS;
+        SegmentDictionaries dictionaries = new SegmentDictionaries();
         for (int from = 0; from < maxDoc; from += sliceDocs) {
           slices.add(
               new Slice(
-                  source, weight, leaf, from, Math.min(maxDoc, from + sliceDocs), blocks, range()));
+                  source,
+                  weight,
+                  leaf,
+                  from,
+                  Math.min(maxDoc, from + sliceDocs),
+                  blocks,
+                  range(),
+                  dictionaries));
         }
       }
     }
@@ -195,7 +203,8 @@ final class ParallelScan {
       int from,
       int to,
       boolean blocks,
-      long[] range) {
+      long[] range,
+      SegmentDictionaries dictionaries) {
 
     /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
     String run(ScanSlice slice, Totals totals) throws IOException {
@@ -220,7 +229,8 @@ final class ParallelScan {
                 blocks,
                 weight.getQuery() instanceof org.apache.lucene.search.MatchAllDocsQuery,
                 range[0],
-                range[1]);
+                range[1],
+                dictionaries);
         slice.pull(cursor);
         return null;
       } catch (CorruptIndexException e) {

@@ -32,6 +32,7 @@ public final class SliceCursor implements EventCursor {
   private final boolean blocks;
   private final boolean keepsEvents;
   private final boolean takesRuns; // a block wholly in range goes to the visitor as runs
+  private final SegmentDictionaries dictionaries; // shared by the scan's slices of the segment
 
   // documents
   private TimeOrderedScan.EventLoader loader;
@@ -67,8 +68,10 @@ public final class SliceCursor implements EventCursor {
       boolean blocks,
       boolean everyDocument,
       long earliest,
-      long latest)
+      long latest,
+      SegmentDictionaries dictionaries)
       throws IOException {
+    this.dictionaries = dictionaries;
     this.visitor = visitor;
     this.source = source;
     this.reader = leaf.reader();
@@ -106,7 +109,7 @@ public final class SliceCursor implements EventCursor {
   private void openBlocks(int from) throws IOException {
     journal = reader.storedFields();
     prefixTimes = takesRuns ? PrefixTimes.of(reader) : null;
-    elsewhere = new BlockColumns(reader);
+    elsewhere = new BlockColumns(reader, dictionaries);
     blockShortcut = visitor.blockShortcut(reader);
     bounds = BlockBounds.open(reader);
     Bucket bucket = source.bucket();

@@ -176,7 +176,7 @@ class BlockColumnsTest {
       }
       fields.put("bytes", List.of(Integer.toString(random.nextInt(1000))));
       // many values in the segment: more than a field's cache of texts holds, so slots collide
-      fields.put("ip", List.of("10." + random.nextInt(BlockColumns.CACHED_VALUES * 3)));
+      fields.put("ip", List.of("10." + random.nextInt(OrdinalTexts.CACHED * 3)));
       if (random.nextInt(4) == 0) {
         fields.put("user", List.of("u" + random.nextInt(5)));
       }
