@@ -399,6 +399,14 @@ final class Bucket implements Closeable {
   }
 
   /**
+   * Whether the bucket keeps the node's permit it took for its compaction ahead of the roll ({@link
+   * RollCompactions}): it waits for its roll and its writer is open (not rolled, failed or closed).
+   */
+  boolean holdsRollPermit() {
+    return waitsForRoll() && !failed();
+  }
+
+  /**
    * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked): its last commit
    * holds fast segments (and, while its compaction runs, its directory the compact ones replacing
    * them) until the roll commits its compact ones.

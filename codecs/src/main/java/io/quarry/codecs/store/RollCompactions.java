@@ -13,9 +13,11 @@ import java.util.List;
  * waiting one rolls at once, on the store's scheduler thread), so the node compacts at most {@code
  * permits} buckets in the background and one more in a roll.
  *
- * <p>A permit is a bucket's while a merge it waits for runs ({@link Bucket#compactionMerging}): it
- * is free again once that ended, whether the bucket then rolled, closed (its merges aborted) or
- * failed; nothing has to hand it back, so no close, failure or retention can leak one. Asked only
+ * <p>A permit is a bucket's from the start of its compaction until it rolls ({@link
+ * Bucket#holdsRollPermit}): a bucket whose compaction ended rolls at its index's next commit
+ * without asking again, never held back by another index's bucket that took the permit in between.
+ * It is free again once the bucket rolled, failed or closed (its writer closed, its merges
+ * aborted); nothing has to hand it back, so no close, failure or retention can leak one. Asked only
  * under an index's commit lock (or at its open), never the other way round; the monitor is held
  * only while a compaction's merges are registered (Lucene runs them on its merge threads).
  */
@@ -41,7 +43,7 @@ final class RollCompactions {
    * @return whether the bucket's roll waits: a merge of it runs, or no permit was free
    */
   synchronized boolean start(Bucket bucket, IOStart start) throws IOException {
-    holders.removeIf(holder -> holder != bucket && !holder.compactionMerging());
+    holders.removeIf(holder -> holder != bucket && !holder.holdsRollPermit());
     boolean holds = holders.contains(bucket);
     if (!holds && holders.size() >= permits) {
       return true;

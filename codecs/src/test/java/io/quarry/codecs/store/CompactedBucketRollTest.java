@@ -1,0 +1,131 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.lucene.store.FSDirectory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A full bucket whose compaction ahead of its roll ended needs no permit of the node's ({@link
+ * RollCompactions}) to roll: its roll merges nothing. Another index's full bucket that took the
+ * permit in the gap between the end of that compaction and the next commit must not hold the
+ * compacted bucket back for its whole compaction (its index's size retention deferred meanwhile).
+ */
+class CompactedBucketRollTest {
+  @TempDir Path data;
+
+  /** Runs the stores' periodic tasks only when the test says so, in the order they were asked. */
+  private final ManualScheduler scheduler = new ManualScheduler();
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+  }
+
+  @Test
+  void aCompactedBucketRollsWhileAnotherIndexHoldsThePermit() throws Exception {
+    RollCompactions node = new RollCompactions(1);
+    IndexOptions options =
+        IndexOptions.builder()
+            .maxBucketEvents(5_000)
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
+            .build();
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (IndexStore first =
+            new IndexStore(
+                "first",
+                data.resolve("first"),
+                options,
+                scheduler,
+                Clock.systemUTC(),
+                FSDirectory::open,
+                node);
+        IndexStore second =
+            new IndexStore(
+                "second",
+                data.resolve("second"),
+                options,
+                scheduler,
+                Clock.systemUTC(),
+                FaultyDirectories.holdingCompactions("", entered, release),
+                node)) {
+      try {
+        fill(first);
+        scheduler.maintenance(0); // first fills: its compaction ahead takes the permit
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((first.compaction().compactions() == 0 || first.compaction().running())
+            && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        assertThat(first.compaction().compactions()).as("first compacted ahead").isPositive();
+        assertThat(first.buckets().getFirst().state()).isEqualTo("rolling");
+
+        fill(second);
+        // second fills in the gap before first's next commit (on the base its compaction ahead
+        // took the permit there, held in its merge)
+        scheduler.maintenance(1);
+        scheduler.maintenance(0); // first's next commit: nothing left to merge, it rolls
+        assertThat(first.buckets().getFirst().state())
+            .as("first's compacted bucket after its next commit")
+            .isEqualTo("warm");
+        scheduler.maintenance(1); // second's next commit: the permit is free
+        assertThat(entered.await(30, TimeUnit.SECONDS)).as("second compacts ahead").isTrue();
+      } finally {
+        release.countDown();
+      }
+      assertThat(StoredRaws.of(first)).hasSize(6_000);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!second.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
+        scheduler.maintenance(1);
+        Thread.sleep(20);
+      }
+      assertThat(second.buckets().getFirst().state()).isEqualTo("warm");
+      assertThat(StoredRaws.of(second)).hasSize(6_000);
+    }
+  }
+
+  /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
+  private static void fill(IndexStore store) throws Exception {
+    for (int segment = 0; segment < 3; segment++) {
+      store.add(NumberedEvents.events(segment * 2_000, 2_000));
+      store.commit();
+    }
+  }
+
+  /**
+   * A scheduler that keeps the periodic tasks it is given (each store's maintenance, refresh and
+   * compaction, in that order) and runs none of them by itself.
+   */
+  private static final class ManualScheduler extends ScheduledThreadPoolExecutor {
+    private final List<Runnable> periodic = new ArrayList<>();
+
+    ManualScheduler() {
+      super(1);
+    }
+
+    @Override
+    public synchronized ScheduledFuture<?> scheduleWithFixedDelay(
+        Runnable command, long initialDelay, long delay, TimeUnit unit) {
+      periodic.add(command);
+      return schedule(() -> {}, 1, TimeUnit.DAYS);
+    }
+
+    /** Runs the maintenance (commit, roll, retention) of the {@code store}-th store made. */
+    synchronized void maintenance(int store) {
+      periodic.get(3 * store).run();
+    }
+  }
+}
