@@ -148,7 +148,6 @@ class WritingSearchGuardTest {
     var audited =
         http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
-            // no "collected_count=" in this text: its own audit events would read one from it
             "index=_audit action=search info=completed \"run=appended\""
                 + " | where collected_count > 0 | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);
@@ -204,7 +203,6 @@ class WritingSearchGuardTest {
     var audited =
         http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
-            // no "collected_count=" in this text: its own audit events would read one from it
             "index=_audit action=search info=completed \"run=mapaudit\""
                 + " | where collected_count > 0 | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);
