@@ -89,9 +89,9 @@ final class SearchPlanning {
 
   private String writingCommand(Query parsed) {
     for (Command command : parsed.commands()) {
-      if (WritesEvents.of(command) != null
-          || command instanceof io.quarry.ql.ast.OutputLookupCommand
-          || runsSearches(command) instanceof RunsSearches runs && templateWrites(runs)) {
+      // a map not yet bound read-only writes only if its search text does
+      if (WritesEvents.mayWrite(command)
+          && !(RunsSearches.of(command) instanceof RunsSearches runs && !templateWrites(runs))) {
         return command.name();
       }
     }
@@ -102,15 +102,6 @@ final class SearchPlanning {
       }
     }
     return null;
-  }
-
-  /** The command's searches-running bound command ({@code map}) not yet read-only, or null. */
-  private static RunsSearches runsSearches(Command command) {
-    return command instanceof io.quarry.ql.ast.PluginCommand plugin
-            && plugin.bound() instanceof RunsSearches runs
-            && !runs.readOnly()
-        ? runs
-        : null;
   }
 
   /**
@@ -137,7 +128,8 @@ final class SearchPlanning {
     List<Command> commands = new ArrayList<>(parsed.commands().size());
     boolean changed = false;
     for (Command command : parsed.commands()) {
-      if (runsSearches(command) instanceof RunsSearches runs
+      if (RunsSearches.of(command) instanceof RunsSearches runs
+          && !runs.readOnly()
           && runs.runner() != null
           && !templateWrites(runs)) {
         commands.add(
@@ -170,11 +162,9 @@ final class SearchPlanning {
     }
   }
 
-  /** The query's top-level commands that write or may ({@code collect}, {@code map} …). */
+  /** The query's top-level commands that write or may ({@link WritesEvents#mayWrite}). */
   private static List<Command> writers(Query query) {
-    return query.commands().stream()
-        .filter(c -> WritesEvents.mayWrite(c) || c instanceof io.quarry.ql.ast.OutputLookupCommand)
-        .toList();
+    return query.commands().stream().filter(WritesEvents::mayWrite).toList();
   }
 
   /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
