@@ -162,15 +162,30 @@ final class SearchPlanning {
     }
   }
 
+  /** Refuses a read-only search's {@code command} that writes (400 {@code SEARCH_WRITES}). */
+  private static void refuseWriting(String command) {
+    if (command != null) {
+      throw SearchFailures.writes("A read-only search", command, "run it as a search of its own");
+    }
+  }
+
   /** The query's top-level commands that write or may ({@link WritesEvents#mayWrite}). */
   private static List<Command> writers(Query query) {
     return query.commands().stream().filter(WritesEvents::mayWrite).toList();
   }
 
-  /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
+  /** {@link SearchService#plan(String, String, String, Access, boolean, boolean)}. */
   SearchPlan plan(
-      String query, String earliest, String latest, Access access, boolean writeNothing) {
+      String query,
+      String earliest,
+      String latest,
+      Access access,
+      boolean writeNothing,
+      boolean readOnly) {
     Query parsed = parser.parseExpandedQuery(expand(query));
+    if (readOnly) { // the query as expanded now: a macro may have changed since a route checked it
+      refuseWriting(writingCommand(parsed));
+    }
     // every collect, the subsearches' too, may write its index before any subsearch runs; what
     // else can refuse the search is checked before too, so a refused search writes nothing
     checkWrites(parsed, access);
@@ -185,7 +200,15 @@ final class SearchPlanning {
       // into the query
       try (SearchSubsearchRunner runner =
           new SearchSubsearchRunner(
-              service, parsed.text(), earliest, latest, access, writeNothing, maxMemory, breaker)) {
+              service,
+              parsed.text(),
+              earliest,
+              latest,
+              access,
+              writeNothing,
+              readOnly,
+              maxMemory,
+              breaker)) {
         subsearches = SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
         collected = runner.collectedSoFar(); // map's searches have not run yet
       }
@@ -193,6 +216,9 @@ final class SearchPlanning {
       parsed = readOnlyMaps(subsearches.query());
     }
     parsed = bindWriters(parsed, access, writeNothing);
+    if (readOnly) { // nothing that writes is left after the subsearches were spliced in
+      refuseWriting(writers(parsed).stream().findFirst().map(Command::name).orElse(null));
+    }
     SearchPlan plan =
         new SearchPlanner(now, ZoneOffset.UTC)
             .plan(parsed, earliestMicros, latestMicros, access.indexesDefault());

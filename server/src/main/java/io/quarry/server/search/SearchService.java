@@ -235,7 +235,23 @@ public final class SearchService implements AutoCloseable {
    */
   public SearchPlan plan(
       String query, String earliest, String latest, Access access, boolean writeNothing) {
-    return planning.plan(query, earliest, latest, access, writeNothing);
+    return plan(query, earliest, latest, access, writeNothing, false);
+  }
+
+  /**
+   * {@link #plan(String, String, String, Access, boolean)}, refusing with {@code readOnly} a query
+   * that writes (400 {@code SEARCH_WRITES}) as it is planned: its text as expanded then (a macro or
+   * saved search changed since a route's {@link #requireReadOnly} is seen), each subsearch's as it
+   * runs, and the commands left once the subsearches were spliced in.
+   */
+  public SearchPlan plan(
+      String query,
+      String earliest,
+      String latest,
+      Access access,
+      boolean writeNothing,
+      boolean readOnly) {
+    return planning.plan(query, earliest, latest, access, writeNothing, readOnly);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -250,6 +251,44 @@ class WritingSearchGuardTest {
     assertThat(searched.get(0).path("count").asText()).isEqualTo("0");
     var bySearch = http.export(ADMIN, "index=_audit search=* \"run=forge\" | stats count");
     assertThat(bySearch.get(0).path("count").asLong()).isPositive();
+  }
+
+  @Test
+  void aReadOnlySearchIsCheckedAgainAsItIsPlanned() throws Exception {
+    // the route checked the query while the macro read; it changed before the plan
+    HttpResponse<String> defined =
+        http.send("PUT", "/api/v1/macros/late_writer", ADMIN, "{\"definition\": \"eval a=1\"}");
+    assertThat(defined.statusCode()).as(defined.body()).isBetween(200, 201);
+    String query = "| makeresults | `late_writer`";
+    server.search().requireReadOnly(query, "a test");
+    defined =
+        http.send(
+            "PUT",
+            "/api/v1/macros/late_writer",
+            ADMIN,
+            "{\"definition\": \"collect index=summary marker=run=latewriter\"}");
+    assertThat(defined.statusCode()).as(defined.body()).isBetween(200, 201);
+    var access = io.quarry.server.auth.Access.admin();
+    assertThatThrownBy(() -> server.search().plan(query, null, null, access, false, true))
+        .isInstanceOf(io.quarry.server.http.ApiException.class)
+        .hasMessageContaining("'collect'");
+    // a subsearch's own text too, checked as it runs
+    assertThatThrownBy(
+            () ->
+                server
+                    .search()
+                    .plan(
+                        "| makeresults | append [| makeresults | `late_writer`]",
+                        null,
+                        null,
+                        access,
+                        false,
+                        true))
+        .isInstanceOf(io.quarry.server.http.ApiException.class)
+        .hasMessageContaining("'collect'");
+    assertThat(count("index=summary run=latewriter")).isZero();
+    // not read-only: the same query plans
+    assertThat(server.search().plan(query, null, null, access, false, false)).isNotNull();
   }
 
   @Test
