@@ -56,18 +56,7 @@ record SearchRequest(JsonNode body, String query, String earliest, String latest
    */
   static SearchPlan plan(
       SearchService search, Access access, String query, String earliest, String latest) {
-    return plan(search, access, query, earliest, latest, false);
-  }
-
-  /** {@link #plan}, writing nothing when {@code writeNothing} ({@code explain}). */
-  static SearchPlan plan(
-      SearchService search,
-      Access access,
-      String query,
-      String earliest,
-      String latest,
-      boolean writeNothing) {
-    return plan(search, access, query, earliest, latest, writeNothing, false);
+    return plan(search, access, query, earliest, latest, false, false);
   }
 
   /**
