@@ -13,6 +13,14 @@ import io.quarry.plugin.api.command.BoundCommand;
  * #readOnly} and may run where writing must not (a preview).
  */
 public interface RunsSearches {
+  /** The command's searches-running bound command ({@code map}), or null. */
+  static RunsSearches of(io.quarry.ql.ast.Command command) {
+    return command instanceof io.quarry.ql.ast.PluginCommand plugin
+            && plugin.bound() instanceof RunsSearches runs
+        ? runs
+        : null;
+  }
+
   /** The runner its searches run through, or null before it is handed one. */
   SubsearchRunner runner();
 

@@ -41,14 +41,7 @@ public final class SubsearchExpander {
   public static boolean hasSubsearches(Query query) {
     return !searchSubsearches(query).isEmpty()
         || query.commands().stream()
-            .anyMatch(c -> c instanceof SubsearchCommand || runsSearches(c) != null);
-  }
-
-  /** The command's searches-running bound command ({@link RunsSearches}: {@code map}), or null. */
-  private static RunsSearches runsSearches(Command command) {
-    return command instanceof PluginCommand plugin && plugin.bound() instanceof RunsSearches runs
-        ? runs
-        : null;
+            .anyMatch(c -> c instanceof SubsearchCommand || RunsSearches.of(c) != null);
   }
 
   /**
@@ -82,7 +75,7 @@ public final class SubsearchExpander {
             runner.run(sub.subsearch(), sub.maxOut(), Duration.ofSeconds(sub.maxTimeSeconds()));
         messages.addAll(result.messages());
         commands.add(sub.withResult(result));
-      } else if (runsSearches(command) instanceof RunsSearches runs) {
+      } else if (RunsSearches.of(command) instanceof RunsSearches runs) {
         commands.add(((PluginCommand) command).withBound(runs.withRunner(runner)));
       } else {
         commands.add(command);

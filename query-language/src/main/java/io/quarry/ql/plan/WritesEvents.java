@@ -21,16 +21,16 @@ public interface WritesEvents {
   }
 
   /**
-   * Whether running {@code command} may write events: it writes them ({@link #of}) or runs searches
-   * that may ({@link RunsSearches}: {@code map}, unless the server bound it {@link
-   * RunsSearches#readOnly}). What must not run twice (a preview, the search page's timeline) or
-   * inside another command ({@code appendpipe}) asks this.
+   * Whether running {@code command} may write: it writes events ({@link #of}), a lookup table
+   * ({@code outputlookup}), or runs searches that may ({@link RunsSearches}: {@code map}, unless
+   * the server bound it {@link RunsSearches#readOnly}). What must not run twice (a preview, the
+   * search page's timeline), inside another command ({@code appendpipe}) or be added by a
+   * subsearch's result asks this.
    */
   static boolean mayWrite(io.quarry.ql.ast.Command command) {
     return of(command) != null
-        || command instanceof io.quarry.ql.ast.PluginCommand plugin
-            && plugin.bound() instanceof RunsSearches runs
-            && !runs.readOnly();
+        || command instanceof io.quarry.ql.ast.OutputLookupCommand
+        || RunsSearches.of(command) instanceof RunsSearches runs && !runs.readOnly();
   }
 
   /** The index the events go to, as the query names it. */

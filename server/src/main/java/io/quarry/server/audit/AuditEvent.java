@@ -18,11 +18,12 @@ import java.util.Map;
  *
  * <p>Stored with sourcetype {@code audittrail}; the event text is Splunk's shape, {@code
  * Audit:[timestamp=…, user=bob, action=search, info=completed, …, search='…']} (the search text
- * last, so whatever it contains cannot be read as another pair), and every pair is also an
- * index-time field, so {@code user=bob action=search} finds the event by its term index and {@code
- * stats count by user, action} reads doc values. A value longer than {@value #MAX_FIELD_CHARS}
- * characters is cut in its field (and {@code truncated=true} added); the event text keeps up to
- * {@value #MAX_RAW_CHARS} characters of each.
+ * last), and every pair is also an index-time field, so {@code user=bob action=search} finds the
+ * event by its term index and {@code stats count by user, action} reads doc values. A search reads
+ * no pair out of the text: the built-in sourcetype has {@code kvMode: none} (Splunk's {@code
+ * KV_MODE = none}), so the pairs a user types into the quoted query are no fields of the event. A
+ * value longer than {@value #MAX_FIELD_CHARS} characters is cut in its field (and {@code
+ * truncated=true} added); the event text keeps up to {@value #MAX_RAW_CHARS} characters of each.
  *
  * @param time when it happened
  * @param user who did it (the name presented for a failed login, {@code -} when none was)

@@ -63,7 +63,7 @@ public final class FieldRoutes {
           admitted.plan(
               () ->
                   SearchRequest.plan(
-                      search, access, summary, request.earliest(), request.latest()));
+                      search, access, summary, request.earliest(), request.latest(), false, true));
       io.quarry.server.search.SearchControl control = new io.quarry.server.search.SearchControl();
       try {
         stats =

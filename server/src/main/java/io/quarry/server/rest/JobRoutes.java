@@ -73,13 +73,15 @@ public final class JobRoutes {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'mode' must be async or blocking, not '" + mode + "'");
     }
-    if (request.bool("readOnly", false)) {
+    boolean readOnly = request.bool("readOnly", false);
+    if (readOnly) {
       request.requireReadOnly(search, "A read-only job (readOnly: true)");
     }
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     Duration ttl = request.seconds("ttl", jobs.defaultTtl());
     SearchJob job =
-        submit(user, request.query(), request.earliest(), request.latest(), timeLimit, ttl);
+        submit(
+            user, request.query(), request.earliest(), request.latest(), timeLimit, ttl, readOnly);
     if (mode.equals("blocking")) {
       job.await(timeLimit.plusSeconds(60));
     }
@@ -103,6 +105,21 @@ public final class JobRoutes {
       String latest,
       Duration timeLimit,
       Duration ttl) {
+    return submit(user, query, earliest, latest, timeLimit, ttl, false);
+  }
+
+  /**
+   * {@link #submit}, refusing when {@code readOnly} a query that writes as it is planned (400
+   * {@code SEARCH_WRITES}).
+   */
+  private SearchJob submit(
+      io.quarry.server.auth.Access user,
+      String query,
+      String earliest,
+      String latest,
+      Duration timeLimit,
+      Duration ttl,
+      boolean readOnly) {
     // admitted before planning: subsearches run while the query is planned
     io.quarry.server.auth.AdmittedSearch admitted = null;
     if (jobs.queuesOverQuota() && jobs.waiting(user.user()) < JobManager.MAX_WAITING_PER_USER) {
@@ -129,7 +146,7 @@ public final class JobRoutes {
                     user, timeLimit != null ? timeLimit : search.maxTime()),
                 ttl,
                 () -> io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id),
-                () -> SearchRequest.plan(search, user, query, earliest, latest),
+                () -> SearchRequest.plan(search, user, query, earliest, latest, false, readOnly),
                 () ->
                     io.quarry.server.auth.AdmittedSearch.cancelledWhileWaiting(
                         authenticator, user, query, id)),
@@ -145,7 +162,9 @@ public final class JobRoutes {
     }
     SearchPlan plan;
     try {
-      plan = admitted.plan(() -> SearchRequest.plan(search, user, query, earliest, latest));
+      plan =
+          admitted.plan(
+              () -> SearchRequest.plan(search, user, query, earliest, latest, false, readOnly));
     } catch (RuntimeException refused) {
       admitted.close();
       throw refused;

@@ -77,7 +77,8 @@ public final class SearchExportRoute {
                       query,
                       exchange.parameter("earliest_time"),
                       exchange.parameter("latest_time"),
-                      explain));
+                      explain,
+                      false));
       if (explain) {
         exchange.json(HttpResponseStatus.OK, java.util.Map.of("explain", search.explain(plan)));
         return;

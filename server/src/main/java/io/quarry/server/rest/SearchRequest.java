@@ -56,19 +56,24 @@ record SearchRequest(JsonNode body, String query, String earliest, String latest
    */
   static SearchPlan plan(
       SearchService search, Access access, String query, String earliest, String latest) {
-    return plan(search, access, query, earliest, latest, false);
+    return plan(search, access, query, earliest, latest, false, false);
   }
 
-  /** {@link #plan}, writing nothing when {@code writeNothing} ({@code explain}). */
+  /**
+   * {@link #plan}, writing nothing when {@code writeNothing} ({@code explain}), refusing a query
+   * that writes when {@code readOnly} (checked again as it is planned: {@link
+   * SearchService#plan(String, String, String, Access, boolean, boolean)}).
+   */
   static SearchPlan plan(
       SearchService search,
       Access access,
       String query,
       String earliest,
       String latest,
-      boolean writeNothing) {
+      boolean writeNothing,
+      boolean readOnly) {
     try {
-      return search.plan(query, earliest, latest, access, writeNothing);
+      return search.plan(query, earliest, latest, access, writeNothing, readOnly);
     } catch (QueryParseException e) {
       throw QueryErrors.of(e);
     }

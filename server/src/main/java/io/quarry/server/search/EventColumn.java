@@ -13,6 +13,7 @@ import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
+import io.quarry.server.sourcetype.Sourcetype;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -336,12 +337,16 @@ final class EventColumn {
     return event.textLacks(name) && !sourcetypeExtracts(event.sourcetype());
   }
 
-  /** Whether the sourcetype's own extraction may give this field (then key=value does not). */
+  /**
+   * Whether the sourcetype's own extraction may give this field (then key=value does not), or the
+   * sourcetype reads no pairs ({@code kvMode: none}): either way the full extraction answers.
+   */
   boolean sourcetypeExtracts(String sourcetypeName) {
     if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
       checkedSourcetype = sourcetypeName;
+      Sourcetype sourcetype = reading.sourcetypes().forName(sourcetypeName);
       sourcetypeExtracts =
-          reading.sourcetypes().forName(sourcetypeName).mayExtract(name) || DateFields.is(name);
+          sourcetype.mayExtract(name) || !sourcetype.readsPairs() || DateFields.is(name);
     }
     return sourcetypeExtracts;
   }

@@ -50,6 +50,9 @@ final class FieldExtractor {
         return values;
       }
     }
+    if (!sourcetype.readsPairs()) {
+      return List.of();
+    }
     if (byJson == null) {
       byJson = jsonFields();
     }
@@ -90,11 +93,14 @@ final class FieldExtractor {
   }
 
   private Map<String, List<Object>> jsonFields() {
-    return JsonFields.flatten(raw);
+    return sourcetype.readsPairs() ? JsonFields.flatten(raw) : Map.of();
   }
 
   @SuppressWarnings("unchecked")
   private Map<String, List<Object>> keyValueFields() {
+    if (!sourcetype.readsPairs()) {
+      return Map.of();
+    }
     Map<String, ? extends List<?>> fields = KeyValues.extract(raw);
     return (Map<String, List<Object>>) fields;
   }

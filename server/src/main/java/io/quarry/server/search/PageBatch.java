@@ -6,7 +6,6 @@ import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.SliceCursor;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
-import io.quarry.ql.ast.OutputLookupCommand;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.CountShortcut;
@@ -329,9 +328,7 @@ final class PageBatch {
    * a preview would write the partial groups; Splunk's {@code run_in_preview} defaults to false).
    */
   static boolean previews(List<Command> reduce) {
-    return reduce.stream()
-        .noneMatch(
-            c -> c instanceof OutputLookupCommand || io.quarry.ql.plan.WritesEvents.mayWrite(c));
+    return reduce.stream().noneMatch(io.quarry.ql.plan.WritesEvents::mayWrite);
   }
 
   /**

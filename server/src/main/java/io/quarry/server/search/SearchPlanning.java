@@ -8,11 +8,9 @@ import io.quarry.ql.ast.Query;
 import io.quarry.ql.parser.Parser;
 import io.quarry.ql.parser.Position;
 import io.quarry.ql.parser.QueryParseException;
-import io.quarry.ql.plan.RunsSearches;
 import io.quarry.ql.plan.SearchPlan;
 import io.quarry.ql.plan.SearchPlanner;
 import io.quarry.ql.plan.SubsearchExpander;
-import io.quarry.ql.plan.WritesEvents;
 import io.quarry.ql.time.TimeModifiers;
 import io.quarry.server.auth.Access;
 import io.quarry.server.config.Role;
@@ -27,7 +25,8 @@ import java.util.List;
  * subsearches run and spliced in, the job's time range, the plan restricted to the indexes the user
  * may read (event or metric) and filtered by their roles' search filter, each {@code mstats
  * append=true} bound to what it reads, each {@code collect} bound to its index's writer once the
- * user's right to write it is checked ({@link CollectWriter}), and lookup tables checked to exist.
+ * user's right to write it is checked ({@link SearchWrites}: also what a read-only search may not
+ * run), and lookup tables checked to exist.
  */
 final class SearchPlanning {
   private final SearchService service;
@@ -39,8 +38,7 @@ final class SearchPlanning {
   private final Clock clock;
   private final long maxMemory;
   private final io.quarry.plugin.api.data.MemoryAccount breaker;
-  private final io.quarry.server.ingest.IngestService ingest;
-  private final String host;
+  private final SearchWrites writes;
 
   /**
    * Planning for {@code service}, which runs the subsearches; their rows count on an account of
@@ -59,8 +57,6 @@ final class SearchPlanning {
       io.quarry.plugin.api.data.MemoryAccount breaker,
       io.quarry.server.ingest.IngestService ingest,
       String host) {
-    this.ingest = requireNonNull(ingest, "ingest is null");
-    this.host = requireNonNull(host, "host is null");
     this.service = requireNonNull(service, "service is null");
     this.parser = requireNonNull(parser, "parser is null");
     this.savedSearches = requireNonNull(savedSearches, "savedSearches is null");
@@ -70,6 +66,7 @@ final class SearchPlanning {
     this.clock = requireNonNull(clock, "clock is null");
     this.maxMemory = maxMemory;
     this.breaker = breaker;
+    this.writes = new SearchWrites(text -> parser.parseExpandedQuery(expand(text)), ingest, host);
   }
 
   /** {@link SearchService#checkSyntax}: parses the expanded query, nothing more. */
@@ -84,106 +81,24 @@ final class SearchPlanning {
 
   /** {@link SearchService#writingCommand}. */
   String writingCommand(String query) {
-    return writingCommand(parser.parseExpandedQuery(expand(query)));
+    return writes.writingCommand(query);
   }
 
-  private String writingCommand(Query parsed) {
-    for (Command command : parsed.commands()) {
-      if (WritesEvents.of(command) != null
-          || command instanceof io.quarry.ql.ast.OutputLookupCommand
-          || runsSearches(command) instanceof RunsSearches runs && templateWrites(runs)) {
-        return command.name();
-      }
-    }
-    for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
-      String writing = writingCommand(subsearch.text());
-      if (writing != null) {
-        return writing;
-      }
-    }
-    return null;
-  }
-
-  /** The command's searches-running bound command ({@code map}) not yet read-only, or null. */
-  private static RunsSearches runsSearches(Command command) {
-    return command instanceof io.quarry.ql.ast.PluginCommand plugin
-            && plugin.bound() instanceof RunsSearches runs
-            && !runs.readOnly()
-        ? runs
-        : null;
-  }
-
-  /**
-   * Whether the searches {@code runs} runs may write, judged from their text with each value a run
-   * fills in a placeholder: a text that does not parse so may ({@code | $command$}).
-   */
-  private boolean templateWrites(RunsSearches runs) {
-    try {
-      return writingCommand(runs.searchTemplate(TEMPLATE_PLACEHOLDER)) != null;
-    } catch (QueryParseException | io.quarry.server.http.ApiException e) {
-      return true;
-    }
-  }
-
-  /** What stands for a value {@code map} fills in when its search text is judged. */
-  private static final String TEMPLATE_PLACEHOLDER = "1";
-
-  /**
-   * The query with each {@code map} whose search text writes nothing ({@link #templateWrites})
-   * running its searches through a runner that refuses any search that writes once its values are
-   * filled in ({@link ReadOnlyRunner}): such a map is read-only ({@link WritesEvents#mayWrite}).
-   */
-  private Query readOnlyMaps(Query parsed) {
-    List<Command> commands = new ArrayList<>(parsed.commands().size());
-    boolean changed = false;
-    for (Command command : parsed.commands()) {
-      if (runsSearches(command) instanceof RunsSearches runs
-          && runs.runner() != null
-          && !templateWrites(runs)) {
-        commands.add(
-            ((io.quarry.ql.ast.PluginCommand) command)
-                .withBound(
-                    runs.withReadOnlyRunner(
-                        new ReadOnlyRunner(runs.runner(), this::writingCommand))));
-        changed = true;
-      } else {
-        commands.add(command);
-      }
-    }
-    return changed ? new Query(parsed.text(), commands) : parsed;
-  }
-
-  /**
-   * Refuses a query whose subsearch results, spliced into its text (a row's {@code search} field is
-   * spliced as is), added a command that writes ({@code x | collect …}): every check of "writes" —
-   * {@link #writingCommand}, the rights checked before the subsearches ran, a read-only map's runs
-   * — reads the query as written, so a spliced writer would run unchecked (400 {@code
-   * SEARCH_WRITES}).
-   */
-  private static void refuseSplicedWriters(Query written, Query expanded) {
-    List<Command> writers = writers(expanded);
-    if (writers.size() > writers(written).size()) {
-      throw SearchFailures.writes(
-          "A subsearch's result spliced into the search",
-          writers.get(0).name(),
-          "a subsearch may not add a command that writes; write it in the search itself");
-    }
-  }
-
-  /** The query's top-level commands that write or may ({@code collect}, {@code map} …). */
-  private static List<Command> writers(Query query) {
-    return query.commands().stream()
-        .filter(c -> WritesEvents.mayWrite(c) || c instanceof io.quarry.ql.ast.OutputLookupCommand)
-        .toList();
-  }
-
-  /** {@link SearchService#plan(String, String, String, Access, boolean)}. */
+  /** {@link SearchService#plan(String, String, String, Access, boolean, boolean)}. */
   SearchPlan plan(
-      String query, String earliest, String latest, Access access, boolean writeNothing) {
+      String query,
+      String earliest,
+      String latest,
+      Access access,
+      boolean writeNothing,
+      boolean readOnly) {
     Query parsed = parser.parseExpandedQuery(expand(query));
+    if (readOnly) { // the query as expanded now: a macro may have changed since a route checked it
+      SearchWrites.refuseWriting(writes.writingCommand(parsed));
+    }
     // every collect, the subsearches' too, may write its index before any subsearch runs; what
     // else can refuse the search is checked before too, so a refused search writes nothing
-    checkWrites(parsed, access);
+    writes.checkWrites(parsed, access);
     checkLookups(parsed, query, access, true);
     Instant now = clock.instant();
     long earliestMicros = jobTime(query, earliest, "earliest_time", now, Long.MIN_VALUE);
@@ -195,14 +110,26 @@ final class SearchPlanning {
       // into the query
       try (SearchSubsearchRunner runner =
           new SearchSubsearchRunner(
-              service, parsed.text(), earliest, latest, access, writeNothing, maxMemory, breaker)) {
+              service,
+              parsed.text(),
+              earliest,
+              latest,
+              access,
+              writeNothing,
+              readOnly,
+              maxMemory,
+              breaker)) {
         subsearches = SubsearchExpander.expand(parsed, parser::parseExpandedQuery, runner);
         collected = runner.collectedSoFar(); // map's searches have not run yet
       }
-      refuseSplicedWriters(parsed, subsearches.query());
-      parsed = readOnlyMaps(subsearches.query());
+      SearchWrites.refuseSplicedWriters(parsed, subsearches.query());
+      parsed = writes.readOnlyMaps(subsearches.query());
     }
-    parsed = bindWriters(parsed, access, writeNothing);
+    parsed = writes.bindWriters(parsed, access, writeNothing);
+    if (readOnly) { // nothing that writes is left after the subsearches were spliced in
+      SearchWrites.refuseWriting(
+          SearchWrites.writers(parsed).stream().findFirst().map(Command::name).orElse(null));
+    }
     SearchPlan plan =
         new SearchPlanner(now, ZoneOffset.UTC)
             .plan(parsed, earliestMicros, latestMicros, access.indexesDefault());
@@ -258,65 +185,6 @@ final class SearchPlanning {
         }
       }
     }
-  }
-
-  /**
-   * Checks that the user may write the index of each command that writes events ({@code collect})
-   * in the query and, not run, its subsearches ({@link Access#requireWrite}: 403) and that it
-   * exists (400 {@code INDEX_NOT_FOUND}).
-   */
-  private void checkWrites(Query parsed, Access access) {
-    for (Command command : parsed.commands()) {
-      if (WritesEvents.of(command) instanceof WritesEvents writes) {
-        checkWrite(writes.index(), command.name(), access);
-      }
-    }
-    for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
-      checkWrites(parser.parseExpandedQuery(expand(subsearch.text())), access);
-    }
-  }
-
-  private void checkWrite(String index, String command, Access access) {
-    access.requireWrite(index, command);
-    if (!ingest.hasIndex(index)) {
-      throw io.quarry.server.http.ApiException.of(
-          400,
-          "INDEX_NOT_FOUND",
-          command
-              + ": index '"
-              + index
-              + "' does not exist; create it first (the events of a summary go to an"
-              + " existing index)",
-          java.util.Map.of("index", index),
-          java.util.Map.of());
-    }
-  }
-
-  /**
-   * Binds each command that writes events ({@code collect}) to a writer of its index, checked again
-   * ({@link #checkWrite}); with {@code writeNothing} (an {@code explain}) to one that writes
-   * nothing.
-   */
-  private Query bindWriters(Query parsed, Access access, boolean writeNothing) {
-    List<Command> commands = new ArrayList<>(parsed.commands().size());
-    boolean bound = false;
-    for (Command command : parsed.commands()) {
-      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && WritesEvents.of(plugin) instanceof WritesEvents writes) {
-        String index = writes.index();
-        checkWrite(index, plugin.name(), access);
-        commands.add(
-            plugin.withBound(
-                writes.withWriter(
-                    writeNothing
-                        ? CollectWriter.NOTHING
-                        : new CollectWriter(ingest, index, host))));
-        bound = true;
-      } else {
-        commands.add(command);
-      }
-    }
-    return bound ? new Query(parsed.text(), commands) : parsed;
   }
 
   /**

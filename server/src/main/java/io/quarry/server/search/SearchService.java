@@ -225,17 +225,25 @@ public final class SearchService implements AutoCloseable {
    * @throws io.quarry.server.http.ApiException 403 for {@code outputlookup} without the capability
    */
   public SearchPlan plan(String query, String earliest, String latest, Access access) {
-    return plan(query, earliest, latest, access, false);
+    return plan(query, earliest, latest, access, false, false);
   }
 
   /**
    * {@link #plan(String, String, String, Access)}, its {@code collect} commands (its subsearches'
    * too) writing nothing when {@code writeNothing}: for {@code explain}, which runs the subsearches
-   * to show the query they make but must not write what they collect.
+   * to show the query they make but must not write what they collect; refusing with {@code
+   * readOnly} a query that writes (400 {@code SEARCH_WRITES}) as it is planned: its text as
+   * expanded then (a macro or saved search changed since a route's {@link #requireReadOnly} is
+   * seen), each subsearch's as it runs, and the commands left once the subsearches were spliced in.
    */
   public SearchPlan plan(
-      String query, String earliest, String latest, Access access, boolean writeNothing) {
-    return planning.plan(query, earliest, latest, access, writeNothing);
+      String query,
+      String earliest,
+      String latest,
+      Access access,
+      boolean writeNothing,
+      boolean readOnly) {
+    return planning.plan(query, earliest, latest, access, writeNothing, readOnly);
   }
 
   /**

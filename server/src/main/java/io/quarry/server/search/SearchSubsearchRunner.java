@@ -35,6 +35,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
   private final String latest;
   private final Access access;
   private final boolean writeNothing;
+  private final boolean readOnly;
   private final MemoryAccount memory;
   private final java.util.concurrent.atomic.AtomicLong collected =
       new java.util.concurrent.atomic.AtomicLong();
@@ -48,9 +49,11 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       String latest,
       Access access,
       boolean writeNothing,
+      boolean readOnly,
       long maxMemory,
       MemoryAccount breaker) {
     this.writeNothing = writeNothing;
+    this.readOnly = readOnly;
     this.search = search;
     this.outerQuery = outerQuery;
     this.earliest = earliest;
@@ -82,7 +85,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       Subsearch subsearch, long maxRows, Duration maxTime, BooleanSupplier outerStopped) {
     SearchPlan plan;
     try {
-      plan = search.plan(subsearch.text(), earliest, latest, access, writeNothing);
+      plan = search.plan(subsearch.text(), earliest, latest, access, writeNothing, readOnly);
     } catch (QueryParseException e) {
       throw new QueryParseException(
           subsearch.describe() + ": " + e.getMessage(),

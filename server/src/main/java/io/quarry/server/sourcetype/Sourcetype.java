@@ -44,6 +44,7 @@ public final class Sourcetype {
   private final Map<String, IndexedFieldType> fieldTypes;
   private final List<NamedGroups> searchExtractions;
   private final boolean accessLog;
+  private final boolean readsPairs; // kvMode auto: key=value pairs and JSON read from the text
   // whether the only index-time extraction is the built-in access-log one (AccessLogParser)
   private final boolean accessLogIndexOnly;
 
@@ -58,8 +59,10 @@ public final class Sourcetype {
       Optional<String> timestampField,
       List<IndexExtraction> indexExtractions,
       Map<String, IndexedFieldType> fieldTypes,
-      List<NamedGroups> searchExtractions) {
+      List<NamedGroups> searchExtractions,
+      boolean readsPairs) {
     this.name = name;
+    this.readsPairs = readsPairs;
     this.description = description;
     this.lineBreaker = lineBreaker;
     this.breakOnlyBefore = breakOnlyBefore;
@@ -105,6 +108,15 @@ public final class Sourcetype {
    */
   public boolean mayExtract(String field) {
     return searchFields.contains(field);
+  }
+
+  /**
+   * Whether a search reads {@code key=value} pairs and JSON objects out of this sourcetype's event
+   * text for a field it asks for ({@code kvMode: auto}, the default); false for {@code kvMode:
+   * none}, whose events have only their index-time fields and the sourcetype's own extractions.
+   */
+  public boolean readsPairs() {
+    return readsPairs;
   }
 
   /**
@@ -183,10 +195,22 @@ public final class Sourcetype {
           Optional.ofNullable(settings.timestampField()),
           indexExtractions,
           fieldTypes,
-          searchExtractions);
+          searchExtractions,
+          readsPairs(settings.kvMode()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + e.getMessage(), e);
     }
+  }
+
+  /** {@code kvMode}: {@code auto} (or unset) reads pairs, {@code none} does not. */
+  private static boolean readsPairs(String kvMode) {
+    if (kvMode == null || kvMode.equals("auto")) {
+      return true;
+    }
+    if (kvMode.equals("none")) {
+      return false;
+    }
+    throw new IllegalArgumentException("kvMode must be auto or none, not '" + kvMode + "'");
   }
 
   private static Optional<Pattern> pattern(String regex, String setting) {

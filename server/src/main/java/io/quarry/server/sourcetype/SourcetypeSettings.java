@@ -27,6 +27,9 @@ import java.util.Map;
  * @param fields the types of index-time fields: keyword (default), long or double
  * @param searchExtractions regular expressions with named groups applied when a search asks for a
  *     field
+ * @param kvMode Splunk's {@code KV_MODE}: {@code auto} (default) reads {@code key=value} pairs and
+ *     JSON objects out of an event's text when a search asks for a field; {@code none} reads
+ *     neither (the index-time fields and {@code searchExtractions} remain)
  */
 public record SourcetypeSettings(
     @JsonProperty("description") String description,
@@ -41,7 +44,8 @@ public record SourcetypeSettings(
     @JsonProperty("timestampField") String timestampField,
     @JsonProperty("indexExtractions") List<IndexExtractionSettings> indexExtractions,
     @JsonProperty("fields") Map<String, String> fields,
-    @JsonProperty("searchExtractions") List<String> searchExtractions) {
+    @JsonProperty("searchExtractions") List<String> searchExtractions,
+    @JsonProperty("kvMode") String kvMode) {
 
   /**
    * One index-time extraction: {@code type: json} (every scalar of a JSON event, nested names
@@ -66,7 +70,8 @@ public record SourcetypeSettings(
         pick(other.timestampField, timestampField),
         pick(other.indexExtractions, indexExtractions),
         pick(other.fields, fields),
-        pick(other.searchExtractions, searchExtractions));
+        pick(other.searchExtractions, searchExtractions),
+        pick(other.kvMode, kvMode));
   }
 
   private static <T> T pick(T preferred, T fallback) {
@@ -93,6 +98,7 @@ public record SourcetypeSettings(
     private List<IndexExtractionSettings> indexExtractions;
     private Map<String, String> fields;
     private List<String> searchExtractions;
+    private String kvMode;
 
     public Builder description(String value) {
       description = value;
@@ -159,6 +165,11 @@ public record SourcetypeSettings(
       return this;
     }
 
+    public Builder kvMode(String value) {
+      kvMode = value;
+      return this;
+    }
+
     public SourcetypeSettings build() {
       return new SourcetypeSettings(
           description,
@@ -173,7 +184,8 @@ public record SourcetypeSettings(
           timestampField,
           indexExtractions,
           fields,
-          searchExtractions);
+          searchExtractions,
+          kvMode);
     }
   }
 }

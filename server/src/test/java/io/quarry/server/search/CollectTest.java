@@ -161,7 +161,6 @@ class CollectTest {
     ArrayNode audited =
         http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
-            // no "key=" in this text: its own audit events would read the pair from it
             "index=_audit action=search info=completed \"run=audited\""
                 + " | where collected_count > 0 | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);

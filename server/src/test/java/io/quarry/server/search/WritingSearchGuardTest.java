@@ -1,6 +1,7 @@
 package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -148,7 +149,6 @@ class WritingSearchGuardTest {
     var audited =
         http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
-            // no "collected_count=" in this text: its own audit events would read one from it
             "index=_audit action=search info=completed \"run=appended\""
                 + " | where collected_count > 0 | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);
@@ -204,7 +204,6 @@ class WritingSearchGuardTest {
     var audited =
         http.exportEventually( // the audit trail writes its events from a queue
             ADMIN,
-            // no "collected_count=" in this text: its own audit events would read one from it
             "index=_audit action=search info=completed \"run=mapaudit\""
                 + " | where collected_count > 0 | table collected_count, collect_indexes");
     assertThat(audited).as(audited.toString()).hasSize(1);
@@ -213,24 +212,83 @@ class WritingSearchGuardTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled(
-      "review-a35 finding, not fixed: automatic key=value extraction reads pairs inside the audit"
-          + " event's search='…' for fields the event lacks (collected_count, collect_indexes)")
   void aSearchsTextForgesNoAuditField() throws Exception {
-    // the audit event holds the search's text as search='…', which key=value extraction reads
+    // the audit event holds the search's text as search='…'; its sourcetype reads no pair from it
     http.export(
-        ADMIN, "| makeresults | search collected_count=777 collect_indexes=forged run=forge");
+        ADMIN,
+        "| makeresults | search collected_count=777 collect_indexes=forged"
+            + " user=bob info=granted action=logout run=forge");
     var audited =
         http.exportEventually(
-            ADMIN, "index=_audit action=search info=completed \"run=forge\" | table search");
-    assertThat(audited).as(audited.toString()).isNotEmpty();
+            ADMIN,
+            // the polling searches are audited too, and their texts hold "run=forge"
+            "index=_audit action=search info=completed \"run=forge\""
+                + " | where like(search, \"| makeresults | search %\")"
+                + " | eval users=mvcount(user), infos=mvcount(info), actions=mvcount(action)"
+                + " | table search, timestamp, user, info, action, users, infos, actions");
+    assertThat(audited).as(audited.toString()).hasSize(1);
+    JsonNode event = audited.get(0);
+    assertThat(event.path("search").asText()).contains("collected_count=777");
+    assertThat(event.path("timestamp").asText()).as(event.toString()).matches("\\d{4}-.*Z");
+    assertThat(event.path("user").asText()).isEqualTo("admin");
+    assertThat(event.path("info").asText()).isEqualTo("completed");
+    assertThat(event.path("action").asText()).isEqualTo("search");
+    assertThat(
+            event.path("users").asText()
+                + event.path("infos").asText()
+                + event.path("actions").asText())
+        .as(event.toString())
+        .isEqualTo("111");
     var forged =
         http.export(
             ADMIN,
             "index=_audit action=search \"run=forge\""
                 + " | where isnotnull(collected_count) OR isnotnull(collect_indexes)"
+                + " OR user=\"bob\" OR info=\"granted\" OR action=\"logout\""
                 + " | table collected_count, collect_indexes");
     assertThat(forged).as(forged.toString()).isEmpty();
+    var searched = http.export(ADMIN, "index=_audit collected_count=777 OR user=bob | stats count");
+    assertThat(searched.get(0).path("count").asText()).isEqualTo("0");
+    var bySearch = http.export(ADMIN, "index=_audit search=* \"run=forge\" | stats count");
+    assertThat(bySearch.get(0).path("count").asLong()).isPositive();
+  }
+
+  @Test
+  void aReadOnlySearchIsCheckedAgainAsItIsPlanned() throws Exception {
+    // the route checked the query while the macro read; it changed before the plan
+    HttpResponse<String> defined =
+        http.send("PUT", "/api/v1/macros/late_writer", ADMIN, "{\"definition\": \"eval a=1\"}");
+    assertThat(defined.statusCode()).as(defined.body()).isBetween(200, 201);
+    String query = "| makeresults | `late_writer`";
+    server.search().requireReadOnly(query, "a test");
+    defined =
+        http.send(
+            "PUT",
+            "/api/v1/macros/late_writer",
+            ADMIN,
+            "{\"definition\": \"collect index=summary marker=run=latewriter\"}");
+    assertThat(defined.statusCode()).as(defined.body()).isBetween(200, 201);
+    var access = io.quarry.server.auth.Access.admin();
+    assertThatThrownBy(() -> server.search().plan(query, null, null, access, false, true))
+        .isInstanceOf(io.quarry.server.http.ApiException.class)
+        .hasMessageContaining("'collect'");
+    // a subsearch's own text too, checked as it runs
+    assertThatThrownBy(
+            () ->
+                server
+                    .search()
+                    .plan(
+                        "| makeresults | append [| makeresults | `late_writer`]",
+                        null,
+                        null,
+                        access,
+                        false,
+                        true))
+        .isInstanceOf(io.quarry.server.http.ApiException.class)
+        .hasMessageContaining("'collect'");
+    assertThat(count("index=summary run=latewriter")).isZero();
+    // not read-only: the same query plans
+    assertThat(server.search().plan(query, null, null, access, false, false)).isNotNull();
   }
 
   @Test
