@@ -253,7 +253,7 @@ class WalCodecTest {
       out.writeBytes(bytes, bytes.length);
     }
     byte[] all = out.toArrayCopy();
-    assertThat(all).hasSize(batch.length());
+    assertThat(all).hasSize((int) batch.length());
     return all;
   }
 
