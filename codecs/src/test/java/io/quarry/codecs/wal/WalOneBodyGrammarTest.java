@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.codecs.store.Event;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,19 +76,8 @@ class WalOneBodyGrammarTest {
 
     EncodedBatch batch = EncodedBatch.of(events);
     assertThat(batch.pieces()[1].array()).as("written from the body itself").isSameAs(bytes);
-    ByteBuffersDataOutput written = new ByteBuffersDataOutput();
-    for (ByteBuffer piece : batch.pieces()) {
-      byte[] part = new byte[piece.remaining()];
-      piece.get(part);
-      written.writeBytes(part, part.length);
-    }
-    assertThat(written.toArrayCopy()).isEqualTo(grammar.toArrayCopy());
-
-    ByteBuffersDataOutput record = new ByteBuffersDataOutput();
-    record.writeVLong(77);
-    byte[] payload = written.toArrayCopy();
-    record.writeBytes(payload, payload.length);
-    WalCodec.Batch decoded = WalCodec.decode(record.toArrayCopy());
+    assertThat(WalCodecTest.bytes(batch)).isEqualTo(grammar.toArrayCopy());
+    WalCodec.Batch decoded = WalCodecTest.decode(batch, 77);
     assertThat(decoded.firstSeq()).isEqualTo(77);
     assertThat(decoded.events()).isEqualTo(events);
     assertThat(decoded.events().get(3).raw()).isEmpty();

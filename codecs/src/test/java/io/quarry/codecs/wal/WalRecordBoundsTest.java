@@ -33,7 +33,7 @@ class WalRecordBoundsTest {
     }
     List<Event> decoded =
         assertTimeoutPreemptively(
-            Duration.ofSeconds(20), () -> decode(EncodedBatch.of(events), 0).events());
+            Duration.ofSeconds(20), () -> WalCodecTest.decode(EncodedBatch.of(events), 0).events());
     assertThat(decoded).isEqualTo(events);
   }
 
@@ -90,17 +90,5 @@ class WalRecordBoundsTest {
         assertThat(log.damage()).isEmpty();
       }
     }
-  }
-
-  private static WalCodec.Batch decode(EncodedBatch batch, long firstSeq) throws IOException {
-    org.apache.lucene.store.ByteBuffersDataOutput record =
-        new org.apache.lucene.store.ByteBuffersDataOutput();
-    record.writeVLong(firstSeq);
-    for (java.nio.ByteBuffer piece : batch.pieces()) {
-      byte[] bytes = new byte[piece.remaining()];
-      piece.get(bytes);
-      record.writeBytes(bytes, bytes.length);
-    }
-    return WalCodec.decode(record.toArrayCopy());
   }
 }
