@@ -3,8 +3,8 @@ package io.quarry.codecs.store;
 import java.time.Duration;
 
 /**
- * When a hot bucket's journal is compacted (its fast blocks, lz4's since session 35, rewritten as
- * compact zstd-9 ones, docs/design/block-index.md, "Compaction out of the ingest window").
+ * When a hot bucket's journal is compacted (its fast zstd-1 blocks rewritten as compact zstd-9
+ * ones, docs/design/block-index.md, "Compaction out of the ingest window").
  *
  * <p>{@code deferred} (the default): while the bucket takes events its merges write fast blocks
  * only, and a compaction merges the segments still fast into compact ones when no event was added

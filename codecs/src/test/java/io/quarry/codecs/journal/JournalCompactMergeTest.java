@@ -17,7 +17,6 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LogDocMergePolicy;
-import org.apache.lucene.index.SerialMergeScheduler;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FlushInfo;
@@ -108,65 +107,6 @@ class JournalCompactMergeTest {
     // inline compaction keeps the setting's fast codec: zstd level 1
     assertThat(JournalCompression.ZSTD.codec(false, false)).isEqualTo(JournalCodec.ZSTD);
     assertThat(JournalCompression.ZSTD.codec(true, true)).isEqualTo(JournalCodec.ZSTD);
-  }
-
-  /**
-   * A bucket written before session 35 (fast segments of zstd level 1) and then by a server that
-   * writes its fast segments with lz4 (deferred compaction): a natural merge of one of each writes
-   * lz4 (the zstd blocks re-encoded, not copied under the wrong codec), the compaction zstd 9, and
-   * every text reads back the same at each step.
-   */
-  @Test
-  void aNaturalMergeOfAZstdAndAnLz4FastSegmentWritesLz4AndTheCompactionZstd() throws IOException {
-    List<String> lines = loghub();
-    int half = lines.size() / 2;
-    try (FSDirectory fs = FSDirectory.open(directory.resolve("upgraded"))) {
-      // before: deferred fast segments were zstd 1 (the setting's fast codec)
-      try (IndexWriter before =
-          mergingPairs(
-              fs, new QuarryCodec(JournalCompression.ZSTD, 16 * 1024, Long.MAX_VALUE, false))) {
-        add(before, lines.subList(0, half));
-      }
-      assertThat(codecs(fs)).containsExactly(JournalCodec.ZSTD);
-      try (IndexWriter after =
-          mergingPairs(
-              fs, new QuarryCodec(JournalCompression.ZSTD, 16 * 1024, Long.MAX_VALUE, true))) {
-        add(after, lines.subList(half, lines.size()));
-        after.maybeMerge(); // a natural merge of the two
-        after.commit();
-        assertThat(codecs(fs)).as("the natural merge's segment").containsExactly(JournalCodec.LZ4);
-        assertThat(stored(fs)).isEqualTo(lines);
-        add(after, lines.subList(0, 10)); // one more lz4 segment, then the compaction of both
-        after.forceMerge(1);
-      }
-      assertThat(codecs(fs)).containsExactly(JournalCodec.ZSTD);
-      List<String> all = new ArrayList<>(lines);
-      all.addAll(lines.subList(0, 10));
-      assertThat(stored(fs)).isEqualTo(all);
-    }
-  }
-
-  /** A writer whose natural merges take two segments at a time, in order. */
-  private static IndexWriter mergingPairs(FSDirectory fs, QuarryCodec codec) throws IOException {
-    LogDocMergePolicy policy = new LogDocMergePolicy(); // keeps the documents in order
-    policy.setMergeFactor(2);
-    policy.setMinMergeDocs(1);
-    return new IndexWriter(
-        fs,
-        new IndexWriterConfig()
-            .setUseCompoundFile(false)
-            .setMergePolicy(policy)
-            .setMergeScheduler(new SerialMergeScheduler())
-            .setCodec(codec));
-  }
-
-  private static void add(IndexWriter writer, List<String> lines) throws IOException {
-    for (String line : lines) {
-      Document document = new Document();
-      document.add(new StoredField("_raw", line));
-      writer.addDocument(document);
-    }
-    writer.commit();
   }
 
   /** The codec each segment of {@code fs} names in its journal, by segment. */
