@@ -60,7 +60,7 @@ public final class EncodedBatch {
   }
 
   /** The number of bytes of {@link #pieces}. */
-  int length() {
-    return encoded.out().length + encoded.bodyLength();
+  long length() {
+    return (long) encoded.out().length + encoded.bodyLength();
   }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,11 +96,11 @@ final class WalCodec {
     }
     Strings strings = new Strings(events);
     // about: the first event's field values for every event (a batch's events have the same
-    // fields; a map's values walked per event cost more than the encoding) and the copied texts
-    long expected =
-        16
-            + strings.bytes
-            + events.size() * (12L + (events.isEmpty() ? 0 : valueBytes(events.get(0))));
+    // fields; a map's values walked per event cost more than the encoding), at most FIELD_GUESS
+    // bytes an event (a first event with large fields must not size the record for every event:
+    // the array grows when the guess is short), and the copied texts
+    long fieldGuess = events.isEmpty() ? 0 : Math.min(valueBytes(events.get(0)), FIELD_GUESS);
+    long expected = 16 + strings.bytes + events.size() * (12L + fieldGuess);
     for (int i = 0; shared == null && i < events.size(); i++) {
       expected += events.get(i).rawLength(); // at least
     }
@@ -159,6 +160,9 @@ final class WalCodec {
     return new Encoded(out, shared, bodyStart, previousEnd - bodyStart, rawBytes);
   }
 
+  /** The most field bytes an event is guessed to take when sizing a record. */
+  private static final int FIELD_GUESS = 256;
+
   /** About the bytes of an event's field values with their lengths and names' numbers. */
   private static long valueBytes(Event event) {
     long sum = 0;
@@ -190,12 +194,14 @@ final class WalCodec {
    * A batch's distinct hosts, sources, sourcetypes and field names, numbered in the order first
    * seen. A batch's events name them by the same instances, so each slot (host, source, sourcetype,
    * a field's place) remembers the string it saw last and its number: one identity check an event
-   * and name, a search of the few strings only when the instance changes.
+   * and name, a hash lookup only when the instance changes (a batch may name a host or a source of
+   * its own per event: a search of the strings seen would be quadratic).
    */
   private static final class Strings {
     static final int NAME_SLOTS = 8;
 
     private final List<String> texts = new ArrayList<>();
+    private final HashMap<String, Integer> numbers = new HashMap<>();
     private final String[] lastText = new String[3 + NAME_SLOTS + 1];
     private final int[] lastNumber = new int[3 + NAME_SLOTS + 1];
     long bytes; // about: their UTF-8 lengths, for the output's first size
@@ -217,11 +223,15 @@ final class WalCodec {
       if (lastText[slot] == text) {
         return lastNumber[slot];
       }
-      int number = texts.indexOf(text);
-      if (number < 0) {
+      Integer known = numbers.get(text);
+      int number;
+      if (known == null) {
         number = texts.size();
+        numbers.put(text, number);
         texts.add(text);
         bytes += 1 + text.length();
+      } else {
+        number = known;
       }
       lastText[slot] = text;
       lastNumber[slot] = number;

@@ -220,14 +220,26 @@ public final class WriteAheadLog implements Closeable {
    * Appends one batch encoded beforehand ({@link EncodedBatch#of}, or {@link EncodedBatch#reusing}
    * into a pooled array); only the sequence number, the checksum and the write happen under the
    * log's lock. The log keeps no reference to the batch's arrays (nor to the request body its texts
-   * may be written from): the caller may give it back once this returns (or throws).
+   * may be written from): the caller may give it back once this returns (or throws). A batch larger
+   * than a record the log reads back ({@link WalFile#MAX_RECORD_BYTES}) is refused, nothing
+   * written.
    *
    * @return the position to pass to {@link #sync} to make this batch durable
    */
   public synchronized long append(long firstSeq, EncodedBatch batch) throws IOException {
     checkNotFailed();
     ByteBuffer[] pieces = batch.pieces();
-    int length = batch.length();
+    long length = batch.length();
+    if (length + MAX_VLONG_BYTES > WalFile.MAX_RECORD_BYTES) {
+      // a longer record would read back as cut short, and be cut off as a torn tail: refuse it
+      // before it is written, so it is never acknowledged
+      throw new IOException(
+          "a batch of "
+              + length
+              + " bytes is larger than a write-ahead log record may be ("
+              + WalFile.MAX_RECORD_BYTES
+              + " bytes): split the request into smaller ones");
+    }
     ByteBuffer head = ByteBuffer.allocate(WalFile.RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
     head.position(WalFile.RECORD_HEADER_BYTES);
     for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
@@ -243,7 +255,7 @@ public final class WriteAheadLog implements Closeable {
     for (ByteBuffer piece : pieces) {
       crc.update(piece.duplicate());
     }
-    head.putInt(0, sequenceBytes + length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
+    head.putInt(0, sequenceBytes + (int) length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
     ByteBuffer[] record = {head, pieces[0], pieces[1]};
     long start = channel.position();
     try {

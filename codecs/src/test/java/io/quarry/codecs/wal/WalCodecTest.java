@@ -245,7 +245,7 @@ class WalCodecTest {
   }
 
   /** The batch's record bytes after {@code FirstSeq}. */
-  private static byte[] bytes(EncodedBatch batch) {
+  static byte[] bytes(EncodedBatch batch) {
     ByteBuffersDataOutput out = new ByteBuffersDataOutput();
     for (java.nio.ByteBuffer piece : batch.pieces()) {
       byte[] bytes = new byte[piece.remaining()];
@@ -253,12 +253,12 @@ class WalCodecTest {
       out.writeBytes(bytes, bytes.length);
     }
     byte[] all = out.toArrayCopy();
-    assertThat(all).hasSize(batch.length());
+    assertThat(all).hasSize((int) batch.length());
     return all;
   }
 
   /** The batch decoded as a record of {@code firstSeq}. */
-  private static WalCodec.Batch decode(EncodedBatch batch, long firstSeq) throws IOException {
+  static WalCodec.Batch decode(EncodedBatch batch, long firstSeq) throws IOException {
     ByteBuffersDataOutput record = new ByteBuffersDataOutput();
     record.writeVLong(firstSeq);
     byte[] bytes = bytes(batch);

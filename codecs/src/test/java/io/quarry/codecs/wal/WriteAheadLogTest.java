@@ -41,8 +41,10 @@ class WriteAheadLogTest {
     return seen;
   }
 
+  @TempDir Path quarantineDirectory; // its own: a sibling of the log's was left behind in /tmp
+
   private Path quarantine() {
-    return directory.resolveSibling(directory.getFileName() + "-quarantine");
+    return quarantineDirectory;
   }
 
   private List<Path> files() throws IOException {
