@@ -11,59 +11,30 @@ import java.util.Locale;
  */
 public enum JournalCompression {
   /** No compression: the fastest decode, the largest files. */
-  NONE("none", JournalCodec.NONE, JournalCodec.NONE, JournalCodec.NONE),
+  NONE("none", JournalCodec.NONE, JournalCodec.NONE),
   /** lz4 for both: lz4's fast encoder, then lz4hc for compact merges. */
-  LZ4("lz4", JournalCodec.LZ4, JournalCodec.LZ4, JournalCodec.LZ4),
-  /**
-   * zstd for both: level 1, then level 9 for compact merges. The default. Fast segments stay zstd 1
-   * with compaction deferred too: lz4's fast encoder writes them ~6% cheaper on the writing thread,
-   * but lz4 blocks have no prefix read, so a times-only scan of a hot bucket would decode every
-   * block whole (session 35: measured, then kept zstd; {@link #DEFERRED_FAST_PROPERTY} runs the
-   * A/B).
-   */
-  ZSTD("zstd", JournalCodec.ZSTD, JournalCodec.ZSTD, JournalCodec.ZSTD),
+  LZ4("lz4", JournalCodec.LZ4, JournalCodec.LZ4),
+  /** zstd for both: level 1, then level 9 for compact merges. The default. */
+  ZSTD("zstd", JournalCodec.ZSTD, JournalCodec.ZSTD),
   /**
    * zstd level 1 for fast segments (small, for the ingest's flushes and small merges), lz4hc for
    * compact merges (decodes several times faster than zstd for ~20% more bytes than zstd 9).
    */
-  ZSTD_LZ4("zstd-lz4", JournalCodec.ZSTD, JournalCodec.ZSTD, JournalCodec.LZ4);
-
-  /**
-   * The developer switch ({@code -Dquarry.storage.journalDeferredFast=zstd|lz4|none}) that names
-   * the codec of fast segments under deferred compaction whatever the setting: for A/B runs of the
-   * fast write (docs/design/block-index.md, "Fast journal and WAL (session 35)").
-   */
-  public static final String DEFERRED_FAST_PROPERTY = "quarry.storage.journalDeferredFast";
+  ZSTD_LZ4("zstd-lz4", JournalCodec.ZSTD, JournalCodec.LZ4);
 
   private final String configName;
   private final JournalCodec fast;
-  private final JournalCodec deferredFast;
   private final JournalCodec compact;
 
-  JournalCompression(
-      String configName, JournalCodec fast, JournalCodec deferredFast, JournalCodec compact) {
+  JournalCompression(String configName, JournalCodec fast, JournalCodec compact) {
     this.configName = configName;
     this.fast = fast;
-    this.deferredFast = deferredFast;
     this.compact = compact;
   }
 
-  /** The codec of a segment written fast ({@code compact} false) or compact, compaction inline. */
+  /** The codec of a segment written fast ({@code compact} false) or compact. */
   public JournalCodec codec(boolean compact) {
     return compact ? this.compact : fast;
-  }
-
-  /**
-   * The codec of a segment written fast or compact; with compaction {@code deferred} every fast
-   * segment is rewritten compact by the bucket's compaction or its roll; its codec is the setting's
-   * fast one unless {@link #DEFERRED_FAST_PROPERTY} names another (an A/B switch).
-   */
-  public JournalCodec codec(boolean compact, boolean deferred) {
-    if (compact || !deferred) {
-      return codec(compact);
-    }
-    String forced = System.getProperty(DEFERRED_FAST_PROPERTY);
-    return forced == null ? deferredFast : fromName(forced).fast;
   }
 
   /** The configuration value that names this setting. */

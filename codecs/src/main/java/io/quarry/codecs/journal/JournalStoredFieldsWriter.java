@@ -70,12 +70,11 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       IOContext context,
       JournalCompression compression,
       int blockSize,
-      boolean compact,
-      boolean deferred)
+      boolean compact)
       throws IOException {
     this.compression = compression;
     this.segmentInfo = segmentInfo;
-    this.codec = compression.codec(compact, deferred);
+    this.codec = compression.codec(compact);
     this.level = codec.level(compact);
     this.compact = compact;
     this.blockSize = blockSize;

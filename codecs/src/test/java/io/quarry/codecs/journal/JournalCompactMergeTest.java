@@ -90,16 +90,6 @@ class JournalCompactMergeTest {
       // zstd 1 (prefix reads of the times stay possible on a hot bucket), none for none
       deferredWritesFastAndCompacts(compression, compression.codec(false), lines);
     }
-    // the A/B switch names another fast codec under deferred compaction only
-    System.setProperty(JournalCompression.DEFERRED_FAST_PROPERTY, "lz4");
-    try {
-      deferredWritesFastAndCompacts(JournalCompression.ZSTD, JournalCodec.LZ4, lines);
-      assertThat(JournalCompression.ZSTD.codec(false, false)).isEqualTo(JournalCodec.ZSTD);
-    } finally {
-      System.clearProperty(JournalCompression.DEFERRED_FAST_PROPERTY);
-    }
-    assertThat(JournalCompression.ZSTD.codec(false, true)).isEqualTo(JournalCodec.ZSTD);
-    assertThat(JournalCompression.ZSTD.codec(true, true)).isEqualTo(JournalCodec.ZSTD);
   }
 
   private void deferredWritesFastAndCompacts(

@@ -5,6 +5,9 @@ package io.quarry.server.config;
  * its listener may serve plain HTTP.
  */
 final class ServerSettings {
+  /** The largest {@code server.maxRequestBytes}: 512 MiB. */
+  static final long MAX_REQUEST_BYTES = 512L << 20;
+
   private ServerSettings() {}
 
   /** Checks the listener's limits once their defaults are in; the message names the setting. */
@@ -22,9 +25,11 @@ final class ServerSettings {
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("server.port must be 0..65535, not " + port);
     }
-    if (maxRequestBytes < 1024 || maxRequestBytes > Integer.MAX_VALUE) {
+    // at most 512 MiB: one request is one write-ahead log record, which holds at most 1 GiB
+    // (its body plus each event's time, range and fields); a larger one could not be stored
+    if (maxRequestBytes < 1024 || maxRequestBytes > MAX_REQUEST_BYTES) {
       throw new IllegalArgumentException(
-          "server.maxRequestBytes must be 1024.." + Integer.MAX_VALUE + ", not " + maxRequestBytes);
+          "server.maxRequestBytes must be 1024.." + MAX_REQUEST_BYTES + ", not " + maxRequestBytes);
     }
     Bounds.atLeastOne(workerThreads, "server.workerThreads");
     Bounds.atLeastOne(ingestWorkerThreads, "server.ingestWorkerThreads");

@@ -19,7 +19,7 @@ class ConfigChecksTest {
     return Stream.of(
         refused("server.port must be 0..65535, not 70000", "server.port", "70000"),
         refused(
-            "server.maxRequestBytes must be 1024..2147483647, not 10",
+            "server.maxRequestBytes must be 1024..536870912, not 10",
             "server.maxRequestBytes",
             "10"),
         refused("server.maxInFlightBytes must be positive", "server.maxInFlightBytes", "0"),
