@@ -44,6 +44,11 @@ final class HecPoster {
     this.http = http.build();
   }
 
+  /** Shuts the JDK client down (its selector thread and idle connections): no post follows. */
+  void close() {
+    http.shutdownNow();
+  }
+
   /**
    * Posts one batch (its events' JSON, one after another), retrying what may succeed later.
    *

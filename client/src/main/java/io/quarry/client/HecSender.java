@@ -157,6 +157,14 @@ public final class HecSender implements Closeable {
   }
 
   private void run() {
+    try {
+      send();
+    } finally {
+      poster.close(); // the loop has ended: nothing is posted after it
+    }
+  }
+
+  private void send() {
     List<Map<String, Object>> batch = new ArrayList<>();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     long batchStarted = 0;

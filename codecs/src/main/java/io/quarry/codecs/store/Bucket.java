@@ -27,7 +27,8 @@ import org.apache.lucene.util.IOUtils;
  * the background once the bucket is idle or its fast segments pass the bound; the roll compacts
  * what is left. A compaction is a Lucene merge: searches see the segments before it or after it,
  * and a crash during one leaves the last commit as it was. A full bucket waits for its roll while
- * {@link #compactBeforeRoll} compacts it: it takes no event, and is neither hot nor warm.
+ * {@link #compactBeforeRoll} compacts it (or while it waits for the node's permit to, {@link
+ * RollCompactions}): it takes no event, and is neither hot nor warm.
  */
 final class Bucket implements Closeable {
   static final String MANIFEST = BucketManifest.FILE;

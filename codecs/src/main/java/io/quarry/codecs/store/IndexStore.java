@@ -50,14 +50,16 @@ import org.apache.lucene.store.FSDirectory;
  * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
  * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old: a new hot bucket takes the
  * writes, the full one is committed and, with compaction deferred, compacted in the background
- * (Lucene's merge threads); a later commit rolls it once that ended, so the roll's forced merge,
- * which holds the index's commit lock on the store's one scheduler thread, only merges compact
- * segments. At most one full bucket of an index waits so: when the next fills first, the waiting
- * one rolls at once, waiting for its compaction ({@link FullBucketRolls#rollWaiting}). A close
- * leaves a waiting bucket as it is; the next open starts its compaction again and does not wait for
- * it. Searches open only buckets whose time bounds overlap their range. Retention deletes whole
- * warm buckets, oldest first, past {@code maxAge} or while the index exceeds {@code maxTotalBytes},
- * never for the bytes of a compaction ({@link Retention}).
+ * (Lucene's merge threads) into the roll's own segments, once the node grants it one of its {@link
+ * RollCompactions} permits; a later commit rolls it once no merge of its writer runs, so the roll's
+ * forced merge, which holds the index's commit lock on the store's one scheduler thread, merges
+ * nothing. At most one full bucket of an index waits so: when the next fills first, the waiting one
+ * rolls at once ({@link FullBucketRolls#rollWaiting}) — if it never got a permit, its whole
+ * compaction then runs in that roll, under the commit lock. A close leaves a waiting bucket as it
+ * is; the next open starts its compaction again and does not wait for it. Searches open only
+ * buckets whose time bounds overlap their range. Retention deletes whole warm buckets, oldest
+ * first, past {@code maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes
+ * of a compaction ({@link Retention}).
  *
  * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
  * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link

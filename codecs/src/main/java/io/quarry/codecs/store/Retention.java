@@ -17,8 +17,8 @@ import java.util.logging.Logger;
  * bucket's, which held both until its roll). While a full bucket waits for its roll (compacting
  * ahead of it, or waiting for the node's permit to, {@link RollCompactions}), no bucket is deleted
  * by size at all: its last commit holds its fast segments, larger than the compact ones it will
- * hold once rolled, and the roll is at most a compaction away ({@code maxAge} still applies
- * meanwhile).
+ * hold once rolled. The wait is a compaction away, or longer while the bucket waits for a permit
+ * other indexes hold ({@code maxAge} still applies meanwhile).
  */
 final class Retention {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());

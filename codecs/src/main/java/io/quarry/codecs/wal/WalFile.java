@@ -83,8 +83,20 @@ final class WalFile {
       byte[] magic = new byte[MAGIC.length];
       header.flip().get(magic);
       int version = header.getInt();
-      if (!java.util.Arrays.equals(magic, MAGIC) || version < VERSION_START || version > VERSION) {
-        throw new IOException("not a Quarry WAL file (or an unknown version): " + file);
+      if (!java.util.Arrays.equals(magic, MAGIC)) {
+        throw new IOException("not a Quarry WAL file: " + file);
+      }
+      if (version < VERSION_START || version > VERSION) {
+        throw new IOException(
+            "Quarry WAL file "
+                + file
+                + " is version "
+                + version
+                + "; this build reads versions "
+                + VERSION_START
+                + ".."
+                + VERSION
+                + " (written by a newer Quarry? see README, Upgrading)");
       }
       long position = HEADER_BYTES;
       CRC32C crc = new CRC32C();
