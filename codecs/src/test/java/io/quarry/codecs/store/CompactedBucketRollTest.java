@@ -65,11 +65,8 @@ class CompactedBucketRollTest {
       try {
         fill(first);
         scheduler.maintenance(0); // first fills: its compaction ahead takes the permit
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((first.compaction().compactions() == 0 || first.compaction().running())
-            && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        Timed.until(
+            30, () -> first.compaction().compactions() != 0 && !first.compaction().running());
         assertThat(first.compaction().compactions()).as("first compacted ahead").isPositive();
         assertThat(first.buckets().getFirst().state()).isEqualTo("rolling");
 

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,15 +71,8 @@ class RollCompactionsTest {
           }
         }
         // 6,000 events each, over 5,000: the scheduled commits roll every index's bucket
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (stores.stream().anyMatch(RollCompactionsTest::notSwitched)
-            && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-        while (entered.stream().allMatch(latch -> latch.getCount() > 0)
-            && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        Timed.until(30, () -> stores.stream().noneMatch(RollCompactionsTest::notSwitched));
+        Timed.until(30, () -> entered.stream().anyMatch(latch -> latch.getCount() == 0));
         Thread.sleep(1_500); // scheduled commits, each of which could start another compaction
         started = (int) entered.stream().filter(latch -> latch.getCount() == 0).count();
         for (IndexStore store : stores) {
@@ -94,10 +86,7 @@ class RollCompactionsTest {
       assertThat(firstStates).as("every full bucket waits for its roll").containsOnly("rolling");
       assertThat(due).as("every index's compaction is due").containsOnly(true);
       for (IndexStore store : stores) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        Timed.until(60, () -> store.buckets().getFirst().state().equals("warm"));
         assertThat(store.buckets().getFirst().state()).as(store.name()).isEqualTo("warm");
         assertThat(store.compaction().settled()).as(store.name()).isTrue();
         Map<String, Integer> found = StoredRaws.of(store);

@@ -54,11 +54,8 @@ class RollOnceTest {
         long before = store.compaction().compactions();
         store.add(NumberedEvents.events(round * 2_000, 2_000));
         store.commit();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((store.compaction().compactions() == before || store.compaction().running())
-            && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        Timed.until(
+            30, () -> store.compaction().compactions() != before && !store.compaction().running());
         assertThat(store.compaction().compactions())
             .as("round %s compacted", round)
             .isGreaterThan(before);
@@ -67,11 +64,9 @@ class RollOnceTest {
           .as("compact segments before the roll")
           .hasSizeGreaterThan(CompactionMergePolicy.ROLL_SEGMENTS);
       store.add(NumberedEvents.events(10_000, 2_000)); // full: a scheduled commit rolls it
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while ((store.buckets().size() < 2 || !store.buckets().getFirst().state().equals("warm"))
-          && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      Timed.until(
+          60,
+          () -> store.buckets().size() >= 2 && store.buckets().getFirst().state().equals("warm"));
       assertThat(store.buckets().getFirst().state()).isEqualTo("warm");
       assertThat(store.buckets().getFirst().events()).isEqualTo(12_000);
       assertThat(rollMergeFiles.get()).as("files the roll's forced merge wrote").isZero();
@@ -126,20 +121,13 @@ class RollOnceTest {
         assertThat(entered.await(30, TimeUnit.SECONDS)).as("a natural merge started").isTrue();
         store.add(NumberedEvents.events(added, 100_000 - added)); // full: a commit rolls it
         added = 100_000;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((store.buckets().size() < 2 || store.compaction().running())
-            && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        Timed.until(30, () -> store.buckets().size() >= 2 && !store.compaction().running());
         Thread.sleep(1_000); // scheduled commits, each of which may roll the waiting bucket
         assertThat(store.buckets().getFirst().state()).isEqualTo("rolling");
       } finally {
         release.countDown();
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      Timed.until(60, () -> store.buckets().getFirst().state().equals("warm"));
       assertThat(store.buckets().getFirst().state()).isEqualTo("warm");
       assertThat(rollMergeFiles.get()).as("files the roll's forced merge wrote").isZero();
       assertThat(StoredRaws.segmentLevels(store))

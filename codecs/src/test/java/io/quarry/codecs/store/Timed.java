@@ -13,6 +13,11 @@ import java.util.concurrent.TimeoutException;
  * waits.
  */
 final class Timed<T> {
+  /** What {@link #until} waits for; a store's state may throw. */
+  interface Condition {
+    boolean holds() throws Exception;
+  }
+
   /** A store call without a result. */
   @FunctionalInterface
   interface Call {
@@ -47,6 +52,17 @@ final class Timed<T> {
       return true;
     } catch (TimeoutException e) {
       return false;
+    }
+  }
+
+  /**
+   * Polls {@code condition} every 20 ms until it holds or {@code seconds} passed; the caller then
+   * asserts what it waited for (so a timeout fails with the test's own message).
+   */
+  static void until(long seconds, Condition condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!condition.holds() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
     }
   }
 
