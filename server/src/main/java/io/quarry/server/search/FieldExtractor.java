@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.ql.exec.KeyValues;
 import io.quarry.server.sourcetype.JsonFields;
+import io.quarry.server.sourcetype.KvMode;
 import io.quarry.server.sourcetype.Sourcetype;
 import java.util.List;
 import java.util.Map;
@@ -9,10 +10,12 @@ import java.util.Map;
 /**
  * Search-time field extraction from one event's {@code _raw}, in Splunk's order of precedence: the
  * default datetime fields ({@link DateFields}, by name only), the sourcetype's extraction, then
- * JSON (when the event is a JSON object), then automatic {@code key=value} pairs. Each stage runs
- * only when a field is asked for that the earlier stages did not find, and at most once per event:
- * a search for {@code status} over access logs never runs the key=value scan, and one for {@code
- * JSESSIONID} scans only for that key.
+ * JSON (when the event is a JSON object), then automatic {@code key=value} pairs, the last two as
+ * the sourcetype's {@link KvMode} says (both for {@code auto}, pairs read escaped for {@code
+ * auto_escaped}, JSON alone for {@code json}, neither for {@code none}). Each stage runs only when
+ * a field is asked for that the earlier stages did not find, and at most once per event: a search
+ * for {@code status} over access logs never runs the key=value scan, and one for {@code JSESSIONID}
+ * scans only for that key.
  */
 final class FieldExtractor {
 
@@ -50,15 +53,16 @@ final class FieldExtractor {
         return values;
       }
     }
-    if (!sourcetype.readsPairs()) {
-      return List.of();
-    }
+    KvMode mode = sourcetype.kvMode();
     if (byJson == null) {
       byJson = jsonFields();
     }
     values = byJson.get(field);
     if (values != null) {
       return values;
+    }
+    if (!mode.readsPairs()) {
+      return List.of();
     }
     if (byKeyValue != null) {
       return byKeyValue.getOrDefault(field, List.of());
@@ -68,7 +72,7 @@ final class FieldExtractor {
       keyValueByField = new java.util.HashMap<>(4);
     }
     return keyValueByField.computeIfAbsent(
-        field, key -> List.<Object>copyOf(KeyValues.values(raw, key)));
+        field, key -> List.<Object>copyOf(KeyValues.values(raw, key, mode.escapes())));
   }
 
   /** Every field the three stages extract, in precedence order (each stage runs once). */
@@ -93,15 +97,16 @@ final class FieldExtractor {
   }
 
   private Map<String, List<Object>> jsonFields() {
-    return sourcetype.readsPairs() ? JsonFields.flatten(raw) : Map.of();
+    return sourcetype.kvMode().readsJson() ? JsonFields.flatten(raw) : Map.of();
   }
 
   @SuppressWarnings("unchecked")
   private Map<String, List<Object>> keyValueFields() {
-    if (!sourcetype.readsPairs()) {
+    KvMode mode = sourcetype.kvMode();
+    if (!mode.readsPairs()) {
       return Map.of();
     }
-    Map<String, ? extends List<?>> fields = KeyValues.extract(raw);
+    Map<String, ? extends List<?>> fields = KeyValues.extract(raw, mode.escapes());
     return (Map<String, List<Object>>) fields;
   }
 }
