@@ -4,6 +4,7 @@ import io.quarry.ql.exec.KeyValues;
 import io.quarry.server.sourcetype.JsonFields;
 import io.quarry.server.sourcetype.KvMode;
 import io.quarry.server.sourcetype.Sourcetype;
+import io.quarry.server.sourcetype.XmlFields;
 import java.util.List;
 import java.util.Map;
 
@@ -12,17 +13,18 @@ import java.util.Map;
  * default datetime fields ({@link DateFields}, by name only), the sourcetype's extraction, then
  * JSON (when the event is a JSON object), then automatic {@code key=value} pairs, the last two as
  * the sourcetype's {@link KvMode} says (both for {@code auto}, pairs read escaped for {@code
- * auto_escaped}, JSON alone for {@code json}, neither for {@code none}). Each stage runs only when
- * a field is asked for that the earlier stages did not find, and at most once per event: a search
- * for {@code status} over access logs never runs the key=value scan, and one for {@code JSESSIONID}
- * scans only for that key.
+ * auto_escaped}, JSON alone for {@code json}, an XML document's paths in JSON's place for {@code
+ * xml}, neither for {@code none}). Each stage runs only when a field is asked for that the earlier
+ * stages did not find, and at most once per event: a search for {@code status} over access logs
+ * never runs the key=value scan, and one for {@code JSESSIONID} scans only for that key.
  */
 final class FieldExtractor {
 
   private final String raw;
   private final Sourcetype sourcetype;
   private Map<String, List<Object>> bySourcetype;
-  private Map<String, List<Object>> byJson;
+  private Map<String, List<Object>>
+      byDocument; // a JSON object's (or, kvMode xml, an XML document's)
   private Map<String, List<Object>> byKeyValue; // every pair, once names() asked
   private Map<String, List<Object>> keyValueByField; // single keys asked by values()
   private Map<String, List<Object>> byDate; // date_hour …, when one is asked for
@@ -54,10 +56,10 @@ final class FieldExtractor {
       }
     }
     KvMode mode = sourcetype.kvMode();
-    if (byJson == null) {
-      byJson = jsonFields();
+    if (byDocument == null) {
+      byDocument = documentFields();
     }
-    values = byJson.get(field);
+    values = byDocument.get(field);
     if (values != null) {
       return values;
     }
@@ -80,14 +82,14 @@ final class FieldExtractor {
     if (bySourcetype == null) {
       bySourcetype = sourcetypeFields();
     }
-    if (byJson == null) {
-      byJson = jsonFields();
+    if (byDocument == null) {
+      byDocument = documentFields();
     }
     if (byKeyValue == null) {
       byKeyValue = keyValueFields();
     }
     java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>(bySourcetype.keySet());
-    names.addAll(byJson.keySet());
+    names.addAll(byDocument.keySet());
     names.addAll(byKeyValue.keySet());
     return List.copyOf(names);
   }
@@ -96,8 +98,11 @@ final class FieldExtractor {
     return sourcetype.extract(raw);
   }
 
-  private Map<String, List<Object>> jsonFields() {
-    return sourcetype.kvMode().readsJson() ? JsonFields.flatten(raw) : Map.of();
+  private Map<String, List<Object>> documentFields() {
+    KvMode mode = sourcetype.kvMode();
+    return mode.readsJson()
+        ? JsonFields.flatten(raw)
+        : mode.readsXml() ? XmlFields.flatten(raw) : Map.<String, List<Object>>of();
   }
 
   @SuppressWarnings("unchecked")

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 /**
  * A sourcetype's {@code kvMode}, Splunk's props.conf {@code KV_MODE}: what a search reads out of an
  * event's text for a field that the index-time fields and the sourcetype's own extractions do not
- * give. The four values Quarry implements, as props.conf.spec documents them:
+ * give. The five values Quarry implements, as props.conf.spec documents them:
  *
  * <ul>
  *   <li>{@code auto} (the default): {@code key=value} pairs, a quoted value ending at the first
@@ -19,26 +19,31 @@ import java.util.stream.Collectors;
  *       collect} writes (sourcetype {@code stash}, as in Splunk's default props.conf);
  *   <li>{@code json}: a JSON object's fields only, no {@code key=value} pair (text that is no JSON
  *       object gives nothing);
+ *   <li>{@code xml}: an XML document's elements and attributes only, named as {@code spath} names
+ *       them ({@link XmlFields}: <code>&lt;event&gt;&lt;user&gt;</code> is {@code event.user});
  *   <li>{@code none}: nothing from the text.
  * </ul>
  *
- * Splunk's {@code multi} (the {@code multikv} command over table-formatted events) and {@code xml}
- * are not implemented: naming one is a configuration error that lists these four.
+ * Splunk's {@code multi} (the {@code multikv} command over table-formatted events) is not
+ * implemented: naming it, or any other value, is a configuration error that lists these five.
  */
 public enum KvMode {
-  NONE(false, false, false),
-  AUTO(true, false, true),
-  AUTO_ESCAPED(true, true, true),
-  JSON(false, false, true);
+  NONE(false, false, false, false),
+  AUTO(true, false, true, false),
+  AUTO_ESCAPED(true, true, true, false),
+  JSON(false, false, true, false),
+  XML(false, false, false, true);
 
   private final boolean pairs;
   private final boolean escapes;
   private final boolean json;
+  private final boolean xml;
 
-  KvMode(boolean pairs, boolean escapes, boolean json) {
+  KvMode(boolean pairs, boolean escapes, boolean json, boolean xml) {
     this.pairs = pairs;
     this.escapes = escapes;
     this.json = json;
+    this.xml = xml;
   }
 
   /** Whether {@code key=value} pairs are read out of the text. */
@@ -54,6 +59,13 @@ public enum KvMode {
   /** Whether a JSON object's fields are read out of the text. */
   public boolean readsJson() {
     return json;
+  }
+
+  /**
+   * Whether an XML document's elements and attributes are read out of the text ({@link XmlFields}).
+   */
+  public boolean readsXml() {
+    return xml;
   }
 
   /** The setting's value as written in configuration: {@code auto_escaped}, … */
@@ -78,7 +90,7 @@ public enum KvMode {
     String supported =
         Arrays.stream(values()).map(KvMode::configName).collect(Collectors.joining(", "));
     String splunkOnly =
-        value.equals("multi") || value.startsWith("multi:") || value.equals("xml")
+        value.equals("multi") || value.startsWith("multi:")
             ? " (Splunk's " + value + " is not implemented)"
             : "";
     throw new IllegalArgumentException(

@@ -30,7 +30,8 @@ import java.util.Map;
  * @param kvMode Splunk's {@code KV_MODE} ({@link KvMode}): {@code auto} (default) reads {@code
  *     key=value} pairs and JSON objects out of an event's text when a search asks for a field,
  *     {@code auto_escaped} the same with escapes in quoted values, {@code json} JSON only, {@code
- *     none} neither (the index-time fields and {@code searchExtractions} remain)
+ *     xml} XML only, {@code none} neither (the index-time fields and {@code searchExtractions}
+ *     remain)
  */
 public record SourcetypeSettings(
     @JsonProperty("description") String description,

@@ -69,6 +69,23 @@ class FieldExtractorTest {
   }
 
   @Test
+  void kvModeXmlReadsElementsAndAttributesByPathAndNoPair() {
+    Sourcetype xml =
+        Sourcetype.from("feed", new SourcetypeSettings.Builder().kvMode("xml").build());
+    FieldExtractor event =
+        new FieldExtractor(
+            "<event><user>alice</user><status code=\"200\">ok</status><msg>a=b</msg>"
+                + "<tag>x</tag><tag>y</tag></event>",
+            xml);
+    assertThat(event.values("event.user")).containsExactly("alice");
+    assertThat(event.values("event.status{@code}")).containsExactly("200");
+    assertThat(event.values("event.tag")).containsExactly("x", "y");
+    assertThat(event.values("a")).isEmpty(); // no key=value pair
+    assertThat(event.values("user")).isEmpty();
+    assertThat(new FieldExtractor("user=bob {\"a\": 1}", xml).names()).isEmpty();
+  }
+
+  @Test
   void autoEndsAQuotedValueAtItsFirstQuoteAndAutoEscapedReadsEscapes() {
     String raw = "msg=\"say \\\"hi\\\" n=1\" n=2";
     FieldExtractor auto = new FieldExtractor(raw, Sourcetypes.builtIn().forName("app"));
@@ -88,16 +105,16 @@ class FieldExtractorTest {
 
   @Test
   void anUnsupportedKvModeNamesItselfAndTheSupportedOnes() {
-    for (String value : List.of("xml", "multi", "multi:ps", "AUTO", "kv")) {
+    for (String value : List.of("multi", "multi:ps", "AUTO", "kv")) {
       assertThatThrownBy(
               () -> Sourcetype.from("odd", new SourcetypeSettings.Builder().kvMode(value).build()))
           .as(value)
           .hasMessageContaining("sourcetype 'odd'")
           .hasMessageContaining("kvMode '" + value + "' is not supported")
-          .hasMessageContaining("none, auto, auto_escaped, json");
+          .hasMessageContaining("none, auto, auto_escaped, json, xml");
     }
     assertThatThrownBy(
-            () -> Sourcetype.from("odd", new SourcetypeSettings.Builder().kvMode("xml").build()))
-        .hasMessageContaining("Splunk's xml is not implemented");
+            () -> Sourcetype.from("odd", new SourcetypeSettings.Builder().kvMode("multi").build()))
+        .hasMessageContaining("Splunk's multi is not implemented");
   }
 }

@@ -135,6 +135,7 @@ class SplSpecTest {
       Map.of(
           "kv_escaped", new SourcetypeSettings.Builder().kvMode("auto_escaped").build(),
           "kv_json", new SourcetypeSettings.Builder().kvMode("json").build(),
+          "kv_xml", new SourcetypeSettings.Builder().kvMode("xml").build(),
           "kv_none", new SourcetypeSettings.Builder().kvMode("none").build());
 
   /** A server over {@code data} with {@code storage}'s settings, every dataset loaded. */
