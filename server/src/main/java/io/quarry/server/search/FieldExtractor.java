@@ -23,8 +23,10 @@ final class FieldExtractor {
   private final String raw;
   private final Sourcetype sourcetype;
   private Map<String, List<Object>> bySourcetype;
-  private Map<String, List<Object>>
-      byDocument; // a JSON object's (or, kvMode xml, an XML document's)
+
+  /** A JSON object's fields (or, {@code kvMode: xml}, an XML document's). */
+  private Map<String, List<Object>> byDocument;
+
   private Map<String, List<Object>> byKeyValue; // every pair, once names() asked
   private Map<String, List<Object>> keyValueByField; // single keys asked by values()
   private Map<String, List<Object>> byDate; // date_hour …, when one is asked for
