@@ -247,7 +247,7 @@ final class ExtractCommand implements CommandDefinition, CustomSyntax {
             }
           };
       if (pairDelims == null) {
-        KeyValues.forEachPair(text, pair);
+        KeyValues.forEachPair(text, true, pair);
       } else {
         DelimitedPairs.forEachPair(text, pairDelims, kvDelims, pair);
       }

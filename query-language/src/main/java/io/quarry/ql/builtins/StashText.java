@@ -14,10 +14,12 @@ import java.util.Locale;
  * then the result's fields as {@code key="value"} pairs separated by {@code ", "} in the order of
  * its columns — one pair per value of a multivalue, a {@code "} or {@code \} in a value escaped
  * with {@code \} — leaving out internal fields (a name starting with {@code _}), then the marker.
- * Search time reads the pairs back as fields (the automatic {@code key=value} extraction). A
- * result's {@code host}, {@code source} and {@code sourcetype} are written as {@code orig_host},
- * {@code orig_source} and {@code orig_sourcetype} (as Splunk's summary events carry them): the
- * summary event has its own, which a pair of the same name would contradict.
+ * Search time reads the pairs back as fields (the automatic {@code key=value} extraction, escaped:
+ * the built-in sourcetype {@code stash} is {@code kvMode: auto_escaped}). A result's default fields
+ * — {@code host}, {@code source}, {@code sourcetype}, {@code index}, {@code splunk_server}, {@code
+ * linecount}, {@code eventtype}, {@code tag}, {@code timestartpos}, {@code timeendpos} — are
+ * written as {@code orig_host} … (as Splunk's summary events carry them): the summary event has its
+ * own, which a pair of the same name would contradict.
  */
 final class StashText {
   private static final DateTimeFormatter TIME =
@@ -68,7 +70,17 @@ final class StashText {
   /** The key a result's field {@code name} is written under: the event's own fields renamed. */
   static String pairName(String name) {
     return switch (name) {
-      case "host", "source", "sourcetype" -> "orig_" + name;
+      case "host",
+          "source",
+          "sourcetype",
+          "index",
+          "splunk_server",
+          "linecount",
+          "eventtype",
+          "tag",
+          "timestartpos",
+          "timeendpos" ->
+          "orig_" + name;
       default -> name;
     };
   }

@@ -8,9 +8,13 @@ import java.util.function.BiConsumer;
 
 /**
  * Automatic {@code key=value} extraction: {@code key=value} and {@code key="quoted value"} pairs,
- * keys starting with a letter or {@code _}; a key seen twice gets both values. Used at search time
- * (always, after the sourcetype's and JSON extraction), at index time ({@code type: kv}) and by
- * {@code extract} without delimiters (here, below the server, for that built-in command).
+ * keys starting with a letter or {@code _}; a key seen twice gets both values. Two readings of a
+ * quoted value, as Splunk's {@code KV_MODE} has them: plain ({@code auto}: the first {@code "}
+ * closes it, a backslash is an ordinary character) and escaped ({@code auto_escaped}: {@code \"}
+ * and {@code \\} are a quote and a backslash inside it). Used at search time (after the
+ * sourcetype's and JSON extraction, as the sourcetype's {@code kvMode} says), at index time ({@code
+ * type: kv}, escaped) and by {@code extract} without delimiters (escaped; here, below the server,
+ * for that built-in command).
  */
 public final class KeyValues {
   private static final int MAX_KEY_LENGTH = 100;
@@ -24,29 +28,37 @@ public final class KeyValues {
    * a quote. Scanning resumes after each value, so {@code a=b=c} is {@code a} = {@code b=c}. (Was a
    * regex with a look-behind: ~6× slower on access-log lines, where it tried every position.)
    */
-  public static Map<String, List<String>> extract(String raw) {
+  public static Map<String, List<String>> extract(String raw, boolean escapes) {
     Map<String, List<String>> fields = new LinkedHashMap<>();
-    scan(raw, null, (key, value) -> fields.computeIfAbsent(key, k -> new ArrayList<>()).add(value));
+    scan(
+        raw,
+        null,
+        escapes,
+        (key, value) -> fields.computeIfAbsent(key, k -> new ArrayList<>()).add(value));
     return fields;
   }
 
   /** Every pair of {@code raw} handed to {@code pairs} in the order of the text. */
-  public static void forEachPair(String raw, BiConsumer<String, String> pairs) {
-    scan(raw, null, pairs);
+  public static void forEachPair(String raw, boolean escapes, BiConsumer<String, String> pairs) {
+    scan(raw, null, escapes, pairs);
   }
 
   /**
    * The values of one key, as {@code extract(raw).get(key)} would give them (empty when absent),
    * without cutting out the other pairs: what a search asking for one field needs.
    */
-  public static List<String> values(String raw, String key) {
+  public static List<String> values(String raw, String key, boolean escapes) {
     List<String> values = new ArrayList<>(1);
-    scan(raw, key, (k, value) -> values.add(value));
+    scan(raw, key, escapes, (k, value) -> values.add(value));
     return values;
   }
 
-  /** Every pair in order, or only those of {@code onlyKey} when it is not null. */
-  private static void scan(String raw, String onlyKey, BiConsumer<String, String> pairs) {
+  /**
+   * Every pair in order, or only those of {@code onlyKey} when it is not null; {@code escapes}:
+   * whether quoted values are read escaped.
+   */
+  private static void scan(
+      String raw, String onlyKey, boolean escapes, BiConsumer<String, String> pairs) {
     int length = raw.length();
     int from = 0;
     int equals;
@@ -65,9 +77,9 @@ public final class KeyValues {
       int end = valueStart;
       boolean escaped = false;
       if (valueStart < length && raw.charAt(valueStart) == '"') {
-        int close = closingQuote(raw, valueStart + 1);
+        int close = escapes ? closingQuote(raw, valueStart + 1) : -1;
         escaped = close >= 0 && raw.indexOf('\\', valueStart + 1, close) >= 0;
-        if (close < 0) { // an unmatched escape (a path ending in \): the first quote closes
+        if (close < 0) { // plain, or an unmatched escape (a path ending in \): the first quote
           close = raw.indexOf('"', valueStart + 1);
         }
         if (close >= 0) {

@@ -47,6 +47,18 @@ class CollectCommandTest {
   }
 
   @Test
+  void theResultsIndexAndServerFieldsAreWrittenAsOrigFieldsToo() {
+    // Splunk's stash events carry orig_index, orig_splunk_server, orig_linecount ... beside
+    // orig_host: the summary event's own index is where it was collected to
+    List<WritesEvents.Written> events =
+        collect(
+            "collect index=summary addinfo=f addtime=f",
+            row("index", "main", "splunk_server", "q1", "linecount", 1L, "n", 2L));
+    assertThat(events.get(0).raw())
+        .isEqualTo("orig_index=\"main\", orig_splunk_server=\"q1\", orig_linecount=\"1\", n=\"2\"");
+  }
+
+  @Test
   void infoMinTimeOfTheResultComesFirstAndAddinfoWritesTheRestOfTheSearchsRange() {
     List<WritesEvents.Written> events =
         collect(

@@ -52,6 +52,7 @@ public final class SourcetypeRoutes {
       entry.put("maxTimestampLookahead", sourcetype.timestampRule().lookahead());
       entry.put("timezone", sourcetype.timestampRule().zone().getId());
       entry.put("indexExtractions", sourcetype.indexExtractions().size());
+      entry.put("kvMode", sourcetype.kvMode().configName());
       Map<String, String> types = new TreeMap<>();
       sourcetype.fieldTypes().forEach((field, type) -> types.put(field, type.configName()));
       entry.put("fields", types);

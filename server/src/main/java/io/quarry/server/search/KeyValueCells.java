@@ -2,28 +2,23 @@ package io.quarry.server.search;
 
 import io.quarry.codecs.store.TextRegion;
 import io.quarry.plugin.api.data.BytesBlock;
-import io.quarry.ql.exec.KeyValues;
 import io.quarry.server.sourcetype.KeyPlaces;
 import io.quarry.server.sourcetype.KeyValueBytes;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
- * One {@link EventColumn}'s cells found by automatic key=value extraction over an ASCII text's
- * bytes: the values of its key copied into the column's builder without a {@code String} (none: a
- * null; two or more: a multivalue), a block's texts answered from one pass over them where that
- * pays ({@link RegionPlaces}).
+ * One {@link EventColumn}'s cells found by automatic key=value extraction ({@code kvMode: auto},
+ * read plain: {@link KeyValueBytes}) over an ASCII text's bytes: the values of its key copied into
+ * the column's builder without a {@code String} (none: a null; two or more: a multivalue), a
+ * block's texts answered from one pass over them where that pays ({@link RegionPlaces}).
  */
 final class KeyValueCells implements KeyValueBytes.Values {
   private final byte[] key;
-  private final String keyText;
   private final RegionPlaces places; // the blocks answered from one pass each over their texts
   private int found; // the values the scan of the text found so far, each [start, end) in ranges
   private int[] ranges = new int[8];
 
   KeyValueCells(byte[] key) {
     this.key = key;
-    this.keyText = new String(key, StandardCharsets.ISO_8859_1);
     this.places = new RegionPlaces(key);
   }
 
@@ -46,13 +41,12 @@ final class KeyValueCells implements KeyValueBytes.Values {
       BytesBlock.Builder texts, byte[] bytes, int offset, int length, TextRegion region) {
     found = 0;
     KeyPlaces keyPlaces = places.places(region, bytes, offset, length);
-    int count =
-        keyPlaces != null
-            ? keyPlaces.values(bytes, offset, length, this)
-            : KeyValueBytes.values(bytes, offset, length, key, this);
-    if (count == KeyValueBytes.ESCAPED) {
-      appendUnescaped(texts, new String(bytes, offset, length, StandardCharsets.ISO_8859_1));
-    } else if (found == 0) {
+    if (keyPlaces != null) {
+      keyPlaces.values(bytes, offset, length, this);
+    } else {
+      KeyValueBytes.values(bytes, offset, length, key, this);
+    }
+    if (found == 0) {
       texts.appendNull();
     } else if (found == 1) {
       texts.append(bytes, ranges[0], ranges[1] - ranges[0]);
@@ -65,32 +59,7 @@ final class KeyValueCells implements KeyValueBytes.Values {
     }
   }
 
-  /**
-   * A text with a backslash inside a quoted value: the value may hold {@code \"} or {@code \\},
-   * which is no range of the bytes once undone; {@link KeyValues} reads it.
-   */
-  private void appendUnescaped(BytesBlock.Builder texts, String text) {
-    List<String> values = KeyValues.values(text, keyText);
-    if (values.isEmpty()) {
-      texts.appendNull();
-      return;
-    }
-    if (values.size() > 1) {
-      texts.beginPositionEntry();
-    }
-    for (String value : values) {
-      byte[] bytes = value.getBytes(StandardCharsets.ISO_8859_1);
-      texts.append(bytes, 0, bytes.length);
-    }
-    if (values.size() > 1) {
-      texts.endPositionEntry();
-    }
-  }
-
-  /**
-   * A value the key=value scan found, kept as a range until the scan ends: a quoted value with a
-   * backslash met later sends the whole text to {@link KeyValues}.
-   */
+  /** A value the key=value scan found, kept as a range until the scan ends. */
   @Override
   public void value(int start, int end) {
     if (2 * found + 2 > ranges.length) {

@@ -76,11 +76,11 @@ public sealed interface IndexExtraction {
     }
   }
 
-  /** {@code key=value} and {@code key="quoted value"} pairs. */
+  /** {@code key=value} and {@code key="quoted value"} pairs ({@code \"} an escaped quote). */
   record KeyValue() implements IndexExtraction {
     @Override
     public void extract(String raw, Map<String, List<String>> into) {
-      KeyValues.extract(raw)
+      KeyValues.extract(raw, true)
           .forEach(
               (field, values) -> {
                 if (!into.containsKey(field)) {

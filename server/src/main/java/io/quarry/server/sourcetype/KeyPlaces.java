@@ -74,8 +74,7 @@ public final class KeyPlaces {
   /**
    * Reports every value of the key in the text {@code bytes[offset, offset + length)}, which lies
    * in the region of the last {@link #reset}, as {@link KeyValueBytes#values} does; returns how
-   * many, or {@link KeyValueBytes#ESCAPED} as it does (the single pair read in place has no quoted
-   * value before it nor is one).
+   * many (the single pair read in place has no quoted value before it nor is one).
    */
   public int values(byte[] bytes, int offset, int length, KeyValueBytes.Values into) {
     int limit = offset + length;

@@ -2,26 +2,16 @@ package io.quarry.server.sourcetype;
 
 /**
  * {@link io.quarry.ql.exec.KeyValues#values} over ASCII bytes as they lie in a decoded journal
- * block: the same pairs, found the same way (the key is the longest run of {@code [A-Za-z0-9_.-]}
- * before an {@code =}, starting with a letter or {@code _}; the value a quoted string or a run up
- * to whitespace, {@code , ; &} or a quote; scanning resumes after each value), but each value
- * reported as a range of the bytes instead of a {@code String}, so a {@code stats … by JSESSIONID}
- * copies the value's bytes into a block and makes no object per event. A quoted value with an
- * escape ({@code \"}, {@code \\}) is no range of the bytes and may close at a later quote: the scan
- * looks for a backslash only inside each quoted value it passes over (from its opening quote to the
- * first quote after it) and, finding one, answers {@link #ESCAPED}; the caller then reads the text
- * with {@link io.quarry.ql.exec.KeyValues}. Exact: without a backslash in that span the first quote
- * closes the value there too, and backslashes elsewhere (a Windows path in an unquoted value) mean
- * nothing to the scan.
+ * block, read plain as {@code kvMode: auto} reads them: the same pairs, found the same way (the key
+ * is the longest run of {@code [A-Za-z0-9_.-]} before an {@code =}, starting with a letter or
+ * {@code _}; the value a quoted string up to the next quote, or a run up to whitespace, {@code , ;
+ * &} or a quote; scanning resumes after each value), but each value reported as a range of the
+ * bytes instead of a {@code String}, so a {@code stats … by JSESSIONID} copies the value's bytes
+ * into a block and makes no object per event. A backslash is an ordinary byte (the escaped reading
+ * of {@code auto_escaped} is {@link io.quarry.ql.exec.KeyValues}' alone).
  */
 public final class KeyValueBytes {
   private static final int MAX_KEY_LENGTH = 100;
-
-  /**
-   * What {@link #values} answers when a quoted value it passed over holds a backslash: the values
-   * reported so far are to be dropped and the text read by {@link io.quarry.ql.exec.KeyValues}.
-   */
-  public static final int ESCAPED = -1;
 
   /** Receives the range {@code [start, end)} of one value. */
   @FunctionalInterface
@@ -33,8 +23,7 @@ public final class KeyValueBytes {
 
   /**
    * Reports every value of {@code key} (ASCII) in {@code bytes[offset, offset + length)} (ASCII),
-   * in order; returns how many, or {@link #ESCAPED} (stopping there) at a quoted value holding a
-   * backslash.
+   * in order; returns how many.
    */
   public static int values(byte[] bytes, int offset, int length, byte[] key, Values into) {
     int limit = offset + length;
@@ -60,9 +49,6 @@ public final class KeyValueBytes {
       if (valueStart < limit && bytes[valueStart] == '"') {
         int close = indexOf(bytes, (byte) '"', valueStart + 1, limit);
         if (close >= 0) {
-          if (indexOf(bytes, (byte) '\\', valueStart + 1, close) >= 0) {
-            return ESCAPED; // may be an escaped quote (closing later) or an escape to undo
-          }
           valueStart++;
           valueEnd = close;
           end = close + 1;

@@ -3,12 +3,7 @@ package io.quarry.server.sourcetype;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.IndexedFieldType;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +12,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The compiled rules of one sourcetype: event breaking, timestamping, index-time and search-time
@@ -38,38 +32,35 @@ public final class Sourcetype {
   private final Optional<Pattern> breakOnlyBefore;
   private final int maxLines;
   private final int truncate;
-  private final TimestampRule timestamp;
-  private final Optional<String> timestampField;
+  private final EventTime time;
   private final List<IndexExtraction> indexExtractions;
   private final Map<String, IndexedFieldType> fieldTypes;
   private final List<NamedGroups> searchExtractions;
   private final boolean accessLog;
-  private final boolean readsPairs; // kvMode auto: key=value pairs and JSON read from the text
+  private final KvMode kvMode;
   // whether the only index-time extraction is the built-in access-log one (AccessLogParser)
   private final boolean accessLogIndexOnly;
 
-  private Sourcetype(
+  Sourcetype(
       String name,
       String description,
       Optional<Pattern> lineBreaker,
       Optional<Pattern> breakOnlyBefore,
       int maxLines,
       int truncate,
-      TimestampRule timestamp,
-      Optional<String> timestampField,
+      EventTime time,
       List<IndexExtraction> indexExtractions,
       Map<String, IndexedFieldType> fieldTypes,
       List<NamedGroups> searchExtractions,
-      boolean readsPairs) {
+      KvMode kvMode) {
     this.name = name;
-    this.readsPairs = readsPairs;
+    this.kvMode = kvMode;
     this.description = description;
     this.lineBreaker = lineBreaker;
     this.breakOnlyBefore = breakOnlyBefore;
     this.maxLines = maxLines;
     this.truncate = truncate;
-    this.timestamp = timestamp;
-    this.timestampField = timestampField;
+    this.time = time;
     this.indexExtractions = List.copyOf(indexExtractions);
     this.fieldTypes = Map.copyOf(fieldTypes);
     this.searchExtractions = List.copyOf(searchExtractions);
@@ -111,12 +102,18 @@ public final class Sourcetype {
   }
 
   /**
-   * Whether a search reads {@code key=value} pairs and JSON objects out of this sourcetype's event
-   * text for a field it asks for ({@code kvMode: auto}, the default); false for {@code kvMode:
-   * none}, whose events have only their index-time fields and the sourcetype's own extractions.
+   * Whether a search reads this sourcetype's event text as {@code kvMode: auto} (the default) does:
+   * plain {@code key=value} pairs and JSON objects, the reading the search's byte paths ({@code
+   * KeyValueBytes}) answer; false for every other mode, whose events the full extraction reads as
+   * {@link #kvMode} says.
    */
   public boolean readsPairs() {
-    return readsPairs;
+    return kvMode == KvMode.AUTO;
+  }
+
+  /** What a search reads out of the event text ({@code kvMode}). */
+  public KvMode kvMode() {
+    return kvMode;
   }
 
   /**
@@ -125,114 +122,7 @@ public final class Sourcetype {
    * @throws IllegalArgumentException naming the setting that is wrong and why
    */
   public static Sourcetype from(String name, SourcetypeSettings settings) {
-    requireNonNull(name, "name is null");
-    String where = "sourcetype '" + name + "': ";
-    try {
-      Optional<Pattern> lineBreaker = pattern(settings.lineBreaker(), "lineBreaker");
-      if (lineBreaker.isPresent() && lineBreaker.get().matcher("").groupCount() < 1) {
-        throw new IllegalArgumentException(
-            "lineBreaker needs a capturing group: the text it captures separates events");
-      }
-      int maxLines = positive(settings.maxLines(), DEFAULT_MAX_LINES, "maxLines");
-      int truncate = settings.truncate() == null ? DEFAULT_TRUNCATE : settings.truncate();
-      if (truncate < 0) {
-        throw new IllegalArgumentException("truncate must be 0 (no limit) or more");
-      }
-      ZoneId zone = ZoneOffset.UTC;
-      if (settings.timezone() != null) {
-        try {
-          zone = ZoneId.of(settings.timezone());
-        } catch (DateTimeException e) {
-          throw new IllegalArgumentException(
-              "timezone '" + settings.timezone() + "' is not a zone id (e.g. Europe/Berlin, UTC)");
-        }
-      }
-      Optional<StrptimeFormat> format =
-          Optional.ofNullable(settings.timeFormat()).map(StrptimeFormat::compile);
-      TimestampRule timestamp =
-          new TimestampRule(
-              pattern(settings.timePrefix(), "timePrefix"),
-              format,
-              positive(
-                  settings.maxTimestampLookahead(),
-                  TimestampRule.DEFAULT_LOOKAHEAD,
-                  "maxTimestampLookahead"),
-              zone);
-      List<IndexExtraction> indexExtractions = new ArrayList<>();
-      if (settings.indexExtractions() != null) {
-        for (SourcetypeSettings.IndexExtractionSettings extraction : settings.indexExtractions()) {
-          indexExtractions.add(IndexExtraction.from(extraction));
-        }
-      }
-      Map<String, IndexedFieldType> fieldTypes = new HashMap<>();
-      if (settings.fields() != null) {
-        settings
-            .fields()
-            .forEach(
-                (field, type) -> {
-                  try {
-                    fieldTypes.put(field, IndexedFieldType.fromName(type));
-                  } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(
-                        "fields." + field + ": " + e.getMessage(), e);
-                  }
-                });
-      }
-      List<NamedGroups> searchExtractions = new ArrayList<>();
-      if (settings.searchExtractions() != null) {
-        for (String regex : settings.searchExtractions()) {
-          searchExtractions.add(NamedGroups.compile(regex, "searchExtractions"));
-        }
-      }
-      return new Sourcetype(
-          name,
-          settings.description() == null ? "" : settings.description(),
-          lineBreaker,
-          pattern(settings.breakOnlyBefore(), "breakOnlyBefore"),
-          maxLines,
-          truncate,
-          timestamp,
-          Optional.ofNullable(settings.timestampField()),
-          indexExtractions,
-          fieldTypes,
-          searchExtractions,
-          readsPairs(settings.kvMode()));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(where + e.getMessage(), e);
-    }
-  }
-
-  /** {@code kvMode}: {@code auto} (or unset) reads pairs, {@code none} does not. */
-  private static boolean readsPairs(String kvMode) {
-    if (kvMode == null || kvMode.equals("auto")) {
-      return true;
-    }
-    if (kvMode.equals("none")) {
-      return false;
-    }
-    throw new IllegalArgumentException("kvMode must be auto or none, not '" + kvMode + "'");
-  }
-
-  private static Optional<Pattern> pattern(String regex, String setting) {
-    if (regex == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(Pattern.compile(regex));
-    } catch (PatternSyntaxException e) {
-      throw new IllegalArgumentException(
-          setting + " is not a valid regular expression: " + e.getDescription() + " in " + regex);
-    }
-  }
-
-  private static int positive(Integer value, int fallback, String setting) {
-    if (value == null) {
-      return fallback;
-    }
-    if (value < 1) {
-      throw new IllegalArgumentException(setting + " must be at least 1, not " + value);
-    }
-    return value;
+    return SourcetypeCompiler.compile(requireNonNull(name, "name is null"), settings);
   }
 
   public String name() {
@@ -263,7 +153,7 @@ public final class Sourcetype {
   }
 
   public TimestampRule timestampRule() {
-    return timestamp;
+    return time.rule();
   }
 
   public List<IndexExtraction> indexExtractions() {
@@ -283,15 +173,7 @@ public final class Sourcetype {
    */
   public OptionalLong timestamp(
       String raw, String source, Map<String, List<String>> indexedFields, Instant now) {
-    if (timestampField.isPresent()) {
-      String value = fieldValue(raw, timestampField.get(), indexedFields);
-      if (value == null) {
-        return OptionalLong.empty();
-      }
-      OptionalLong epoch = epoch(value);
-      return epoch.isPresent() ? epoch : timestamp.find(value, source, now);
-    }
-    return timestamp.find(raw, source, now);
+    return time.timestamp(raw, source, indexedFields, now);
   }
 
   /**
@@ -300,11 +182,7 @@ public final class Sourcetype {
    * included: it writes no local time).
    */
   public TimestampRule.LocalStamp localTimestamp(String raw, Instant now) {
-    if (timestampField.isPresent()) {
-      String value = fieldValue(raw, timestampField.get(), Map.of());
-      return value == null || epoch(value).isPresent() ? null : timestamp.findLocal(value, "", now);
-    }
-    return timestamp.findLocal(raw, "", now);
+    return time.localTimestamp(raw, now);
   }
 
   /**
@@ -314,44 +192,12 @@ public final class Sourcetype {
    */
   public OptionalLong asciiTimestamp(
       byte[] ascii, int offset, int length, String source, Instant now) {
-    return timestampField.isPresent()
-        ? null
-        : timestamp.findAscii(ascii, offset, length, source, now);
+    return time.asciiTimestamp(ascii, offset, length, source, now);
   }
 
   /** The event's time by the timestamp rule alone. */
   public OptionalLong timestamp(String raw, Instant now) {
     return timestamp(raw, "", Map.of(), now);
-  }
-
-  private static String fieldValue(
-      String raw, String field, Map<String, List<String>> indexedFields) {
-    List<String> values = indexedFields.get(field);
-    if (values != null && !values.isEmpty()) {
-      return values.get(0);
-    }
-    List<Object> fromJson = JsonFields.flatten(raw).get(field);
-    return fromJson == null || fromJson.isEmpty() ? null : String.valueOf(fromJson.get(0));
-  }
-
-  /** Epoch seconds, milliseconds or microseconds, told apart by size, as microseconds. */
-  private static OptionalLong epoch(String value) {
-    double number;
-    try {
-      number = Double.parseDouble(value);
-    } catch (NumberFormatException notNumeric) {
-      return OptionalLong.empty();
-    }
-    if (!Double.isFinite(number) || number <= 0) {
-      return OptionalLong.empty();
-    }
-    if (number < 1e11) {
-      return OptionalLong.of(Math.round(number * 1e6));
-    }
-    if (number < 1e14) {
-      return OptionalLong.of(Math.round(number * 1e3));
-    }
-    return OptionalLong.of(Math.round(number));
   }
 
   /**

@@ -27,9 +27,11 @@ import java.util.Map;
  * @param fields the types of index-time fields: keyword (default), long or double
  * @param searchExtractions regular expressions with named groups applied when a search asks for a
  *     field
- * @param kvMode Splunk's {@code KV_MODE}: {@code auto} (default) reads {@code key=value} pairs and
- *     JSON objects out of an event's text when a search asks for a field; {@code none} reads
- *     neither (the index-time fields and {@code searchExtractions} remain)
+ * @param kvMode Splunk's {@code KV_MODE} ({@link KvMode}): {@code auto} (default) reads {@code
+ *     key=value} pairs and JSON objects out of an event's text when a search asks for a field,
+ *     {@code auto_escaped} the same with escapes in quoted values, {@code json} JSON only, {@code
+ *     xml} XML only, {@code none} neither (the index-time fields and {@code searchExtractions}
+ *     remain)
  */
 public record SourcetypeSettings(
     @JsonProperty("description") String description,

@@ -283,7 +283,17 @@ class SearchApiTest {
     assertThat(access).isNotNull();
     assertThat(access.get("timeFormat").asText()).isEqualTo("%d/%b/%Y:%H:%M:%S %z");
     assertThat(access.get("lineBreaker").asText()).isEqualTo("line ends");
-    assertThat(list.findValuesAsText("name")).contains("log4j", "syslog", "hdfs", "_json");
+    assertThat(access.get("kvMode").asText()).isEqualTo("auto");
+    assertThat(list.findValuesAsText("name")).contains("log4j", "syslog", "hdfs", "_json", "stash");
+    for (JsonNode sourcetype : list) {
+      String expected =
+          switch (sourcetype.get("name").asText()) {
+            case "stash" -> "auto_escaped";
+            case "audittrail" -> "none";
+            default -> "auto";
+          };
+      assertThat(sourcetype.get("kvMode").asText()).as(sourcetype.toString()).isEqualTo(expected);
+    }
   }
 
   @Test

@@ -241,17 +241,17 @@ class CollectTest {
   }
 
   @Test
-  void aResultsHostSourceAndSourcetypeAreReadBackAsOrigFields() throws Exception {
+  void aResultsHostSourceSourcetypeAndIndexAreReadBackAsOrigFields() throws Exception {
     http.export(
         ADMIN,
-        "index=main | stats count by host, source, sourcetype"
+        "index=main | stats count by host, source, sourcetype, index"
             + " | collect index=summary addinfo=f host=summarizer marker=\"run=orig\"");
     ArrayNode read =
         http.export(
             ADMIN,
             "index=summary run=orig"
-                + " | table host, source, sourcetype, orig_host, orig_source, orig_sourcetype,"
-                + " count");
+                + " | table host, source, sourcetype, index, orig_host, orig_source,"
+                + " orig_sourcetype, orig_index, count");
     assertThat(read).as(read.toString()).hasSize(1);
     JsonNode row = read.get(0);
     JsonNode original =
@@ -260,6 +260,8 @@ class CollectTest {
     assertThat(row.path("host").asText()).isEqualTo("summarizer");
     assertThat(row.path("source").asText()).isEqualTo("collect");
     assertThat(row.path("sourcetype").asText()).isEqualTo("stash");
+    assertThat(row.path("index").asText()).isEqualTo("summary");
+    assertThat(row.path("orig_index").asText()).isEqualTo("main");
     assertThat(row.path("orig_host").asText()).isEqualTo(original.path("host").asText());
     assertThat(row.path("orig_source").asText()).isEqualTo(original.path("source").asText());
     assertThat(row.path("orig_sourcetype").asText())

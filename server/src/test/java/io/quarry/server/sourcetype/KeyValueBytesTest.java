@@ -10,18 +10,12 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link KeyValueBytes} finds exactly what {@link KeyValues#values} finds, on any ASCII text, or
- * answers {@link KeyValueBytes#ESCAPED} at a quoted value holding a backslash (the caller then
- * reads the text with {@link KeyValues}, as {@link #values} here does).
+ * {@link KeyValueBytes} finds exactly what {@link KeyValues#values} read plain ({@code kvMode:
+ * auto}) finds, on any ASCII text, a backslash included.
  */
 class KeyValueBytesTest {
 
   private static List<String> values(String text, String key) {
-    int count = count(text, key, new ArrayList<>());
-    if (count == KeyValueBytes.ESCAPED) {
-      assertThat(text).as("escaped").contains("=\"").contains("\\");
-      return KeyValues.values(text, key);
-    }
     List<String> found = new ArrayList<>();
     count(text, key, found);
     return found;
@@ -41,9 +35,7 @@ class KeyValueBytesTest {
             key.getBytes(StandardCharsets.US_ASCII),
             (start, end) ->
                 found.add(new String(padded, start, end - start, StandardCharsets.US_ASCII)));
-    if (count != KeyValueBytes.ESCAPED) {
-      assertThat(count).isEqualTo(found.size());
-    }
+    assertThat(count).isEqualTo(found.size());
     return count;
   }
 
@@ -59,23 +51,16 @@ class KeyValueBytesTest {
   }
 
   @Test
-  void aBackslashInAQuotedValueOfAnotherKeyLeavesTheBytePath() {
-    // the forgery collect must not let through: the escaped quote does not close msg's value
+  void aBackslashInAQuotedValueIsAnOrdinaryByte() {
+    // kvMode auto (Splunk's props.conf.spec): the first quote closes the value, so the pairs after
+    // an escaped quote are read; auto_escaped (KeyValues escaped, not this scan) reads msg whole
     String forged = "msg=\"x\\\" count=999999 y=\" count=1";
-    assertThat(count(forged, "count", new ArrayList<>())).isEqualTo(KeyValueBytes.ESCAPED);
-    assertThat(values(forged, "count")).containsExactly("1");
-    assertThat(values(forged, "msg")).containsExactly("x\" count=999999 y=");
-    // one after the asked key's value too: the scan reads to the text's end, for later values
+    assertThat(values(forged, "msg")).containsExactly("x\\");
+    assertThat(values(forged, "count")).containsExactly("999999", "1");
+    assertThat(KeyValues.values(forged, "count", true)).containsExactly("1");
     assertThat(values("count=2 msg=\"a\\\"b\"", "count")).containsExactly("2");
-  }
-
-  @Test
-  void aQuotedValueEndingWithAnEscapedBackslash() {
-    // "a\\" is the value a\ closed by its last quote; the next pair is read after it
-    String text = "k=\"a\\\\\" n=1";
-    assertThat(count(text, "n", new ArrayList<>())).isEqualTo(KeyValueBytes.ESCAPED);
-    assertThat(values(text, "k")).containsExactly("a\\");
-    assertThat(values(text, "n")).containsExactly("1");
+    assertThat(values("k=\"a\\\\\" n=1", "k")).containsExactly("a\\\\");
+    assertThat(values("k=\"a\\\\\" n=1", "n")).containsExactly("1");
   }
 
   @Test
@@ -125,7 +110,7 @@ class KeyValueBytesTest {
       for (String key : List.of("K", "a", "xK")) {
         assertThat(values(text.toString(), key))
             .as("'%s' key %s", text, key)
-            .isEqualTo(KeyValues.values(text.toString(), key));
+            .isEqualTo(KeyValues.values(text.toString(), key, false));
       }
     }
   }
@@ -143,7 +128,7 @@ class KeyValueBytesTest {
       for (String key : List.of("a", "b", "K", "_", "a.-1", "xa")) {
         assertThat(values(text.toString(), key))
             .as("'%s' key %s", text, key)
-            .isEqualTo(KeyValues.values(text.toString(), key));
+            .isEqualTo(KeyValues.values(text.toString(), key, false));
       }
     }
   }

@@ -11,6 +11,7 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.HecToken;
 import io.quarry.server.config.Storage;
+import io.quarry.server.sourcetype.SourcetypeSettings;
 import io.quarry.server.spec.SpecFile.Case;
 import java.io.IOException;
 import java.io.InputStream;
@@ -127,6 +128,16 @@ class SplSpecTest {
     }
   }
 
+  /**
+   * The sourcetypes of {@code data/spec_kv.json}, one per {@code kvMode} (kv_auto: the default).
+   */
+  private static final Map<String, SourcetypeSettings> KV_MODES =
+      Map.of(
+          "kv_escaped", new SourcetypeSettings.Builder().kvMode("auto_escaped").build(),
+          "kv_json", new SourcetypeSettings.Builder().kvMode("json").build(),
+          "kv_xml", new SourcetypeSettings.Builder().kvMode("xml").build(),
+          "kv_none", new SourcetypeSettings.Builder().kvMode("none").build());
+
   /** A server over {@code data} with {@code storage}'s settings, every dataset loaded. */
   private static QuarryServer startAndLoad(
       Path data,
@@ -143,6 +154,7 @@ class SplSpecTest {
                 .put("indexes", indexes)
                 .put("hec.tokens", List.of(new HecToken(TOKEN, "spec", "main", indexes, null)))
                 .put("storage", storage)
+                .put("sourcetypes", KV_MODES)
                 .build(),
             Clock.systemUTC());
     for (List<ObjectNode> events : envelopes.values()) {
