@@ -1,5 +1,7 @@
 package io.quarry.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -77,6 +79,28 @@ public final class TestHttp {
       rows = export(authorization, query);
     }
     return rows;
+  }
+
+  /**
+   * Waits until each of {@code queries} answers a row ({@link #export}), asking again every 100 ms
+   * for up to 30 s, then fails naming {@code what}: for what the server writes from a queue (the
+   * audit trail's events, its own log in {@code _internal}).
+   */
+  public void awaitRows(String authorization, String what, String... queries) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!answerRows(authorization, queries)) {
+      assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  private boolean answerRows(String authorization, String... queries) throws Exception {
+    for (String query : queries) {
+      if (export(authorization, query).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** As above, with more form parameters ({@code &max_time=1}). */
