@@ -5,18 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.ConfigLoader;
+import io.quarry.server.TestConfig;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Base64;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,24 +33,12 @@ class SubsearchSearchTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, web]
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: wendy, password: wendy-pw, roles: [webonly]}
-          roles:
-            webonly: {srchIndexesAllowed: [web], srchIndexesDefault: [web]}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server =
+        TestConfig.yaml("indexes: [main, web]")
+            .user("wendy", "webonly")
+            .role("webonly", "{srchIndexesAllowed: [web], srchIndexesDefault: [web]}")
+            .hecIndexes("main", "web")
+            .start(directory);
     post(
         "/services/collector/raw?sourcetype=app&index=main",
         "2026-01-01 00:00:01 user=ann action=bad\n2026-01-01 00:00:02 user=ben action=ok\n");
