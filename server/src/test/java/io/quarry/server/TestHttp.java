@@ -35,6 +35,12 @@ public final class TestHttp {
             .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
+  /** {@link #basic(String, String)} of {@code user:password}. */
+  public static String basic(String credentials) {
+    int colon = credentials.indexOf(':');
+    return basic(credentials.substring(0, colon), credentials.substring(colon + 1));
+  }
+
   public static String encode(String text) {
     return URLEncoder.encode(text, StandardCharsets.UTF_8);
   }
@@ -101,6 +107,34 @@ public final class TestHttp {
       }
     }
     return true;
+  }
+
+  /**
+   * Runs a search through Splunk's export endpoint, which must answer 200: its last result line (an
+   * empty object when none came), with every line of the answer, results and messages, under {@code
+   * lines}.
+   */
+  public JsonNode exportLast(String authorization, String query) throws Exception {
+    HttpResponse<String> answer =
+        send(
+            "POST",
+            "/services/search/jobs/export",
+            authorization,
+            "output_mode=json&search=" + encode(query));
+    assertThat(answer.statusCode()).as(query + ": " + answer.body()).isEqualTo(200);
+    ArrayNode all = JSON.createArrayNode();
+    JsonNode result = JSON.createObjectNode();
+    for (String line : answer.body().split("\n")) {
+      if (!line.isBlank()) {
+        JsonNode node = JSON.readTree(line);
+        all.add(node);
+        if (node.has("result")) {
+          result = node.deepCopy();
+        }
+      }
+    }
+    ((com.fasterxml.jackson.databind.node.ObjectNode) result).set("lines", all);
+    return result;
   }
 
   /** As above, with more form parameters ({@code &max_time=1}). */

@@ -1,5 +1,6 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -247,10 +248,5 @@ class RestRolesTest {
 
   private TestHttp http() {
     return new TestHttp(server.url());
-  }
-
-  private static String basic(String credentials) {
-    int colon = credentials.indexOf(':');
-    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }

@@ -1,5 +1,6 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
@@ -79,10 +80,5 @@ class SplunkReceiverTest {
 
   private HttpResponse<String> get(String credentials, String path) throws Exception {
     return new TestHttp(server.url()).send("GET", path, basic(credentials), null);
-  }
-
-  private static String basic(String credentials) {
-    int colon = credentials.indexOf(':');
-    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }

@@ -1,5 +1,6 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -198,12 +198,6 @@ class UsersTest {
       ids.add(job.path("id").asText());
     }
     return ids;
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   private static HttpResponse<String> send(

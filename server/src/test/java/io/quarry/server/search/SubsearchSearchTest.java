@@ -1,19 +1,19 @@
 package io.quarry.server.search;
 
+import static io.quarry.server.TestHttp.basic;
+import static io.quarry.server.TestHttp.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestConfig;
+import io.quarry.server.TestHttp;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +30,7 @@ class SubsearchSearchTest {
 
   @TempDir static Path directory;
   private static QuarryServer server;
+  private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
@@ -39,6 +40,7 @@ class SubsearchSearchTest {
             .role("webonly", "{srchIndexesAllowed: [web], srchIndexesDefault: [web]}")
             .hecIndexes("main", "web")
             .start(directory);
+    http = new TestHttp(server.url());
     post(
         "/services/collector/raw?sourcetype=app&index=main",
         "2026-01-01 00:00:01 user=ann action=bad\n2026-01-01 00:00:02 user=ben action=ok\n");
@@ -90,7 +92,7 @@ class SubsearchSearchTest {
   @Test
   void aJobShowsTheSearchWithItsSubsearchesExpanded() throws Exception {
     HttpResponse<String> submitted =
-        send(
+        http.send(
             "POST",
             "/api/v1/jobs",
             basic("admin", "admin-pw"),
@@ -99,7 +101,8 @@ class SubsearchSearchTest {
     assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
     String id = JSON.readTree(submitted.body()).path("id").asText();
     JsonNode status =
-        JSON.readTree(send("GET", "/api/v1/jobs/" + id, basic("admin", "admin-pw"), null).body());
+        JSON.readTree(
+            http.send("GET", "/api/v1/jobs/" + id, basic("admin", "admin-pw"), null).body());
     assertThat(status.toString())
         .contains("index=web user=\\\"ann\\\" | stats count")
         .contains("[search index=main action=bad | return user]");
@@ -120,7 +123,7 @@ class SubsearchSearchTest {
   @Test
   void aFailingSubsearchFailsTheSearchNamingIt() throws Exception {
     HttpResponse<String> answer =
-        send(
+        http.send(
             "POST",
             "/services/search/jobs/export",
             basic("admin", "admin-pw"),
@@ -142,26 +145,7 @@ class SubsearchSearchTest {
 
   /** The last JSON line of an export: the final result row, with every line under "lines". */
   private static JsonNode export(String user, String password, String query) throws Exception {
-    HttpResponse<String> answer =
-        send(
-            "POST",
-            "/services/search/jobs/export",
-            basic(user, password),
-            "output_mode=json&search=" + encode(query));
-    assertThat(answer.statusCode()).as(query + ": " + answer.body()).isEqualTo(200);
-    com.fasterxml.jackson.databind.node.ArrayNode all = JSON.createArrayNode();
-    JsonNode result = JSON.createObjectNode();
-    for (String line : answer.body().split("\n")) {
-      if (!line.isBlank()) {
-        JsonNode node = JSON.readTree(line);
-        all.add(node);
-        if (node.has("result")) {
-          result = node.deepCopy();
-        }
-      }
-    }
-    ((com.fasterxml.jackson.databind.node.ObjectNode) result).set("lines", all);
-    return result;
+    return http.exportLast(basic(user, password), query);
   }
 
   private static void post(String path, String body) throws Exception {
@@ -173,32 +157,5 @@ class SubsearchSearchTest {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-  }
-
-  private static String encode(String text) {
-    return URLEncoder.encode(text, StandardCharsets.UTF_8);
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static HttpResponse<String> send(
-      String method, String path, String authorization, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url() + path));
-    request.header("Authorization", authorization);
-    if (body != null) {
-      request.header(
-          "Content-Type",
-          body.startsWith("{") ? "application/json" : "application/x-www-form-urlencoded");
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }
