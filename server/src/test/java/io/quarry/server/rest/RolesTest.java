@@ -68,11 +68,8 @@ class RolesTest {
     post("/services/collector/raw?sourcetype=app&index=main", "main one\nmain two failed\n");
     post("/services/collector/raw?sourcetype=app&index=web", "web one\nweb two failed\n");
     // _internal holds the server's own log ("listening on …") once the log writer has run
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (count("admin", "admin-pw", "index=_internal listening") == 0) {
-      assertThat(System.nanoTime()).as("_internal has the start record").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    http.awaitRows(
+        basic("admin", "admin-pw"), "_internal has the start record", "index=_internal listening");
   }
 
   @AfterAll
