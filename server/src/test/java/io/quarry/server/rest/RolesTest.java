@@ -9,12 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
+import io.quarry.server.TestServers;
 import io.quarry.server.auth.PasswordHash;
 import io.quarry.server.config.ConfigException;
 import io.quarry.server.config.ConfigLoader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RolesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path directory;
   private static QuarryServer server;
@@ -65,8 +62,8 @@ class RolesTest {
             .formatted(directory.resolve("data"), PasswordHash.hash("bob-pw")));
     server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
     http = new TestHttp(server.url());
-    post("/services/collector/raw?sourcetype=app&index=main", "main one\nmain two failed\n");
-    post("/services/collector/raw?sourcetype=app&index=web", "web one\nweb two failed\n");
+    TestServers.loadRaw(server, "main", "main one\nmain two failed\n");
+    TestServers.loadRaw(server, "web", "web one\nweb two failed\n");
     // _internal holds the server's own log ("listening on …") once the log writer has run
     http.awaitRows(
         basic("admin", "admin-pw"), "_internal has the start record", "index=_internal listening");
@@ -354,16 +351,5 @@ class RolesTest {
   /** The last JSON line of an export: the final result row, or the messages. */
   private static JsonNode exportLast(String user, String password, String query) throws Exception {
     return http.exportLast(basic(user, password), query);
-  }
-
-  private static void post(String path, String body) throws Exception {
-    HttpResponse<String> answer =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
   }
 }

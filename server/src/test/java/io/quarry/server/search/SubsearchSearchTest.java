@@ -9,9 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SubsearchSearchTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path directory;
   private static QuarryServer server;
@@ -41,11 +38,13 @@ class SubsearchSearchTest {
             .hecIndexes("main", "web")
             .start(directory);
     http = new TestHttp(server.url());
-    post(
-        "/services/collector/raw?sourcetype=app&index=main",
+    TestServers.loadRaw(
+        server,
+        "main",
         "2026-01-01 00:00:01 user=ann action=bad\n2026-01-01 00:00:02 user=ben action=ok\n");
-    post(
-        "/services/collector/raw?sourcetype=app&index=web",
+    TestServers.loadRaw(
+        server,
+        "web",
         "2026-01-01 00:00:03 user=ann page=a\n"
             + "2026-01-01 00:00:04 user=ben page=b\n"
             + "2026-01-01 00:00:05 user=ann page=c\n");
@@ -146,16 +145,5 @@ class SubsearchSearchTest {
   /** The last JSON line of an export: the final result row, with every line under "lines". */
   private static JsonNode export(String user, String password, String query) throws Exception {
     return http.exportLast(basic(user, password), query);
-  }
-
-  private static void post(String path, String body) throws Exception {
-    HttpResponse<String> answer =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
   }
 }
