@@ -7,6 +7,10 @@ import io.quarry.server.TestServers;
 import io.quarry.server.config.HecToken;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +45,15 @@ class MetricIndexCliTest {
               .append(",\"metric_name:mem.used\":1024}}\n");
         }
       }
-      TestServers.postEvents(server, TestServers.TOKEN, body.toString());
+      HttpResponse<String> sent =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
+                      .header("Authorization", "Splunk " + TestServers.TOKEN)
+                      .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
 
       String listed = cli(0, "indexes", "--url=" + server.url(), "--password=pw", "--verbose");
       assertThat(listed)
