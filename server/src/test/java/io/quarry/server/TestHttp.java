@@ -1,5 +1,7 @@
 package io.quarry.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -31,6 +33,12 @@ public final class TestHttp {
     return "Basic "
         + Base64.getEncoder()
             .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** {@link #basic(String, String)} of {@code user:password}. */
+  public static String basic(String credentials) {
+    int colon = credentials.indexOf(':');
+    return basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 
   public static String encode(String text) {
@@ -77,6 +85,56 @@ public final class TestHttp {
       rows = export(authorization, query);
     }
     return rows;
+  }
+
+  /**
+   * Waits until each of {@code queries} answers a row ({@link #export}), asking again every 100 ms
+   * for up to 30 s, then fails naming {@code what}: for what the server writes from a queue (the
+   * audit trail's events, its own log in {@code _internal}).
+   */
+  public void awaitRows(String authorization, String what, String... queries) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!answerRows(authorization, queries)) {
+      assertThat(System.nanoTime()).as(what).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  private boolean answerRows(String authorization, String... queries) throws Exception {
+    for (String query : queries) {
+      if (export(authorization, query).isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Runs a search through Splunk's export endpoint, which must answer 200: its last result line (an
+   * empty object when none came), with every line of the answer, results and messages, under {@code
+   * lines}.
+   */
+  public JsonNode exportLast(String authorization, String query) throws Exception {
+    HttpResponse<String> answer =
+        send(
+            "POST",
+            "/services/search/jobs/export",
+            authorization,
+            "output_mode=json&search=" + encode(query));
+    assertThat(answer.statusCode()).as(query + ": " + answer.body()).isEqualTo(200);
+    ArrayNode all = JSON.createArrayNode();
+    JsonNode result = JSON.createObjectNode();
+    for (String line : answer.body().split("\n")) {
+      if (!line.isBlank()) {
+        JsonNode node = JSON.readTree(line);
+        all.add(node);
+        if (node.has("result")) {
+          result = node.deepCopy();
+        }
+      }
+    }
+    ((com.fasterxml.jackson.databind.node.ObjectNode) result).set("lines", all);
+    return result;
   }
 
   /** As above, with more form parameters ({@code &max_time=1}). */

@@ -96,18 +96,16 @@ public final class TestServers {
   }
 
   /**
-   * Sends lines through {@code /services/collector/raw} (sourcetype {@code generic_single_line}).
+   * Sends lines through {@code /services/collector/raw} (sourcetype {@code app}, HEC token {@link
+   * #TOKEN}) into the token's default index; fails unless the answer is 200.
    */
   public static void loadRaw(QuarryServer server, String lines) throws Exception {
-    HttpResponse<String> loaded =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(server.url() + "/services/collector/raw?sourcetype=app"))
-                    .header("Authorization", "Splunk " + TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(lines))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    loadRaw(server, null, lines);
+  }
+
+  /** As above, into {@code index} (null: the token's default index). */
+  public static void loadRaw(QuarryServer server, String index, String lines) throws Exception {
+    HttpResponse<String> loaded = postRaw(server, TOKEN, "app", index, lines);
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
   }
 

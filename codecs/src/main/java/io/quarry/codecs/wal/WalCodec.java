@@ -5,15 +5,11 @@ import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import org.apache.lucene.store.ByteArrayDataInput;
-import org.apache.lucene.store.ByteBuffersDataOutput;
-import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -36,7 +32,7 @@ final class WalCodec {
    * when they were copied), then {@code body[bodyOffset, bodyOffset + bodyLength)} (the request
    * body itself, not copied; empty when copied into {@code out}).
    */
-  record Encoded(Output out, byte[] body, int bodyOffset, int bodyLength, long rawBytes) {}
+  record Encoded(WalOutput out, byte[] body, int bodyOffset, int bodyLength, long rawBytes) {}
 
   private static final byte[] NO_BODY = new byte[0];
 
@@ -46,7 +42,7 @@ final class WalCodec {
    * allocated nor zeroed per batch. Bounded in count and size, so what is kept does not grow with
    * the number of threads that ever ingested.
    */
-  private static final ArrayBlockingQueue<Output> POOL = new ArrayBlockingQueue<>(4);
+  private static final ArrayBlockingQueue<WalOutput> POOL = new ArrayBlockingQueue<>(4);
 
   /** The largest array kept for another batch. */
   static final int KEPT_BYTES = 16 << 20;
@@ -58,7 +54,7 @@ final class WalCodec {
 
   /** {@link #encode(List)} into an output from the pool when one is there; give it back after. */
   static Encoded encodePooled(List<Event> events) throws IOException {
-    Output pooled = POOL.poll();
+    WalOutput pooled = POOL.poll();
     Encoded encoded = encode(events, pooled);
     if (pooled != null && encoded.out() != pooled) {
       giveBack(pooled); // too small for this batch: still good for smaller ones
@@ -67,13 +63,13 @@ final class WalCodec {
   }
 
   /** Keeps {@code out} for another batch when the pool has room and the array is not too large. */
-  static void giveBack(Output out) {
+  static void giveBack(WalOutput out) {
     if (out.bytes.length <= KEPT_BYTES) {
       POOL.offer(out);
     }
   }
 
-  private static Encoded encode(List<Event> events, Output reused) throws IOException {
+  private static Encoded encode(List<Event> events, WalOutput reused) throws IOException {
     // one body when every text is an ASCII range of the same array, in order, not overlapping, and
     // the bytes between them few (a line feed each)
     byte[] shared = events.isEmpty() ? null : events.get(0).asciiArray();
@@ -94,7 +90,7 @@ final class WalCodec {
     if (shared == null) {
       rawBytes = 0; // counted again as the texts are copied (a batch may stop sharing midway)
     }
-    Strings strings = new Strings(events);
+    WalStrings strings = new WalStrings(events);
     // about: the first event's field values for every event (a batch's events have the same
     // fields; a map's values walked per event cost more than the encoding), at most FIELD_GUESS
     // bytes an event (a first event with large fields must not size the record for every event:
@@ -105,12 +101,12 @@ final class WalCodec {
       expected += events.get(i).rawLength(); // at least
     }
     int capacity = (int) Math.min(expected, 1 << 30);
-    Output out;
+    WalOutput out;
     if (reused != null && reused.bytes.length >= capacity) {
       out = reused;
       out.length = 0;
     } else {
-      out = new Output(capacity);
+      out = new WalOutput(capacity);
     }
     out.writeVInt(events.size());
     strings.write(out);
@@ -138,10 +134,11 @@ final class WalCodec {
       out.writeVInt(event.indexedFields().size());
       int position = 0;
       for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        out.writeVInt(strings.number(3 + Math.min(position++, Strings.NAME_SLOTS), field.getKey()));
+        out.writeVInt(
+            strings.number(3 + Math.min(position++, WalStrings.NAME_SLOTS), field.getKey()));
         out.writeVInt(field.getValue().size());
         for (String value : field.getValue()) {
-          writeString(out, value);
+          WalOutput.writeString(out, value);
         }
       }
     }
@@ -188,170 +185,6 @@ final class WalCodec {
     String raw = event.raw();
     byte[] ascii = AsciiText.bytesOf(raw);
     return ascii != null ? ascii : BytesRef.deepCopyOf(new BytesRef(raw)).bytes;
-  }
-
-  /**
-   * A batch's distinct hosts, sources, sourcetypes and field names, numbered in the order first
-   * seen. A batch's events name them by the same instances, so each slot (host, source, sourcetype,
-   * a field's place) remembers the string it saw last and its number: one identity check an event
-   * and name, a hash lookup only when the instance changes (a batch may name a host or a source of
-   * its own per event: a search of the strings seen would be quadratic).
-   */
-  private static final class Strings {
-    static final int NAME_SLOTS = 8;
-
-    private final List<String> texts = new ArrayList<>();
-    private final HashMap<String, Integer> numbers = new HashMap<>();
-    private final String[] lastText = new String[3 + NAME_SLOTS + 1];
-    private final int[] lastNumber = new int[3 + NAME_SLOTS + 1];
-    long bytes; // about: their UTF-8 lengths, for the output's first size
-
-    Strings(List<Event> events) {
-      for (int i = 0; i < events.size(); i++) {
-        Event event = events.get(i);
-        number(0, event.host());
-        number(1, event.source());
-        number(2, event.sourcetype());
-        int position = 0;
-        for (String name : event.indexedFields().keySet()) {
-          number(3 + Math.min(position++, NAME_SLOTS), name);
-        }
-      }
-    }
-
-    int number(int slot, String text) {
-      if (lastText[slot] == text) {
-        return lastNumber[slot];
-      }
-      Integer known = numbers.get(text);
-      int number;
-      if (known == null) {
-        number = texts.size();
-        numbers.put(text, number);
-        texts.add(text);
-        bytes += 1 + text.length();
-      } else {
-        number = known;
-      }
-      lastText[slot] = text;
-      lastNumber[slot] = number;
-      return number;
-    }
-
-    void write(Output out) throws IOException {
-      out.writeVInt(texts.size());
-      for (String text : texts) {
-        writeString(out, text);
-      }
-    }
-  }
-
-  /**
-   * The encoded bytes: one growable array, sized up front, so the bytes are copied once (a {@link
-   * ByteBuffersDataOutput}'s blocks would be copied again into one array).
-   */
-  static final class Output extends DataOutput {
-    byte[] bytes;
-    int length;
-
-    Output(int capacity) {
-      bytes = new byte[Math.max(16, capacity)];
-    }
-
-    @Override
-    public void writeByte(byte b) {
-      if (length == bytes.length) {
-        grow(length + 1);
-      }
-      bytes[length++] = b;
-    }
-
-    @Override
-    public void writeBytes(byte[] b, int offset, int count) {
-      if (length + count > bytes.length) {
-        grow(length + count);
-      }
-      System.arraycopy(b, offset, bytes, length, count);
-      length += count;
-    }
-
-    /**
-     * Writes a short string (at most {@link #SHORT_STRING} chars) as its length and its bytes when
-     * every char is ASCII, in one pass straight into the array; returns false, having written
-     * nothing, at the first char that is not.
-     */
-    boolean writeShortAscii(String text) {
-      int textLength = text.length();
-      if (length + 1 + textLength > bytes.length) {
-        grow(length + 1 + textLength);
-      }
-      byte[] array = bytes;
-      int at = length + 1; // a length up to 64 is one vint byte
-      for (int i = 0; i < textLength; i++) {
-        char c = text.charAt(i);
-        if (c >= 0x80) {
-          return false;
-        }
-        array[at + i] = (byte) c;
-      }
-      array[length] = (byte) textLength;
-      length = at + textLength;
-      return true;
-    }
-
-    /** Doubles the array (at least to {@code needed}): a batch of large texts copies it rarely. */
-    private void grow(int needed) {
-      bytes =
-          Arrays.copyOf(
-              bytes, Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, 2L * bytes.length)));
-    }
-  }
-
-  /** Strings up to this long are checked and copied char by char, without an encoder's arrays. */
-  private static final int SHORT_STRING = 64;
-
-  /**
-   * Writes {@code text} as {@link ByteBuffersDataOutput#writeString} does (its UTF-8 length, then
-   * the bytes; an unpaired surrogate as U+FFFD), through the JDK's encoder where that gives the
-   * same bytes: Lucene's encoder goes char by char, the JDK's copies an ASCII string at memory
-   * speed. The JDK writes an unpaired surrogate as {@code ?}, one byte, so a one-byte-per-char
-   * result is taken only when it reads back as the very text ({@link AsciiText#bytesOf}). A short
-   * ASCII string (a host, a field's name or value) is written char by char: cheaper than the
-   * encoder's two arrays.
-   *
-   * @return the number of UTF-8 bytes written
-   */
-  static int writeString(DataOutput out, String text) throws IOException {
-    int length = text.length();
-    if (length <= SHORT_STRING) {
-      if (out instanceof Output array) {
-        if (array.writeShortAscii(text)) {
-          return length;
-        }
-      } else {
-        int ascii = 0;
-        while (ascii < length && text.charAt(ascii) < 0x80) {
-          ascii++;
-        }
-        if (ascii == length) {
-          out.writeVInt(length);
-          for (int i = 0; i < length; i++) {
-            out.writeByte((byte) text.charAt(i));
-          }
-          return length;
-        }
-      }
-    }
-    byte[] utf8 = AsciiText.bytesOf(text);
-    if (utf8 != null) {
-      out.writeVInt(utf8.length);
-      out.writeBytes(utf8, utf8.length);
-      return utf8.length;
-    }
-    BytesRef lucene = new BytesRef(text);
-    out.writeVInt(lucene.length);
-    out.writeBytes(lucene.bytes, lucene.offset, lucene.length);
-    return lucene.length;
   }
 
   /** A decoded record: the sequence number of its first event, and its events. */

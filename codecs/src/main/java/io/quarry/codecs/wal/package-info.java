@@ -5,7 +5,9 @@
  * io.quarry.codecs.wal.WriteAheadLog} appends, syncs and replays; a batch is encoded outside its
  * lock into a pooled array ({@link io.quarry.codecs.wal.EncodedBatch}, {@link
  * io.quarry.codecs.wal.WalCodec}: format version 2, the events' texts as one body written from the
- * request body, hosts, sources and field names once a record; {@link
+ * request body, hosts, sources and field names once a record ({@link
+ * io.quarry.codecs.wal.WalStrings}), into one growable array ({@link
+ * io.quarry.codecs.wal.WalOutput}, which also writes strings as Lucene does, cheaper); {@link
  * io.quarry.codecs.wal.WalRecordV1} reads version 1's records); {@link
  * io.quarry.codecs.wal.WalFile} is one file's format and reading, {@link
  * io.quarry.codecs.wal.WalOpening} what opening does with a file that stopped short.

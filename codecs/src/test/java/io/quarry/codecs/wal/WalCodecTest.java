@@ -53,7 +53,7 @@ class WalCodecTest {
     }
     for (String text : texts) {
       ByteBuffersDataOutput ours = new ByteBuffersDataOutput();
-      int written = WalCodec.writeString(ours, text);
+      int written = WalOutput.writeString(ours, text);
       ByteBuffersDataOutput lucene = new ByteBuffersDataOutput();
       lucene.writeString(text);
       assertThat(ours.toArrayCopy())
@@ -64,10 +64,10 @@ class WalCodecTest {
     // the log's own output (short ASCII strings written straight into its array, a string that
     // turns out not to be ASCII written by the general path): all texts back to back, from a
     // small array that has to grow
-    WalCodec.Output array = new WalCodec.Output(0);
+    WalOutput array = new WalOutput(0);
     ByteBuffersDataOutput lucene = new ByteBuffersDataOutput();
     for (String text : texts) {
-      WalCodec.writeString(array, text);
+      WalOutput.writeString(array, text);
       lucene.writeString(text);
     }
     assertThat(Arrays.copyOf(array.bytes, array.length)).isEqualTo(lucene.toArrayCopy());

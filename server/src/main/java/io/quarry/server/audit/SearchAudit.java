@@ -36,7 +36,7 @@ public final class SearchAudit {
     java.util.Set<String> written =
         plan == null
             ? java.util.Set.of()
-            : new java.util.TreeSet<>(io.quarry.server.search.SearchService.collectIndexes(plan));
+            : new java.util.TreeSet<>(io.quarry.server.search.PlanCollected.indexes(plan));
     if (stats.eventsCollected() > 0 || !written.isEmpty()) {
       // what a search wrote (collect, its subsearches' and map's searches' too)
       event =

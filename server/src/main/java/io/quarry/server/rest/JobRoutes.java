@@ -6,8 +6,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.exec.StageStats;
-import io.quarry.ql.plan.SearchPlan;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
@@ -26,7 +24,8 @@ import java.util.Map;
 /**
  * The native search-job API, {@code /api/v1/jobs}: create (blocking or async), status, typed
  * results with paging (readable while the job runs: a preview), cancel, finalize, TTL, delete,
- * list, and the job inspector. Every route needs the admin's HTTP Basic credentials.
+ * list, and the job inspector ({@link JobCosts}). Every route needs the user's credentials. Jobs
+ * are submitted, here and by Splunk's job routes, through {@link JobSubmission}.
  */
 public final class JobRoutes {
   static final int DEFAULT_COUNT = 100;
@@ -35,11 +34,18 @@ public final class JobRoutes {
   private final Authenticator authenticator;
   private final SearchService search;
   private final JobManager jobs;
+  private final JobSubmission submission;
 
   public JobRoutes(Authenticator authenticator, SearchService search, JobManager jobs) {
     this.authenticator = requireNonNull(authenticator, "authenticator is null");
     this.search = requireNonNull(search, "search is null");
     this.jobs = requireNonNull(jobs, "jobs is null");
+    this.submission = new JobSubmission(authenticator, search, jobs);
+  }
+
+  /** How the job routes, Splunk's among them, submit a job. */
+  JobSubmission submission() {
+    return submission;
   }
 
   public void register(Router router) {
@@ -80,7 +86,7 @@ public final class JobRoutes {
     Duration timeLimit = request.seconds("timeout", search.maxTime());
     Duration ttl = request.seconds("ttl", jobs.defaultTtl());
     SearchJob job =
-        submit(
+        submission.submit(
             user, request.query(), request.earliest(), request.latest(), timeLimit, ttl, readOnly);
     if (mode.equals("blocking")) {
       job.await(timeLimit.plusSeconds(60));
@@ -91,86 +97,6 @@ public final class JobRoutes {
   /** Whether a job's search transforms its events (its results are a table, not events). */
   boolean transforms(SearchJob job) {
     return job.plan() != null && search.transforms(job.plan());
-  }
-
-  /**
-   * Plans and submits a job; a query that does not parse is a 400 naming where, a user past their
-   * {@code srchJobsQuota} a 429 — or, with {@code search.queueOverQuota}, a job that waits for a
-   * slot (up to {@link JobManager#MAX_WAITING_PER_USER} of the user's; past that, the 429).
-   */
-  SearchJob submit(
-      io.quarry.server.auth.Access user,
-      String query,
-      String earliest,
-      String latest,
-      Duration timeLimit,
-      Duration ttl) {
-    return submit(user, query, earliest, latest, timeLimit, ttl, false);
-  }
-
-  /**
-   * {@link #submit}, refusing when {@code readOnly} a query that writes as it is planned (400
-   * {@code SEARCH_WRITES}).
-   */
-  private SearchJob submit(
-      io.quarry.server.auth.Access user,
-      String query,
-      String earliest,
-      String latest,
-      Duration timeLimit,
-      Duration ttl,
-      boolean readOnly) {
-    // admitted before planning: subsearches run while the query is planned
-    io.quarry.server.auth.AdmittedSearch admitted = null;
-    if (jobs.queuesOverQuota() && jobs.waiting(user.user()) < JobManager.MAX_WAITING_PER_USER) {
-      String id = java.util.UUID.randomUUID().toString();
-      admitted = io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id);
-      if (admitted == null) {
-        try { // a query that does not parse is refused now, not once it had its turn
-          search.checkSyntax(query);
-        } catch (io.quarry.ql.parser.QueryParseException e) {
-          ApiException refused = QueryErrors.of(e);
-          authenticator
-              .audit()
-              .record(
-                  io.quarry.server.audit.SearchAudit.failed(
-                      user.user(), id, query, null, refused, Duration.ZERO));
-          throw refused;
-        }
-        return jobs.submitWaiting(
-            new io.quarry.server.jobs.WaitingJob(
-                id,
-                user.user(),
-                query,
-                io.quarry.server.auth.SearchQuotas.timeLimit(
-                    user, timeLimit != null ? timeLimit : search.maxTime()),
-                ttl,
-                () -> io.quarry.server.auth.AdmittedSearch.tryAdmit(authenticator, user, query, id),
-                () -> SearchRequest.plan(search, user, query, earliest, latest, false, readOnly),
-                () ->
-                    io.quarry.server.auth.AdmittedSearch.cancelledWhileWaiting(
-                        authenticator, user, query, id)),
-            "waiting for one of the searches of user '"
-                + user.user()
-                + "' to end: their roles allow "
-                + user.searchJobsQuota()
-                + " at once (srchJobsQuota)");
-      }
-    }
-    if (admitted == null) {
-      admitted = io.quarry.server.auth.AdmittedSearch.admit(authenticator, user, query, null);
-    }
-    SearchPlan plan;
-    try {
-      plan =
-          admitted.plan(
-              () -> SearchRequest.plan(search, user, query, earliest, latest, false, readOnly));
-    } catch (RuntimeException refused) {
-      admitted.close();
-      throw refused;
-    }
-    return jobs.submit(
-        query, plan, admitted, timeLimit != null ? timeLimit : search.maxTime(), ttl);
   }
 
   private void list(Exchange exchange) {
@@ -297,53 +223,7 @@ public final class JobRoutes {
     body.put("plan", job.plan() == null ? job.waiting() : search.explain(job.plan()));
     SearchStats stats = job.stats();
     if (stats != null) {
-      Map<String, Object> costs = new LinkedHashMap<>();
-      costs.put("indexes", stats.indexes());
-      costs.put("buckets", stats.buckets());
-      costs.put("bucketsSkipped", stats.bucketsSkipped());
-      costs.put("segments", stats.segments());
-      costs.put("segmentsSkipped", stats.segmentsSkipped());
-      costs.put("eventsRead", stats.eventsRead());
-      costs.put("eventsMatched", stats.eventsMatched());
-      costs.put("rows", stats.rows());
-      costs.put("exactIndexQuery", stats.exactIndexQuery());
-      costs.put("eventsCollected", stats.eventsCollected());
-      costs.put("elapsedMs", stats.elapsed().toMillis());
-      Map<String, Object> scan = new LinkedHashMap<>();
-      scan.put("indexLookupMs", stats.scanCosts().indexLookupNanos() / 1e6);
-      scan.put("journalBlocks", stats.scanCosts().journalBlocks());
-      scan.put("journalPrefixBlocks", stats.scanCosts().prefixBlocks());
-      scan.put("journalBytes", stats.scanCosts().journalBytes());
-      scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
-      scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
-      scan.put("eventsByRun", stats.eventsByRun());
-      costs.put("scan", scan);
-      stats
-          .metricScan()
-          .ifPresent(
-              read -> {
-                Map<String, Object> metrics = new LinkedHashMap<>();
-                metrics.put("series", read.series());
-                metrics.put("seriesSkipped", read.seriesSkipped());
-                metrics.put("chunks", read.chunks());
-                metrics.put("chunksSkipped", read.chunksSkipped());
-                metrics.put("points", read.points());
-                costs.put("metrics", metrics);
-              });
-      List<Map<String, Object>> stages = new ArrayList<>();
-      for (StageStats.Stage stage : stats.stages()) {
-        Map<String, Object> one = new LinkedHashMap<>();
-        one.put("command", stage.name());
-        one.put("rowsIn", stage.rowsIn());
-        one.put("rowsOut", stage.rowsOut());
-        one.put("ms", stage.time().toNanos() / 1e6);
-        stages.add(one);
-      }
-      costs.put("stages", stages);
-      // deprecated: always empty since every command runs on pages (session 27), kept one
-      // release for clients that read it
-      costs.put("rowStages", List.of());
-      body.put("costs", costs);
+      body.put("costs", JobCosts.of(stats));
     }
     exchange.json(HttpResponseStatus.OK, body);
   }

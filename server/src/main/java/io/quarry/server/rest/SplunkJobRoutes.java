@@ -126,13 +126,15 @@ public final class SplunkJobRoutes {
             ? null
             : Duration.ofSeconds(JobRoutes.nonNegativeLong(timeout, 0, "timeout"));
     SearchJob job =
-        jobRoutes.submit(
-            user,
-            query,
-            exchange.parameter("earliest_time"),
-            exchange.parameter("latest_time"),
-            timeLimit,
-            ttl);
+        jobRoutes
+            .submission()
+            .submit(
+                user,
+                query,
+                exchange.parameter("earliest_time"),
+                exchange.parameter("latest_time"),
+                timeLimit,
+                ttl);
     if (!mode.equals("normal")) {
       job.await(Duration.ofDays(1));
     }

@@ -190,13 +190,15 @@ public final class SplunkSavedSearchRoutes {
     String latest = or(exchange.parameter("dispatch.latest_time"), saved.latest());
     Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
     SearchJob job =
-        jobRoutes.submit(
-            authenticator.access(user),
-            saved.search(),
-            earliest.isEmpty() ? null : earliest,
-            latest.isEmpty() ? null : latest,
-            timeLimit,
-            null);
+        jobRoutes
+            .submission()
+            .submit(
+                authenticator.access(user),
+                saved.search(),
+                earliest.isEmpty() ? null : earliest,
+                latest.isEmpty() ? null : latest,
+                timeLimit,
+                null);
     searches.dispatched(name, job.id());
     if (SplunkJobRoutes.xml(exchange)) {
       exchange.text(

@@ -38,7 +38,7 @@ final class SearchFailures {
   static RuntimeException of(String query, RuntimeException e) {
     Throwable cause = e instanceof PluginFailureException ? e.getCause() : e;
     if (cause instanceof MemoryLimitExceededException over) {
-      if (SearchService.BREAKER.equals(over.owner())) {
+      if (SearchMemory.BREAKER.equals(over.owner())) {
         LOG.warning("search stopped by the memory breaker: " + e.getMessage() + ": " + query);
         return ApiException.of(
             503,

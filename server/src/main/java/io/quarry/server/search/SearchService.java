@@ -25,10 +25,11 @@ import java.util.function.Consumer;
 /**
  * Parses, plans and runs searches over the event store: the one entry point of the search runtime,
  * which holds the search pool and the limits of every search — its time limit (at most
- * search.maxTimeSeconds), its memory (search.maxMemoryBytes, under the breaker over all searches),
- * the outcome it counts and the summary line it logs. Planning is {@link SearchPlanning}, running a
- * plan {@link SearchExecution}, {@code explain} {@link SearchExplain}, and what went wrong becomes
- * an HTTP error in {@link SearchFailures}.
+ * search.maxTimeSeconds), its memory ({@link SearchMemory}: search.maxMemoryBytes, under the
+ * breaker over all searches), the outcome it counts and the summary line it logs. Planning is
+ * {@link SearchPlanning}, running a plan {@link SearchExecution}, {@code explain} {@link
+ * SearchExplain}, what a search wrote {@link PlanCollected}, and what went wrong becomes an HTTP
+ * error in {@link SearchFailures}.
  */
 public final class SearchService implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
@@ -56,16 +57,11 @@ public final class SearchService implements AutoCloseable {
   private final ServerMetrics metrics;
   private final Duration maxTime;
   private final CommandRegistry registry;
-  private final long maxMemory;
+  private final SearchMemory memory;
   private final io.quarry.server.search.metric.MetricSearch metricSearch;
   private final SearchPlanning planning;
   private final SearchExecution execution;
   private final SearchExplain explain;
-
-  /** Every running search's memory account reserves here too; null: no breaker. */
-  private final io.quarry.plugin.api.data.MemoryAccount breaker;
-
-  static final String BREAKER = "all running searches (search.maxTotalMemoryBytes)";
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
   private final ExecutorService searchPool =
@@ -102,12 +98,8 @@ public final class SearchService implements AutoCloseable {
     this.metricSearch =
         new io.quarry.server.search.metric.MetricSearch(
             metricStore, searchPool, Runtime.getRuntime().availableProcessors());
-    this.breaker =
-        maxTotalMemory == Long.MAX_VALUE
-            ? null
-            : new io.quarry.plugin.api.data.MemoryAccount(BREAKER, maxTotalMemory);
+    this.memory = new SearchMemory(maxMemory, maxTotalMemory);
     this.registry = requireNonNull(registry, "registry is null");
-    this.maxMemory = maxMemory;
     this.metrics = requireNonNull(metrics, "metrics is null");
     this.maxTime = requireNonNull(maxTime, "maxTime is null");
     PhysicalPlanner physical = new PhysicalPlanner(store, lookups);
@@ -121,7 +113,7 @@ public final class SearchService implements AutoCloseable {
             lookups,
             clock,
             maxMemory,
-            breaker,
+            memory.breaker(),
             ingest,
             host);
     this.execution =
@@ -161,9 +153,7 @@ public final class SearchService implements AutoCloseable {
    * without a breaker.
    */
   public io.quarry.plugin.api.data.MemoryAccount keptResultsAccount() {
-    return breaker == null
-        ? null
-        : new io.quarry.plugin.api.data.MemoryAccount("kept job results", Long.MAX_VALUE, breaker);
+    return memory.keptResults();
   }
 
   /** The commands searches may use. */
@@ -303,9 +293,7 @@ public final class SearchService implements AutoCloseable {
       throws IOException {
     long started = System.nanoTime();
     String outcome = "failed";
-    io.quarry.plugin.api.data.MemoryAccount memory =
-        new io.quarry.plugin.api.data.MemoryAccount(
-            "search (search.maxMemoryBytes)", maxMemory, breaker);
+    io.quarry.plugin.api.data.MemoryAccount account = memory.search();
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
       SearchStats stats;
@@ -315,9 +303,9 @@ public final class SearchService implements AutoCloseable {
       try {
         stats =
             execution
-                .execute(plan, control, pages, memory, appended)
+                .execute(plan, control, pages, account, appended)
                 .plusMetricScan(appended.get())
-                .withEventsCollected(collected(plan));
+                .withEventsCollected(PlanCollected.events(plan));
       } catch (RuntimeException e) {
         if (control.cancelled()) {
           outcome = "cancelled"; // e.g. its client went away: writing the answer failed
@@ -331,67 +319,9 @@ public final class SearchService implements AutoCloseable {
       outcome = control.cancelled() ? "cancelled" : "completed";
       return stats;
     } finally {
-      memory.close(); // whatever the search's operators still hold leaves the breaker
+      account.close(); // whatever the search's operators still hold leaves the breaker
       metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
     }
-  }
-
-  /**
-   * The events the plan's {@code collect} commands, its subsearches (while it was planned) and
-   * {@code map}'s searches wrote.
-   */
-  private static long collected(SearchPlan plan) {
-    long collected = plan.subsearchesCollected().events();
-    for (SearchSubsearchRunner runner : mapRunners(plan)) {
-      // map's searches; the runner is the one the subsearches ran through while the plan was made,
-      // so it counts those too
-      collected += runner.collected() - plan.subsearchesCollected().events();
-    }
-    for (Command command : plan.pipeline()) {
-      if (io.quarry.ql.plan.WritesEvents.of(command)
-              instanceof io.quarry.ql.plan.WritesEvents writes
-          && writes.writer() != null) {
-        collected += writes.writer().written();
-      }
-    }
-    return collected;
-  }
-
-  /**
-   * The runners {@code map}'s searches in the plan run through that may write (a read-only map's is
-   * a {@link ReadOnlyRunner}), each once.
-   */
-  private static java.util.Set<SearchSubsearchRunner> mapRunners(SearchPlan plan) {
-    java.util.Set<SearchSubsearchRunner> runners =
-        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (Command command : plan.pipeline()) {
-      if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && plugin.bound() instanceof io.quarry.ql.plan.RunsSearches runs
-          && runs.runner() instanceof SearchSubsearchRunner runner) {
-        runners.add(runner);
-      }
-    }
-    return runners;
-  }
-
-  /**
-   * The indexes a plan writes: its {@code collect} commands', those its subsearches wrote while it
-   * was planned and those {@code map}'s searches wrote so far (known once they ran), in order.
-   */
-  public static java.util.List<String> collectIndexes(SearchPlan plan) {
-    java.util.Set<String> indexes = new java.util.LinkedHashSet<>();
-    for (Command command : plan.pipeline()) {
-      if (io.quarry.ql.plan.WritesEvents.of(command)
-              instanceof io.quarry.ql.plan.WritesEvents writes
-          && writes.writer() != CollectWriter.NOTHING) {
-        indexes.add(writes.index());
-      }
-    }
-    indexes.addAll(plan.subsearchesCollected().indexes());
-    for (SearchSubsearchRunner runner : mapRunners(plan)) {
-      indexes.addAll(runner.collectedSoFar().indexes()); // map's searches, run by now
-    }
-    return java.util.List.copyOf(indexes);
   }
 
   /** Logs what a search cost (the INFO line {@link #run} logs unless the control defers it). */

@@ -129,7 +129,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
                 pages.add(kept);
               });
     } catch (MemoryLimitExceededException e) {
-      throw SearchService.BREAKER.equals(e.owner())
+      throw SearchMemory.BREAKER.equals(e.owner())
           ? SearchFailures.subsearchBreaker(subsearch, e.getMessage())
           : SearchFailures.subsearch(subsearch, 422, e.getMessage());
     } catch (ApiException e) {
@@ -141,7 +141,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
     }
     collected.addAndGet(stats.eventsCollected());
     if (!writeNothing) {
-      collectIndexes.addAll(SearchService.collectIndexes(plan));
+      collectIndexes.addAll(PlanCollected.indexes(plan));
     }
     List<String> messages = new ArrayList<>();
     for (String message : stats.messages()) {

@@ -2,7 +2,8 @@
  * The search runtime: binds a parsed plan to the event store. {@code LuceneTranslator} turns the
  * search expression into a term-index query (exact where it can be, else a superset checked per
  * event, with a <em>sure</em> part whose matches need no check); {@code SearchService} is the entry
- * point and holds each search's limits (time, memory, the breaker over all searches), {@code
+ * point and holds each search's limits (time; memory and the breaker over all searches, {@code
+ * SearchMemory}; what it wrote is read from its plan by {@code PlanCollected}), {@code
  * SearchPlanning} turns query text into a plan the user may run (expansion, subsearches, access,
  * each {@code collect} bound to a {@code CollectWriter} of its index: the ingest path; each {@code
  * map} whose search text writes nothing to a {@code ReadOnlyRunner}), {@code PhysicalPlanner} makes

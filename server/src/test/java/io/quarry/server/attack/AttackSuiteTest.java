@@ -125,12 +125,11 @@ class AttackSuiteTest {
         http.send("POST", "/services/collector/raw?sourcetype=app", "Splunk tok", lines.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
     // _internal holds the start record, _audit the start and the admin's searches
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (http.export(ADMIN, "index=_internal listening").isEmpty()
-        || http.export(ADMIN, "index=_audit action=\"server start\"").isEmpty()) {
-      assertThat(System.nanoTime()).as("internal indexes hold events").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    http.awaitRows(
+        ADMIN,
+        "internal indexes hold events",
+        "index=_internal listening",
+        "index=_audit action=\"server start\"");
   }
 
   @AfterEach

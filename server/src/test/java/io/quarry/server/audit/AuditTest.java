@@ -7,12 +7,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -245,17 +241,8 @@ class AuditTest {
   @Test
   void startAndStopAreAuditedWithTheUsersAndRolesDefinedOverRest(@TempDir Path other)
       throws Exception {
-    Path config = other.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        auth: {adminPassword: admin-pw}
-        """
-            .formatted(other.resolve("data")));
-    QuarryServer first =
-        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    TestConfig config = TestConfig.yaml();
+    QuarryServer first = config.start(other);
     TestHttp firstHttp = new TestHttp(first.url());
     assertThat(
             firstHttp
@@ -276,8 +263,7 @@ class AuditTest {
                 .statusCode())
         .isEqualTo(201);
     first.close();
-    QuarryServer second =
-        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    QuarryServer second = config.start(other);
     try {
       TestHttp secondHttp = new TestHttp(second.url());
       long deadline = System.nanoTime() + 30_000_000_000L;
@@ -302,17 +288,7 @@ class AuditTest {
 
   @Test
   void aStreamOfFailedLoginsIsRecordedWithinItsBudget(@TempDir Path other) throws Exception {
-    Path config = other.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        auth: {adminPassword: admin-pw}
-        """
-            .formatted(other.resolve("data")));
-    QuarryServer flooded =
-        QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    QuarryServer flooded = TestConfig.yaml().start(other);
     try {
       TestHttp floodedHttp = new TestHttp(flooded.url());
       // guessing across 200 names (each under the per-name lock)
@@ -322,13 +298,10 @@ class AuditTest {
                 "GET", "/services/server/info", TestHttp.basic("guess" + i, "pw"), null);
         assertThat(refused.statusCode()).isEqualTo(401);
       }
-      long deadline = System.nanoTime() + 30_000_000_000L;
-      while (floodedHttp
-          .export(ADMIN, "index=_audit action=\"login attempt\" info=suppressed")
-          .isEmpty()) {
-        assertThat(System.nanoTime()).as("the suppression is recorded").isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      floodedHttp.awaitRows(
+          ADMIN,
+          "the suppression is recorded",
+          "index=_audit action=\"login attempt\" info=suppressed");
       assertThat(
               floodedHttp.export(
                   ADMIN, "index=_audit action=\"login attempt\" info=failed | stats count"))

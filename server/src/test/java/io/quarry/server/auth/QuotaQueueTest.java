@@ -114,13 +114,10 @@ class QuotaQueueTest {
     assertThat(status(cancelled).path("state").asText()).isEqualTo("CANCELLED");
     assertThat(status(cancelled).path("eventsRead").asLong()).isZero();
     // the waits are audited as cancelled searches, the slot is free again
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (http.export(
-            ADMIN, "index=_audit user=carol action=search info=cancelled search_id=" + cancelled)
-        .isEmpty()) {
-      assertThat(System.nanoTime()).as("audited").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    http.awaitRows(
+        ADMIN,
+        "audited",
+        "index=_audit user=carol action=search info=cancelled search_id=" + cancelled);
     String after = submit("x=1 | stats count");
     assertThat(awaitFinished(after).path("state").asText()).isEqualTo("DONE");
     delete(running);

@@ -1,5 +1,9 @@
 package io.quarry.server.rest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +21,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class PythonVenv {
   private static final Path VENV = Path.of("target", "python-clients-venv");
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private PythonVenv() {}
 
@@ -45,6 +50,21 @@ final class PythonVenv {
     List<String> command = new ArrayList<>(List.of(python.toString(), script.toString()));
     command.addAll(List.of(args));
     return run(command, 120);
+  }
+
+  /**
+   * Runs a script of the test resources with Splunk's Python SDK (splunk-sdk 2.1.0, installed on
+   * first use) against a server on 127.0.0.1: its arguments are the server's port, then {@code
+   * args} (the admin's password first); what it printed last, as JSON. A script that fails fails
+   * the test (its output is on standard error).
+   */
+  static JsonNode splunkSdk(String resource, int port, String... args) throws Exception {
+    Path python = with("splunk-sdk==2.1.0");
+    List<String> all = new ArrayList<>(List.of("127.0.0.1", Integer.toString(port)));
+    all.addAll(List.of(args));
+    String output = script(python, resource, all.toArray(String[]::new));
+    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
+    return JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
   }
 
   /** Runs a command, returning its output, or null when it failed or timed out. */

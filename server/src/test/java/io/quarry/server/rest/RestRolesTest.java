@@ -1,17 +1,16 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,27 +31,15 @@ class RestRolesTest {
   @TempDir Path directory;
   private QuarryServer server;
 
+  private static final TestConfig CONFIG =
+      TestConfig.yaml("indexes: [main, web]")
+          .user("pat")
+          .user("uma", "useradmin")
+          .role("useradmin", "{srchIndexesAllowed: [main], capabilities: [edit_user, edit_roles]}")
+          .hecIndexes("main", "web");
+
   @BeforeEach
   void start() throws Exception {
-    Files.writeString(
-        directory.resolve("quarry.yml"),
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, web]
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: pat, password: pat-password}
-            - {name: uma, password: uma-password, roles: [useradmin]}
-          roles:
-            useradmin:
-              srchIndexesAllowed: [main]
-              capabilities: [edit_user, edit_roles]
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
-        """
-            .formatted(directory.resolve("data")));
     restart();
     for (String index : new String[] {"main", "web"}) {
       HttpResponse<String> loaded =
@@ -70,10 +57,7 @@ class RestRolesTest {
     if (server != null) {
       server.close();
     }
-    server =
-        QuarryServer.start(
-            ConfigLoader.load(directory.resolve("quarry.yml"), Map.of(), Map.of()),
-            Clock.systemUTC());
+    server = CONFIG.start(directory);
   }
 
   @AfterEach
@@ -165,14 +149,14 @@ class RestRolesTest {
 
   @Test
   void editingNeedsItsCapabilityAndNobodyHandsOutMoreThanTheyHold() throws Exception {
-    HttpResponse<String> plain = post("pat:pat-password", ROLES, "name=mine");
+    HttpResponse<String> plain = post("pat:pat-pw", ROLES, "name=mine");
     assertThat(plain.statusCode()).isEqualTo(403);
     assertThat(plain.body()).contains("MISSING_CAPABILITY").contains("edit_roles");
-    assertThat(post("pat:pat-password", USERS, "name=x1&password=x-password-1").body())
+    assertThat(post("pat:pat-pw", USERS, "name=x1&password=x-password-1").body())
         .contains("edit_user");
-    assertThat(delete("pat:pat-password", USERS + "/uma").statusCode()).isEqualTo(403);
+    assertThat(delete("pat:pat-pw", USERS + "/uma").statusCode()).isEqualTo(403);
 
-    String uma = "uma:uma-password";
+    String uma = "uma:uma-pw";
     // uma may read main and edit users and roles: no more
     for (String escalation :
         new String[] {
@@ -211,16 +195,12 @@ class RestRolesTest {
 
     // every change and refusal is in _audit
     String admin = TestHttp.basic("admin", "admin-pw");
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (http()
-            .export(admin, "index=_audit user=uma action=\"role created\" info=denied")
-            .isEmpty()
-        || http()
-            .export(admin, "index=_audit user=uma action=\"role deleted\" info=succeeded")
-            .isEmpty()) {
-      assertThat(System.nanoTime()).as("audited").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    http()
+        .awaitRows(
+            admin,
+            "audited",
+            "index=_audit user=uma action=\"role created\" info=denied",
+            "index=_audit user=uma action=\"role deleted\" info=succeeded");
     assertThat(
             http()
                 .export(admin, "index=_audit user=uma action=\"role created\" info=succeeded")
@@ -268,10 +248,5 @@ class RestRolesTest {
 
   private TestHttp http() {
     return new TestHttp(server.url());
-  }
-
-  private static String basic(String credentials) {
-    int colon = credentials.indexOf(':');
-    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }

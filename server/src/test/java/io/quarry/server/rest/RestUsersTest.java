@@ -1,16 +1,15 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,21 +26,13 @@ class RestUsersTest {
   @TempDir Path directory;
   private QuarryServer server;
 
+  private static final TestConfig CONFIG =
+      TestConfig.yaml("indexes: [main, web]")
+          .user("bob")
+          .role("webonly", "{srchIndexesAllowed: [web], srchIndexesDefault: [web]}");
+
   @BeforeEach
   void start() throws Exception {
-    Files.writeString(
-        directory.resolve("quarry.yml"),
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, web]
-        auth:
-          adminPassword: admin-pw
-          users: [{name: bob, password: bob-password}]
-          roles:
-            webonly: {srchIndexesAllowed: [web], srchIndexesDefault: [web]}
-        """
-            .formatted(directory.resolve("data")));
     restart();
   }
 
@@ -49,10 +40,7 @@ class RestUsersTest {
     if (server != null) {
       server.close();
     }
-    server =
-        QuarryServer.start(
-            ConfigLoader.load(directory.resolve("quarry.yml"), Map.of(), Map.of()),
-            Clock.systemUTC());
+    server = CONFIG.start(directory);
   }
 
   @AfterEach
@@ -69,8 +57,7 @@ class RestUsersTest {
     assertThat(post("admin:admin-pw", USERS, "name=wes&password=x").statusCode()).isEqualTo(409);
     assertThat(post("admin:admin-pw", USERS, "name=eve&password=eve-pw-1&roles=nosuch").body())
         .contains("role 'nosuch'");
-    assertThat(post("bob:bob-password", USERS, "name=eve&password=eve-pw-1").statusCode())
-        .isEqualTo(403);
+    assertThat(post("bob:bob-pw", USERS, "name=eve&password=eve-pw-1").statusCode()).isEqualTo(403);
     HttpResponse<String> configured = post("admin:admin-pw", USERS + "/bob", "password=other");
     assertThat(configured.statusCode()).isEqualTo(403);
     assertThat(configured.body()).contains("defined in the configuration");
@@ -104,10 +91,5 @@ class RestUsersTest {
 
   private TestHttp http() {
     return new TestHttp(server.url());
-  }
-
-  private static String basic(String credentials) {
-    int colon = credentials.indexOf(':');
-    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }

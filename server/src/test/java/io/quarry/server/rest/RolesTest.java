@@ -1,24 +1,22 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
+import static io.quarry.server.TestHttp.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestHttp;
+import io.quarry.server.TestServers;
 import io.quarry.server.auth.PasswordHash;
 import io.quarry.server.config.ConfigException;
 import io.quarry.server.config.ConfigLoader;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RolesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path directory;
   private static QuarryServer server;
+  private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
@@ -63,14 +61,12 @@ class RolesTest {
         """
             .formatted(directory.resolve("data"), PasswordHash.hash("bob-pw")));
     server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
-    post("/services/collector/raw?sourcetype=app&index=main", "main one\nmain two failed\n");
-    post("/services/collector/raw?sourcetype=app&index=web", "web one\nweb two failed\n");
+    http = new TestHttp(server.url());
+    TestServers.loadRaw(server, "main", "main one\nmain two failed\n");
+    TestServers.loadRaw(server, "web", "web one\nweb two failed\n");
     // _internal holds the server's own log ("listening on …") once the log writer has run
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (count("admin", "admin-pw", "index=_internal listening") == 0) {
-      assertThat(System.nanoTime()).as("_internal has the start record").isLessThan(deadline);
-      Thread.sleep(100);
-    }
+    http.awaitRows(
+        basic("admin", "admin-pw"), "_internal has the start record", "index=_internal listening");
   }
 
   @AfterAll
@@ -116,7 +112,7 @@ class RolesTest {
 
     // a job, its results and its inspector
     HttpResponse<String> created =
-        send(
+        http.send(
             "POST",
             "/api/v1/jobs",
             basic("bob", "bob-pw"),
@@ -125,17 +121,18 @@ class RolesTest {
     JsonNode job = JSON.readTree(created.body());
     String id = job.path("id").asText();
     HttpResponse<String> results =
-        send("GET", "/api/v1/jobs/" + id + "/results", basic("bob", "bob-pw"), null);
+        http.send("GET", "/api/v1/jobs/" + id + "/results", basic("bob", "bob-pw"), null);
     assertThat(results.body()).contains("2").doesNotContain("_internal\"");
     JsonNode inspect =
         JSON.readTree(
-            send("GET", "/api/v1/jobs/" + id + "/inspect", basic("bob", "bob-pw"), null).body());
+            http.send("GET", "/api/v1/jobs/" + id + "/inspect", basic("bob", "bob-pw"), null)
+                .body());
     // an index= inside OR reads every index the user may search, then filters by index
     assertThat(inspect.at("/plan/indexes").toString()).isEqualTo("[\"main\",\"web\"]");
 
     // the field summary
     HttpResponse<String> fields =
-        send(
+        http.send(
             "POST",
             "/api/v1/fields",
             basic("bob", "bob-pw"),
@@ -145,7 +142,7 @@ class RolesTest {
 
     // the streaming search API
     HttpResponse<String> stream =
-        send(
+        http.send(
             "POST",
             "/api/v1/search",
             basic("bob", "bob-pw"),
@@ -155,7 +152,7 @@ class RolesTest {
 
     // explain shows only what is read
     HttpResponse<String> explain =
-        send(
+        http.send(
             "POST",
             "/services/search/jobs/export",
             basic("bob", "bob-pw"),
@@ -191,7 +188,7 @@ class RolesTest {
   }
 
   private static java.util.List<String> indexNames(String user, String password) throws Exception {
-    HttpResponse<String> answer = send("GET", "/api/v1/indexes", basic(user, password), null);
+    HttpResponse<String> answer = http.send("GET", "/api/v1/indexes", basic(user, password), null);
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     java.util.List<String> names = new java.util.ArrayList<>();
     for (JsonNode index : JSON.readTree(answer.body()).path("indexes")) {
@@ -211,12 +208,16 @@ class RolesTest {
   @Test
   void lookupChangesAndOutputlookupNeedEditLookups() throws Exception {
     assertThat(
-            send("PUT", "/api/v1/lookups/owners", basic("admin", "admin-pw"), "host,owner\na,b\n")
+            http.send(
+                    "PUT",
+                    "/api/v1/lookups/owners",
+                    basic("admin", "admin-pw"),
+                    "host,owner\na,b\n")
                 .statusCode())
         .isEqualTo(200);
 
     HttpResponse<String> denied =
-        send(
+        http.send(
             "POST",
             "/services/search/jobs/export",
             basic("bob", "bob-pw"),
@@ -224,7 +225,7 @@ class RolesTest {
     assertThat(denied.statusCode()).as(denied.body()).isEqualTo(403);
     assertThat(denied.body()).contains("edit_lookups").contains("bob");
     HttpResponse<String> job =
-        send(
+        http.send(
             "POST",
             "/api/v1/jobs",
             basic("bob", "bob-pw"),
@@ -232,45 +233,48 @@ class RolesTest {
     assertThat(job.statusCode()).as(job.body()).isEqualTo(403);
     assertThat(job.body()).contains("MISSING_CAPABILITY");
     HttpResponse<String> upload =
-        send("PUT", "/api/v1/lookups/owners", basic("bob", "bob-pw"), "host,owner\nz,z\n");
+        http.send("PUT", "/api/v1/lookups/owners", basic("bob", "bob-pw"), "host,owner\nz,z\n");
     assertThat(upload.statusCode()).isEqualTo(403);
     assertThat(upload.body()).contains("MISSING_CAPABILITY").contains("edit_lookups");
-    assertThat(send("DELETE", "/api/v1/lookups/owners", basic("bob", "bob-pw"), null).statusCode())
+    assertThat(
+            http.send("DELETE", "/api/v1/lookups/owners", basic("bob", "bob-pw"), null)
+                .statusCode())
         .isEqualTo(403);
-    assertThat(send("GET", "/api/v1/lookups/owners", basic("bob", "bob-pw"), null).body())
+    assertThat(http.send("GET", "/api/v1/lookups/owners", basic("bob", "bob-pw"), null).body())
         .isEqualTo("host,owner\na,b\n");
     // reading stays open to every user
     assertThat(count("bob", "bob-pw", "| inputlookup owners")).isEqualTo(1);
 
     HttpResponse<String> allowed =
-        send(
+        http.send(
             "POST",
             "/services/search/jobs/export",
             basic("libby", "libby-pw"),
             "output_mode=json&search=" + encode("one | table _raw | outputlookup owners"));
     assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
-    assertThat(send("GET", "/api/v1/lookups/owners", basic("admin", "admin-pw"), null).body())
+    assertThat(http.send("GET", "/api/v1/lookups/owners", basic("admin", "admin-pw"), null).body())
         .contains("main one");
     assertThat(
-            send("PUT", "/api/v1/lookups/mine", basic("libby", "libby-pw"), "a,b\n1,2\n")
+            http.send("PUT", "/api/v1/lookups/mine", basic("libby", "libby-pw"), "a,b\n1,2\n")
                 .statusCode())
         .isEqualTo(200);
     assertThat(
-            send("DELETE", "/api/v1/lookups/mine", basic("libby", "libby-pw"), null).statusCode())
+            http.send("DELETE", "/api/v1/lookups/mine", basic("libby", "libby-pw"), null)
+                .statusCode())
         .isEqualTo(200);
   }
 
   @Test
   void aHashedPasswordLogsInWithBasicAndASessionKey() throws Exception {
-    assertThat(send("GET", "/api/v1/indexes", basic("bob", "bob-pw"), null).statusCode())
+    assertThat(http.send("GET", "/api/v1/indexes", basic("bob", "bob-pw"), null).statusCode())
         .isEqualTo(200);
-    assertThat(send("GET", "/api/v1/indexes", basic("bob", "bob-pw"), null).statusCode())
+    assertThat(http.send("GET", "/api/v1/indexes", basic("bob", "bob-pw"), null).statusCode())
         .isEqualTo(200); // the second time from the verified-password cache
-    assertThat(send("GET", "/api/v1/indexes", basic("bob", "bob-pwx"), null).statusCode())
+    assertThat(http.send("GET", "/api/v1/indexes", basic("bob", "bob-pwx"), null).statusCode())
         .isEqualTo(401);
 
     HttpResponse<String> login =
-        send(
+        http.send(
             "POST",
             "/services/auth/login?output_mode=json",
             null,
@@ -278,18 +282,19 @@ class RolesTest {
     assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
     String key = JSON.readTree(login.body()).path("sessionKey").asText();
     HttpResponse<String> search =
-        send(
+        http.send(
             "POST",
             "/services/search/jobs/export",
             "Splunk " + key,
             "output_mode=json&search=" + encode("one"));
     assertThat(search.body()).contains("main one");
     assertThat(
-            send("POST", "/services/auth/login", null, "username=bob&password=wrong").statusCode())
+            http.send("POST", "/services/auth/login", null, "username=bob&password=wrong")
+                .statusCode())
         .isEqualTo(401);
     String configured = PasswordHash.hash("bob-pw");
     assertThat(
-            send(
+            http.send(
                     "POST",
                     "/services/auth/login",
                     null,
@@ -345,66 +350,6 @@ class RolesTest {
 
   /** The last JSON line of an export: the final result row, or the messages. */
   private static JsonNode exportLast(String user, String password, String query) throws Exception {
-    HttpResponse<String> answer =
-        send(
-            "POST",
-            "/services/search/jobs/export",
-            basic(user, password),
-            "output_mode=json&search=" + encode(query));
-    assertThat(answer.statusCode()).as(query + ": " + answer.body()).isEqualTo(200);
-    JsonNode all = JSON.createArrayNode();
-    for (String line : answer.body().split("\n")) {
-      if (!line.isBlank()) {
-        ((com.fasterxml.jackson.databind.node.ArrayNode) all).add(JSON.readTree(line));
-      }
-    }
-    JsonNode result = JSON.createObjectNode();
-    for (JsonNode line : all) {
-      if (line.has("result")) {
-        result = line.deepCopy();
-      }
-    }
-    ((com.fasterxml.jackson.databind.node.ObjectNode) result).set("lines", all);
-    return result;
-  }
-
-  private static void post(String path, String body) throws Exception {
-    HttpResponse<String> answer =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-  }
-
-  private static String encode(String text) {
-    return URLEncoder.encode(text, StandardCharsets.UTF_8);
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static HttpResponse<String> send(
-      String method, String path, String authorization, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url() + path));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    if (body != null && body.startsWith("{")) {
-      request.header("Content-Type", "application/json");
-    } else if (body != null && !method.equals("PUT")) {
-      request.header("Content-Type", "application/x-www-form-urlencoded");
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return http.exportLast(basic(user, password), query);
   }
 }

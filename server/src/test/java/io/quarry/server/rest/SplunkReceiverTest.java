@@ -1,16 +1,14 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.ConfigLoader;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,25 +26,14 @@ class SplunkReceiverTest {
 
   @BeforeEach
   void start() throws Exception {
-    Files.writeString(
-        directory.resolve("quarry.yml"),
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, web]
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: bob, password: bob-pw}
-            - {name: sam, password: sam-pw, roles: [senders]}
-          roles:
-            senders: {srchIndexesAllowed: [web], srchIndexesDefault: [web], capabilities: [edit_tcp]}
-        """
-            .formatted(directory.resolve("data")));
     server =
-        QuarryServer.start(
-            ConfigLoader.load(directory.resolve("quarry.yml"), Map.of(), Map.of()),
-            Clock.systemUTC());
+        TestConfig.yaml("indexes: [main, web]")
+            .user("bob")
+            .user("sam", "senders")
+            .role(
+                "senders",
+                "{srchIndexesAllowed: [web], srchIndexesDefault: [web], capabilities: [edit_tcp]}")
+            .start(directory);
   }
 
   @AfterEach
@@ -93,10 +80,5 @@ class SplunkReceiverTest {
 
   private HttpResponse<String> get(String credentials, String path) throws Exception {
     return new TestHttp(server.url()).send("GET", path, basic(credentials), null);
-  }
-
-  private static String basic(String credentials) {
-    int colon = credentials.indexOf(':');
-    return TestHttp.basic(credentials.substring(0, colon), credentials.substring(colon + 1));
   }
 }

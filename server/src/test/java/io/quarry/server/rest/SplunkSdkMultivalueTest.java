@@ -3,7 +3,6 @@ package io.quarry.server.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  * loaded (newest first: n=4, 3, 2, 1).
  */
 class SplunkSdkMultivalueTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dataDirectory;
   private QuarryServer server;
@@ -45,16 +43,7 @@ class SplunkSdkMultivalueTest {
 
   @Test
   void splunksPythonSdkReadsMultivaluesAsLists() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python,
-            "/splunk-sdk/multivalue.py",
-            "127.0.0.1",
-            Integer.toString(server.port()),
-            "sdk-pw");
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+    JsonNode seen = PythonVenv.splunkSdk("/splunk-sdk/multivalue.py", server.port(), "sdk-pw");
 
     assertThat(seen.get("exportStats").toString())
         .isEqualTo(

@@ -3,7 +3,6 @@ package io.quarry.server.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  * password and a bad query, against a real Quarry.
  */
 class SplunkSdkTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dataDirectory;
   private QuarryServer server;
@@ -41,12 +39,7 @@ class SplunkSdkTest {
 
   @Test
   void splunksPythonSdkSearchesQuarry() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python, "/splunk-sdk/check.py", "127.0.0.1", Integer.toString(server.port()), "sdk-pw");
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+    JsonNode seen = PythonVenv.splunkSdk("/splunk-sdk/check.py", server.port(), "sdk-pw");
 
     assertThat(seen.get("version").asText()).isEqualTo(SplunkServerRoutes.SPLUNK_API_VERSION);
     assertThat(seen.get("oneshot").toString())
@@ -64,16 +57,7 @@ class SplunkSdkTest {
 
   @Test
   void splunksPythonSdkManagesMacrosAndSavedSearches() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python,
-            "/splunk-sdk/knowledge.py",
-            "127.0.0.1",
-            Integer.toString(server.port()),
-            "sdk-pw");
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+    JsonNode seen = PythonVenv.splunkSdk("/splunk-sdk/knowledge.py", server.port(), "sdk-pw");
 
     assertThat(seen.get("macroCreated").asText()).isEqualTo("errors_only");
     assertThat(seen.get("macroArgs").asText()).isEqualTo("f");
@@ -100,16 +84,7 @@ class SplunkSdkTest {
 
   @Test
   void splunksPythonSdkListsIndexesAndSubmitsEvents() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python,
-            "/splunk-sdk/indexes.py",
-            "127.0.0.1",
-            Integer.toString(server.port()),
-            "sdk-pw");
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+    JsonNode seen = PythonVenv.splunkSdk("/splunk-sdk/indexes.py", server.port(), "sdk-pw");
 
     assertThat(seen.get("indexNames").toString())
         .as("admin's readable indexes, internal ones included")
@@ -126,12 +101,7 @@ class SplunkSdkTest {
 
   @Test
   void splunksPythonSdkManagesUsers() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python, "/splunk-sdk/users.py", "127.0.0.1", Integer.toString(server.port()), "sdk-pw");
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+    JsonNode seen = PythonVenv.splunkSdk("/splunk-sdk/users.py", server.port(), "sdk-pw");
 
     assertThat(seen.get("created").asText()).as("the SDK lower-cases names").isEqualTo("carol");
     assertThat(seen.get("roles").toString()).isEqualTo("[\"user\"]");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * expected value is worked out by hand from them.
  */
 class SplunkSdkTimeTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dataDirectory;
   private QuarryServer server;
@@ -41,16 +39,7 @@ class SplunkSdkTimeTest {
 
   @Test
   void splunksPythonSdkReadsTimeAggregationsInEpochSeconds() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python,
-            "/splunk-sdk/time_check.py",
-            "127.0.0.1",
-            Integer.toString(server.port()),
-            "sdk-pw");
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
+    JsonNode seen = PythonVenv.splunkSdk("/splunk-sdk/time_check.py", server.port(), "sdk-pw");
 
     for (String path : List.of("export", "oneshot", "jobJson", "jobXml")) {
       JsonNode rows = seen.get(path);

@@ -3,7 +3,6 @@ package io.quarry.server.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.client.QuarryClient;
 import io.quarry.client.TlsTrust;
 import io.quarry.server.QuarryServer;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code verify=False}, and refusing it when the CA is not trusted.
  */
 class SplunkSdkTlsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dataDirectory;
   private QuarryServer server;
@@ -54,17 +52,12 @@ class SplunkSdkTlsTest {
 
   @Test
   void splunksPythonSdkSearchesQuarryOverHttps() throws Exception {
-    Path python = PythonVenv.with("splunk-sdk==2.1.0");
-    String output =
-        PythonVenv.script(
-            python,
+    JsonNode seen =
+        PythonVenv.splunkSdk(
             "/splunk-sdk/check_tls.py",
-            "127.0.0.1",
-            Integer.toString(server.port()),
+            server.port(),
             "sdk-pw",
             server.tls().generated().ca().toString());
-    assertThat(output).as("the SDK script failed; its output is on standard error").isNotNull();
-    JsonNode seen = JSON.readTree(output.lines().reduce((a, b) -> b).orElseThrow());
 
     assertThat(seen.get("version").asText()).isEqualTo(SplunkServerRoutes.SPLUNK_API_VERSION);
     assertThat(seen.get("oneshot").toString()).isEqualTo("[{\"count\":\"30\"}]");

@@ -63,15 +63,7 @@ class TimeResultsTest {
 
   /** Sends {@link #EVENTS} through HEC's event endpoint. */
   static void load(QuarryServer server) throws Exception {
-    HttpResponse<String> sent =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TestServers.TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(EVENTS))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    TestServers.postEvents(server, TestServers.TOKEN, EVENTS);
   }
 
   @AfterEach

@@ -1,11 +1,13 @@
 package io.quarry.server.rest;
 
+import static io.quarry.server.TestHttp.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.ConfigException;
 import io.quarry.server.config.ConfigLoader;
@@ -17,8 +19,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,22 +38,7 @@ class UsersTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: alice, password: alice-pw}
-            - {name: bob, password: bob-pw}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
+    server = TestConfig.yaml().user("alice").user("bob").start(directory);
     TestServers.loadRaw(server, "one event\nanother event\n");
   }
 
@@ -213,12 +198,6 @@ class UsersTest {
       ids.add(job.path("id").asText());
     }
     return ids;
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   private static HttpResponse<String> send(

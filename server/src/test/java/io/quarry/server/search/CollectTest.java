@@ -158,14 +158,7 @@ class CollectTest {
   void theAuditSaysWhatASearchCollectedAndWhere() throws Exception {
     http.export(
         ADMIN, "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
-    ArrayNode audited =
-        http.exportEventually( // the audit trail writes its events from a queue
-            ADMIN,
-            "index=_audit action=search info=completed \"run=audited\""
-                + " | where collected_count > 0 | table collected_count, collect_indexes");
-    assertThat(audited).as(audited.toString()).hasSize(1);
-    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
-    assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
+    CollectAudit.assertCollected(http, ADMIN, "audited", "2", "summary");
   }
 
   @Test

@@ -65,15 +65,7 @@ final class EnginePages {
           .append(fields)
           .append("}\n");
     }
-    HttpResponse<String> sent =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TestServers.TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(envelopes.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    TestServers.postEvents(server, TestServers.TOKEN, envelopes.toString());
     return List.copyOf(texts);
   }
 

@@ -77,15 +77,7 @@ class MetricPagesSearchTest {
         body.append(JSON.writeValueAsString(envelope)).append('\n');
       }
     }
-    HttpResponse<String> sent =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TestServers.TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    TestServers.postEvents(server, TestServers.TOKEN, body.toString());
   }
 
   @AfterAll

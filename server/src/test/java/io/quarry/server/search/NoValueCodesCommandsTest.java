@@ -89,11 +89,9 @@ class NoValueCodesCommandsTest {
    */
   @Test
   void modeOfTiedValuesIsTheSameOverBothLayouts() throws Exception {
-    for (String query :
-        List.of("| stats mode(full) AS m by level", "| stats mode(session) AS m by level")) {
-      assertThat(search("search index=bl " + query))
-          .as(query)
-          .isEqualTo(search("search index=ev " + query));
-    }
+    LayoutEvents.assertSameOverBoth(
+        server,
+        PASSWORD,
+        List.of("| stats mode(full) AS m by level", "| stats mode(session) AS m by level"));
   }
 }

@@ -6,10 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.HecToken;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -83,15 +79,7 @@ class ResultsOnPagesTest {
         body.append(JSON.writeValueAsString(envelope)).append('\n');
       }
     }
-    HttpResponse<String> sent =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TestServers.TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+    TestServers.postEvents(server, TestServers.TOKEN, body.toString());
     EnginePages.uploadRegions(server, PASSWORD);
   }
 

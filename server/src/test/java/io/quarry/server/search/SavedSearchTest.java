@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestConfig;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.ConfigLoader;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Base64;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,25 +34,18 @@ class SavedSearchTest {
   @TempDir Path directory;
   private QuarryServer server;
 
+  private static final TestConfig CONFIG =
+      TestConfig.yaml(
+              "indexes: [main]",
+              "search:",
+              "  savedSearches:",
+              "    failures: {search: \"index=main status=500\", description: from config,"
+                  + " earliest: \"1767225603\"}",
+              "    node_failures: {search: \"index=main status=500 node=$n$ | stats count\"}")
+          .user("bob");
+
   @BeforeEach
   void start() throws Exception {
-    Files.writeString(
-        directory.resolve("quarry.yml"),
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main]
-        auth:
-          adminPassword: admin-pw
-          users: [{name: bob, password: bob-pw}]
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main]}]
-        search:
-          savedSearches:
-            failures: {search: "index=main status=500", description: from config, earliest: "1767225603"}
-            node_failures: {search: "index=main status=500 node=$n$ | stats count"}
-        """
-            .formatted(directory.resolve("data")));
     restart();
     TestServers.loadRaw(
         server,
@@ -69,10 +59,7 @@ class SavedSearchTest {
     if (server != null) {
       server.close();
     }
-    server =
-        QuarryServer.start(
-            ConfigLoader.load(directory.resolve("quarry.yml"), Map.of(), Map.of()),
-            Clock.systemUTC());
+    server = CONFIG.start(directory);
   }
 
   @AfterEach

@@ -1,22 +1,17 @@
 package io.quarry.server.search;
 
+import static io.quarry.server.TestHttp.basic;
+import static io.quarry.server.TestHttp.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.config.ConfigLoader;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import io.quarry.server.TestConfig;
+import io.quarry.server.TestHttp;
+import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Base64;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,36 +24,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SubsearchSearchTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path directory;
   private static QuarryServer server;
+  private static TestHttp http;
 
   @BeforeAll
   static void start() throws Exception {
-    Path config = directory.resolve("quarry.yml");
-    Files.writeString(
-        config,
-        """
-        server: {bind: 127.0.0.1, port: 0}
-        dataDir: %s
-        indexes: [main, web]
-        auth:
-          adminPassword: admin-pw
-          users:
-            - {name: wendy, password: wendy-pw, roles: [webonly]}
-          roles:
-            webonly: {srchIndexesAllowed: [web], srchIndexesDefault: [web]}
-        hec:
-          tokens: [{token: tok, name: test, defaultIndex: main, indexes: [main, web]}]
-        """
-            .formatted(directory.resolve("data")));
-    server = QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
-    post(
-        "/services/collector/raw?sourcetype=app&index=main",
+    server =
+        TestConfig.yaml("indexes: [main, web]")
+            .user("wendy", "webonly")
+            .role("webonly", "{srchIndexesAllowed: [web], srchIndexesDefault: [web]}")
+            .hecIndexes("main", "web")
+            .start(directory);
+    http = new TestHttp(server.url());
+    TestServers.loadRaw(
+        server,
+        "main",
         "2026-01-01 00:00:01 user=ann action=bad\n2026-01-01 00:00:02 user=ben action=ok\n");
-    post(
-        "/services/collector/raw?sourcetype=app&index=web",
+    TestServers.loadRaw(
+        server,
+        "web",
         "2026-01-01 00:00:03 user=ann page=a\n"
             + "2026-01-01 00:00:04 user=ben page=b\n"
             + "2026-01-01 00:00:05 user=ann page=c\n");
@@ -105,7 +91,7 @@ class SubsearchSearchTest {
   @Test
   void aJobShowsTheSearchWithItsSubsearchesExpanded() throws Exception {
     HttpResponse<String> submitted =
-        send(
+        http.send(
             "POST",
             "/api/v1/jobs",
             basic("admin", "admin-pw"),
@@ -114,7 +100,8 @@ class SubsearchSearchTest {
     assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
     String id = JSON.readTree(submitted.body()).path("id").asText();
     JsonNode status =
-        JSON.readTree(send("GET", "/api/v1/jobs/" + id, basic("admin", "admin-pw"), null).body());
+        JSON.readTree(
+            http.send("GET", "/api/v1/jobs/" + id, basic("admin", "admin-pw"), null).body());
     assertThat(status.toString())
         .contains("index=web user=\\\"ann\\\" | stats count")
         .contains("[search index=main action=bad | return user]");
@@ -135,7 +122,7 @@ class SubsearchSearchTest {
   @Test
   void aFailingSubsearchFailsTheSearchNamingIt() throws Exception {
     HttpResponse<String> answer =
-        send(
+        http.send(
             "POST",
             "/services/search/jobs/export",
             basic("admin", "admin-pw"),
@@ -157,63 +144,6 @@ class SubsearchSearchTest {
 
   /** The last JSON line of an export: the final result row, with every line under "lines". */
   private static JsonNode export(String user, String password, String query) throws Exception {
-    HttpResponse<String> answer =
-        send(
-            "POST",
-            "/services/search/jobs/export",
-            basic(user, password),
-            "output_mode=json&search=" + encode(query));
-    assertThat(answer.statusCode()).as(query + ": " + answer.body()).isEqualTo(200);
-    com.fasterxml.jackson.databind.node.ArrayNode all = JSON.createArrayNode();
-    JsonNode result = JSON.createObjectNode();
-    for (String line : answer.body().split("\n")) {
-      if (!line.isBlank()) {
-        JsonNode node = JSON.readTree(line);
-        all.add(node);
-        if (node.has("result")) {
-          result = node.deepCopy();
-        }
-      }
-    }
-    ((com.fasterxml.jackson.databind.node.ObjectNode) result).set("lines", all);
-    return result;
-  }
-
-  private static void post(String path, String body) throws Exception {
-    HttpResponse<String> answer =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create(server.url() + path))
-                .header("Authorization", "Splunk tok")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-  }
-
-  private static String encode(String text) {
-    return URLEncoder.encode(text, StandardCharsets.UTF_8);
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static HttpResponse<String> send(
-      String method, String path, String authorization, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url() + path));
-    request.header("Authorization", authorization);
-    if (body != null) {
-      request.header(
-          "Content-Type",
-          body.startsWith("{") ? "application/json" : "application/x-www-form-urlencoded");
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return http.exportLast(basic(user, password), query);
   }
 }

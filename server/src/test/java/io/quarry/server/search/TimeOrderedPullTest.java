@@ -7,9 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,15 +56,7 @@ class TimeOrderedPullTest {
                   + "\"event\":\"event %d level %s\",\"fields\":{\"level\":\"%s\"}}%n",
               START + i * 7L, i % 3, index, i, level(i), level(i)));
     }
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    TestServers.postEvents(server, TOKEN, body.toString());
   }
 
   private static String level(int i) {

@@ -146,14 +146,7 @@ class WritingSearchGuardTest {
                     + " marker=run=appended] | stats count"))
         .isEqualTo(3);
     assertThat(count("index=summary run=appended")).isEqualTo(3);
-    var audited =
-        http.exportEventually( // the audit trail writes its events from a queue
-            ADMIN,
-            "index=_audit action=search info=completed \"run=appended\""
-                + " | where collected_count > 0 | table collected_count, collect_indexes");
-    assertThat(audited).as(audited.toString()).hasSize(1);
-    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("3");
-    assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
+    CollectAudit.assertCollected(http, ADMIN, "appended", "3", "summary");
   }
 
   @Test
@@ -201,14 +194,7 @@ class WritingSearchGuardTest {
         ADMIN,
         "| makeresults count=2 | map search=\"| makeresults | eval x=$_serial_id$"
             + " | collect index=summary marker=run=mapaudit\"");
-    var audited =
-        http.exportEventually( // the audit trail writes its events from a queue
-            ADMIN,
-            "index=_audit action=search info=completed \"run=mapaudit\""
-                + " | where collected_count > 0 | table collected_count, collect_indexes");
-    assertThat(audited).as(audited.toString()).hasSize(1);
-    assertThat(audited.get(0).path("collected_count").asText()).isEqualTo("2");
-    assertThat(audited.get(0).path("collect_indexes").asText()).isEqualTo("summary");
+    CollectAudit.assertCollected(http, ADMIN, "mapaudit", "2", "summary");
   }
 
   @Test

@@ -1,0 +1,64 @@
+package io.quarry.codecs.wal;
+
+import io.quarry.codecs.store.Event;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * A batch's distinct hosts, sources, sourcetypes and field names, numbered in the order first seen:
+ * a {@link WalCodec} record's {@code String^StringCount}. A batch's events name them by the same
+ * instances, so each slot (host, source, sourcetype, a field's place) remembers the string it saw
+ * last and its number: one identity check an event and name, a hash lookup only when the instance
+ * changes (a batch may name a host or a source of its own per event: a search of the strings seen
+ * would be quadratic).
+ */
+final class WalStrings {
+  static final int NAME_SLOTS = 8;
+
+  private final List<String> texts = new ArrayList<>();
+  private final HashMap<String, Integer> numbers = new HashMap<>();
+  private final String[] lastText = new String[3 + NAME_SLOTS + 1];
+  private final int[] lastNumber = new int[3 + NAME_SLOTS + 1];
+  long bytes; // about: their UTF-8 lengths, for the output's first size
+
+  WalStrings(List<Event> events) {
+    for (int i = 0; i < events.size(); i++) {
+      Event event = events.get(i);
+      number(0, event.host());
+      number(1, event.source());
+      number(2, event.sourcetype());
+      int position = 0;
+      for (String name : event.indexedFields().keySet()) {
+        number(3 + Math.min(position++, NAME_SLOTS), name);
+      }
+    }
+  }
+
+  int number(int slot, String text) {
+    if (lastText[slot] == text) {
+      return lastNumber[slot];
+    }
+    Integer known = numbers.get(text);
+    int number;
+    if (known == null) {
+      number = texts.size();
+      numbers.put(text, number);
+      texts.add(text);
+      bytes += 1 + text.length();
+    } else {
+      number = known;
+    }
+    lastText[slot] = text;
+    lastNumber[slot] = number;
+    return number;
+  }
+
+  void write(WalOutput out) throws IOException {
+    out.writeVInt(texts.size());
+    for (String text : texts) {
+      WalOutput.writeString(out, text);
+    }
+  }
+}
