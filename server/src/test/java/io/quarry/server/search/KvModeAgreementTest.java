@@ -114,27 +114,6 @@ class KvModeAgreementTest {
     }
   }
 
-  @Test
-  void collectsEscapedValuesReadBackWholeWhateverItsSourcetype() throws Exception {
-    // collect escapes " and \ in every value (StashText); its text read plain lets a value forge
-    // a pair: Splunk's default stash is auto_escaped, but collect takes sourcetype=<any>
-    for (String sourcetype : List.of("stash", "sumx")) {
-      http.export(
-          ADMIN,
-          "| makeresults | eval msg=\"x\\\" evil=7 y=\", n=99"
-              + " | collect index=ev addinfo=f sourcetype="
-              + sourcetype
-              + " marker=\"run="
-              + sourcetype
-              + "\"");
-      String read = "index=ev sourcetype=" + sourcetype + " run=" + sourcetype;
-      ArrayNode rows = http.export(ADMIN, read + " | table msg, evil, n");
-      assertThat(rows).as(rows.toString()).hasSize(1);
-      assertThat(rows.get(0).path("msg").asText()).as(sourcetype).isEqualTo("x\" evil=7 y=");
-      assertThat(statsCount(read + " evil=7 | stats count", null, null)).as(sourcetype).isZero();
-    }
-  }
-
   /** The {@code n} of every result row. */
   private static TreeSet<Integer> ns(String query) throws Exception {
     TreeSet<Integer> ns = new TreeSet<>();
