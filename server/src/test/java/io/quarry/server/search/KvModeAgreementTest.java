@@ -32,6 +32,8 @@ class KvModeAgreementTest {
   private static final String TOKEN = "kvmode-review-token";
   private static final String ADMIN = TestHttp.basic("admin", PASSWORD);
   private static final int LINES = 40; // per sourcetype and index: a block's texts for KeyPlaces
+  private static final List<String> MODES =
+      List.of("m_auto", "m_esc", "m_json", "m_none", "m_xml", "m_idx");
 
   @TempDir static Path root;
   @AutoClose private static QuarryServer server;
@@ -48,6 +50,7 @@ class KvModeAgreementTest {
                 "m_esc", new SourcetypeSettings.Builder().kvMode("auto_escaped").build(),
                 "m_json", new SourcetypeSettings.Builder().kvMode("json").build(),
                 "m_none", new SourcetypeSettings.Builder().kvMode("none").build(),
+                "m_xml", new SourcetypeSettings.Builder().kvMode("xml").build(),
                 "m_idx",
                     new SourcetypeSettings.Builder()
                         .indexExtractions(
@@ -55,7 +58,7 @@ class KvModeAgreementTest {
                         .build()));
     http = new TestHttp(server.url());
     for (String index : List.of("ev", "bl")) {
-      for (String sourcetype : List.of("m_auto", "m_esc", "m_json", "m_none", "m_idx")) {
+      for (String sourcetype : MODES) {
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < LINES; i++) {
           lines.append(
@@ -73,12 +76,12 @@ class KvModeAgreementTest {
   @Test
   void everyPathReadsUserEqualsBobAlikeUnderEachMode() throws Exception {
     for (String index : List.of("ev", "bl")) {
-      for (String sourcetype : List.of("m_auto", "m_esc", "m_json", "m_none", "m_idx")) {
+      for (String sourcetype : MODES) {
         String events = "index=" + index + " sourcetype=" + sourcetype;
         String where = events + " (" + index + ")";
         TreeSet<Integer> filtered = ns(events + " user=bob | table n");
         // by hand: auto reads msg as `hi \` and then user=bob; auto_escaped reads it inside msg;
-        // json and none read no pair; m_idx (auto) reads its index-time kv as auto does
+        // json, xml and none read no pair; m_idx (auto) reads its index-time kv as auto does
         int expected = sourcetype.equals("m_auto") || sourcetype.equals("m_idx") ? LINES / 2 : 0;
         assertThat(filtered).as(where + " filter").hasSize(expected);
         assertThat(ns(events + " | search user=bob | table n"))
@@ -101,7 +104,7 @@ class KvModeAgreementTest {
   @Test
   void aPairInsideAQuotedValueIsNoFieldOfTheSameEvent() throws Exception {
     for (String index : List.of("ev", "bl")) {
-      for (String sourcetype : List.of("m_auto", "m_esc", "m_json", "m_none", "m_idx")) {
+      for (String sourcetype : MODES) {
         String events = "index=" + index + " sourcetype=" + sourcetype;
         // an event's msg holds the text evil=1 only where its quoted value was read escaped; then
         // evil=1 is inside msg, and no path may read it as a field of the same event
