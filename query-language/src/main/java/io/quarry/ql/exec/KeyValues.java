@@ -13,8 +13,8 @@ import java.util.function.BiConsumer;
  * closes it, a backslash is an ordinary character) and escaped ({@code auto_escaped}: {@code \"}
  * and {@code \\} are a quote and a backslash inside it). Used at search time (after the
  * sourcetype's and JSON extraction, as the sourcetype's {@code kvMode} says), at index time ({@code
- * type: kv}, escaped) and by {@code extract} without delimiters (escaped; here, below the server,
- * for that built-in command).
+ * type: kv}, as that {@code kvMode} says too) and by {@code extract} without delimiters (escaped;
+ * here, below the server, for that built-in command).
  */
 public final class KeyValues {
   private static final int MAX_KEY_LENGTH = 100;

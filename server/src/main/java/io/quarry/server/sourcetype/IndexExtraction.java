@@ -14,12 +14,15 @@ public sealed interface IndexExtraction {
   /** Adds the event's fields to {@code into}. */
   void extract(String raw, Map<String, List<String>> into);
 
-  /** Compiles one extraction's settings. */
-  static IndexExtraction from(SourcetypeSettings.IndexExtractionSettings settings) {
+  /**
+   * Compiles one extraction's settings; a {@code kv} extraction reads quoted values as {@code
+   * kvMode} does at search time, so an event has one reading of its pairs.
+   */
+  static IndexExtraction from(SourcetypeSettings.IndexExtractionSettings settings, KvMode kvMode) {
     String type = settings.type() == null ? "" : settings.type();
     return switch (type) {
       case "json" -> new Json();
-      case "kv" -> new KeyValue();
+      case "kv" -> new KeyValue(kvMode.escapes());
       case "regex" -> {
         if (settings.regex() == null) {
           throw new IllegalArgumentException("an indexExtraction of type regex needs 'regex'");
@@ -76,11 +79,16 @@ public sealed interface IndexExtraction {
     }
   }
 
-  /** {@code key=value} and {@code key="quoted value"} pairs ({@code \"} an escaped quote). */
-  record KeyValue() implements IndexExtraction {
+  /**
+   * {@code key=value} and {@code key="quoted value"} pairs, {@code \"} and {@code \\} escapes in a
+   * quoted value when {@code escapes} (the sourcetype's {@code kvMode: auto_escaped}): as a search
+   * reads the same text, or a pair one reading hides inside a quoted value would be a field by the
+   * other.
+   */
+  record KeyValue(boolean escapes) implements IndexExtraction {
     @Override
     public void extract(String raw, Map<String, List<String>> into) {
-      KeyValues.extract(raw, true)
+      KeyValues.extract(raw, escapes)
           .forEach(
               (field, values) -> {
                 if (!into.containsKey(field)) {

@@ -31,6 +31,7 @@ final class SourcetypeCompiler {
       if (truncate < 0) {
         throw new IllegalArgumentException("truncate must be 0 (no limit) or more");
       }
+      KvMode kvMode = KvMode.fromName(settings.kvMode());
       return new Sourcetype(
           name,
           settings.description() == null ? "" : settings.description(),
@@ -39,10 +40,10 @@ final class SourcetypeCompiler {
           positive(settings.maxLines(), Sourcetype.DEFAULT_MAX_LINES, "maxLines"),
           truncate,
           new EventTime(timestampRule(settings), Optional.ofNullable(settings.timestampField())),
-          indexExtractions(settings),
+          indexExtractions(settings, kvMode),
           fieldTypes(settings),
           searchExtractions(settings),
-          KvMode.fromName(settings.kvMode()));
+          kvMode);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("sourcetype '" + name + "': " + e.getMessage(), e);
     }
@@ -68,11 +69,12 @@ final class SourcetypeCompiler {
         zone);
   }
 
-  private static List<IndexExtraction> indexExtractions(SourcetypeSettings settings) {
+  private static List<IndexExtraction> indexExtractions(
+      SourcetypeSettings settings, KvMode kvMode) {
     List<IndexExtraction> extractions = new ArrayList<>();
     if (settings.indexExtractions() != null) {
       for (SourcetypeSettings.IndexExtractionSettings extraction : settings.indexExtractions()) {
-        extractions.add(IndexExtraction.from(extraction));
+        extractions.add(IndexExtraction.from(extraction, kvMode));
       }
     }
     return extractions;
