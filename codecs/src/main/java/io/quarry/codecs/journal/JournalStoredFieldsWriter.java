@@ -228,8 +228,11 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     documentsInBlock = 0;
     asciiBlock = true;
     blockDocuments.reset();
-    if (raw.length > 4 * blockSize) {
-      raw = new byte[0]; // do not keep a huge document's buffer
+    if (raw.length > 4 * blockSize && raw.length > 4 * rawLength) {
+      // a huge document's buffers are not kept once a smaller block follows it; blocks that are
+      // all larger than the block size (the block layout's documents of 2,048 events, ~550 KB)
+      // keep theirs instead of allocating two such arrays per block
+      raw = new byte[0];
       compressed = new byte[0];
     }
   }

@@ -148,10 +148,42 @@ final class AccessLogParser {
     for (int i = 0; i < INDEX_FIELD_NUMBERS.length; i++) {
       int field = INDEX_FIELD_NUMBERS[i];
       // every index field is set when the prefix parses (uri_path possibly empty, as the regex's)
-      String value = text(bounds[2 * field], bounds[2 * field + 1]);
-      fields[i] = Map.entry(INDEX_FIELDS.get(i), List.of(value));
+      int start = bounds[2 * field];
+      int end = bounds[2 * field + 1];
+      List<String> value =
+          field == STATUS
+              ? AccessLogValues.status(charAt(start), charAt(start + 1), charAt(start + 2))
+              : field == METHOD ? method(start, end) : List.of(text(start, end));
+      fields[i] = Map.entry(INDEX_FIELDS.get(i), value);
     }
     return SmallFieldMap.ofEntries(fields);
+  }
+
+  private static final int METHOD = 4; // positions in Fields.NAMES
+  private static final int STATUS = 9;
+
+  /**
+   * The method {@code [start, end)}: a kept value when it is a common one ({@link
+   * AccessLogValues}).
+   */
+  private List<String> method(int start, int end) {
+    for (int m = 0; m < AccessLogValues.methods(); m++) {
+      String name = AccessLogValues.methodName(m);
+      if (name.length() == end - start && sameAs(name, start)) {
+        return AccessLogValues.method(m);
+      }
+    }
+    return List.of(text(start, end));
+  }
+
+  /** Whether the line holds {@code text} from {@code start}. */
+  private boolean sameAs(String text, int start) {
+    for (int i = 0; i < text.length(); i++) {
+      if (charAt(start + i) != text.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -230,6 +230,28 @@ class AccessLogParserTest {
     assertThat(none).isEmpty();
   }
 
+  /**
+   * A line's status and a common method are values made once and shared by every line (from its
+   * string or its bytes); an uncommon method is read as it is.
+   */
+  @Test
+  void statusAndCommonMethodsAreSharedValues() {
+    String get = "10.0.0.1 - - [x] \"GET /a HTTP/1.1\" 404 12";
+    String post = "10.0.0.2 - - [y] \"POST /b HTTP/1.1\" 404 7";
+    String propfind = "10.0.0.3 - - [z] \"PROPFIND /c HTTP/1.1\" 207 7";
+    byte[] body = (get + "\n" + post).getBytes(StandardCharsets.US_ASCII);
+    Map<String, List<String>> first = AccessLogParser.indexFields(get);
+    Map<String, List<String>> second =
+        AccessLogParser.indexFields(body, get.length() + 1, post.length());
+    Map<String, List<String>> third = AccessLogParser.indexFields(body, 0, get.length());
+    assertThat(second.get("status")).isSameAs(first.get("status")).containsExactly("404");
+    assertThat(third.get("method")).isSameAs(first.get("method")).containsExactly("GET");
+    assertThat(second.get("method")).containsExactly("POST");
+    assertThat(AccessLogParser.indexFields(propfind))
+        .containsEntry("method", List.of("PROPFIND"))
+        .containsEntry("status", List.of("207"));
+  }
+
   @Test
   void otherSourcetypesAreUntouched() {
     assertThat(Sourcetypes.builtIn().forName("syslog").extract("a=b c")).isEmpty();
