@@ -1,5 +1,7 @@
 package io.quarry.server.sourcetype;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.function.IntConsumer;
 
 /**
@@ -7,7 +9,8 @@ import java.util.function.IntConsumer;
  * block of a search: with the Vector API when the JVM has it ({@code --add-modules
  * jdk.incubator.vector}, as {@code quarry} starts the server), a word at a time otherwise. Chosen
  * once, when this class loads: a JVM started without the module (an embedder, a test harness,
- * {@code java -cp} by hand) never loads the vector class.
+ * {@code java -cp} by hand) never loads the vector class; nor does one without C2 or with narrow
+ * vectors, where the vector code would be the slower.
  */
 abstract class EqualsPass {
   /** The pass this JVM runs. */
@@ -23,12 +26,34 @@ abstract class EqualsPass {
   public abstract String toString();
 
   private static EqualsPass choose() {
-    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
-      EqualsPass vector = VectorEqualsPass.ifWider(); // typed as this class: loads nothing more
-      if (vector != null) {
-        return vector;
-      }
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+      return new ScalarEqualsPass("no jdk.incubator.vector");
     }
-    return new ScalarEqualsPass();
+    if (!optimizingCompiler()) {
+      return new ScalarEqualsPass("C2 off"); // uncompiled vector code boxes: far slower
+    }
+    EqualsPass vector = VectorEqualsPass.ifWider(); // typed as this class: loads nothing more
+    return vector != null ? vector : new ScalarEqualsPass("vectors under 128 bits");
+  }
+
+  /**
+   * Whether HotSpot's optimizing compiler (C2), which turns vector code into SIMD instructions,
+   * runs: not with {@code -XX:TieredStopAtLevel} under 4 (as {@code quarry}'s short commands), nor
+   * {@code -Xint}. A JVM that does not tell is taken at its word.
+   */
+  private static boolean optimizingCompiler() {
+    try {
+      HotSpotDiagnosticMXBean vm =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      if (vm == null) {
+        return true;
+      }
+      boolean compiles = Boolean.parseBoolean(vm.getVMOption("UseCompiler").getValue());
+      boolean tiered = Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue());
+      int stopAt = Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue());
+      return compiles && (!tiered || stopAt >= 4);
+    } catch (RuntimeException | LinkageError e) { // no such option, no management module
+      return true;
+    }
   }
 }

@@ -7,6 +7,13 @@ import java.util.function.IntConsumer;
  * pass's tail.
  */
 final class ScalarEqualsPass extends EqualsPass {
+  private final String why;
+
+  /** {@code why}: why not the vector pass, for the log. */
+  ScalarEqualsPass(String why) {
+    this.why = why;
+  }
+
   @Override
   void run(byte[] bytes, int from, int end, IntConsumer found) {
     int i = from;
@@ -34,6 +41,6 @@ final class ScalarEqualsPass extends EqualsPass {
 
   @Override
   public String toString() {
-    return "scalar";
+    return "scalar (" + why + ")";
   }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * vectors' edges; the build's test JVMs run the vector pass, a JVM without the module the scalar.
  */
 class EqualsPassTest {
-  private static final EqualsPass SCALAR = new ScalarEqualsPass();
+  private static final EqualsPass SCALAR = new ScalarEqualsPass("test");
   private static final EqualsPass VECTOR = new VectorEqualsPass();
 
   private static List<Integer> byteByByte(byte[] bytes, int from, int end) {
@@ -128,9 +128,10 @@ class EqualsPassTest {
   }
 
   @Test
-  void aJvmWithoutTheModuleRunsTheScalarPass() throws Exception {
-    assertThat(run()).isEqualTo("scalar [v1]\n");
-    assertThat(run("--add-modules", "jdk.incubator.vector"))
-        .matches("(?s).*vector \\d+-bit \\[v1\\]\n");
+  void aJvmWithoutTheModuleOrC2RunsTheScalarPass() throws Exception {
+    assertThat(run()).isEqualTo("scalar (no jdk.incubator.vector) [v1]\n");
+    String module = "--add-modules=jdk.incubator.vector"; // the JVM then warns that it incubates
+    assertThat(run(module)).matches("(?s).*vector \\d+-bit \\[v1\\]\n");
+    assertThat(run(module, "-XX:TieredStopAtLevel=1")).endsWith("scalar (C2 off) [v1]\n");
   }
 }

@@ -19,7 +19,7 @@ class KeyPlacesTest {
 
   /** Each text's values by both passes, which must agree. */
   private static List<List<String>> values(List<String> texts, String key, int[] order) {
-    List<List<String>> scalar = values(texts, key, order, new ScalarEqualsPass());
+    List<List<String>> scalar = values(texts, key, order, new ScalarEqualsPass("test"));
     assertThat(values(texts, key, order, new VectorEqualsPass())).isEqualTo(scalar);
     return scalar;
   }
