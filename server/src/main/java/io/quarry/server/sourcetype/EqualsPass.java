@@ -17,9 +17,16 @@ abstract class EqualsPass {
   static final EqualsPass CHOSEN = choose();
 
   /**
-   * Calls {@code found} with each index of {@code bytes[from, end)} holding {@code =}, in order.
+   * Calls {@code found}, in order, with each index {@code at} of {@code bytes[from, end)} holding
+   * an {@code =} that may end a key or start a quoted value: {@code bytes[at - 1] == before} (with
+   * {@code at - 1 >= from}) or {@code bytes[at + 1] == '"'} (with {@code at + 1 < end}).
    */
-  abstract void run(byte[] bytes, int from, int end, IntConsumer found);
+  abstract void run(byte[] bytes, int from, int end, byte before, IntConsumer found);
+
+  /** Whether the {@code =} at {@code at} is one {@link #run} reports. */
+  static boolean reported(byte[] bytes, int from, int end, byte before, int at) {
+    return (at > from && bytes[at - 1] == before) || (at + 1 < end && bytes[at + 1] == '"');
+  }
 
   /** What runs, for the log and the server info: {@code vector 512-bit}, {@code scalar}. */
   @Override

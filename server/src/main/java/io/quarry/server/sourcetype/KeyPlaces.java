@@ -60,7 +60,7 @@ public final class KeyPlaces {
     region = bytes;
     regionStart = start;
     regionEnd = end;
-    pass.run(bytes, start, end, noter);
+    pass.run(bytes, start, end, key[key.length - 1], noter);
     region = null; // not kept past the block
   }
 

@@ -15,25 +15,29 @@ final class ScalarEqualsPass extends EqualsPass {
   }
 
   @Override
-  void run(byte[] bytes, int from, int end, IntConsumer found) {
+  void run(byte[] bytes, int from, int end, byte before, IntConsumer found) {
     int i = from;
     for (; i + Long.BYTES <= end; i += Long.BYTES) {
       long marks = KeyValueBytes.equalsSigns(bytes, i);
       while (marks != 0) {
         int at = i + (Long.numberOfTrailingZeros(marks) >>> 3);
-        if (bytes[at] == '=') { // not a byte the word test marked above a real '=' (its borrow)
+        // not a byte the word test marked above a real '=' (its borrow)
+        if (bytes[at] == '=' && reported(bytes, from, end, before, at)) {
           found.accept(at);
         }
         marks &= marks - 1;
       }
     }
-    tail(bytes, i, end, found);
+    bytes(bytes, from, end, i, end, before, found);
   }
 
-  /** One byte at a time: the last bytes of a region. */
-  static void tail(byte[] bytes, int from, int end, IntConsumer found) {
-    for (int i = from; i < end; i++) {
-      if (bytes[i] == '=') {
+  /**
+   * {@link #run} one byte at a time over {@code bytes[at, stop)} of the region {@code [from, end)}.
+   */
+  static void bytes(
+      byte[] bytes, int from, int end, int at, int stop, byte before, IntConsumer found) {
+    for (int i = at; i < stop; i++) {
+      if (bytes[i] == '=' && reported(bytes, from, end, before, i)) {
         found.accept(i);
       }
     }

@@ -15,6 +15,7 @@ final class VectorEqualsPass extends EqualsPass {
           ? ByteVector.SPECIES_PREFERRED
           : ByteVector.SPECIES_512; // a wider CPU (SVE): the mask must fit a long
   private static final byte EQUALS = '=';
+  private static final byte QUOTE = '"';
 
   /** The vector pass when the CPU's vectors hold at least 16 bytes, else null (the scalar's). */
   static EqualsPass ifWider() {
@@ -27,17 +28,26 @@ final class VectorEqualsPass extends EqualsPass {
   }
 
   @Override
-  void run(byte[] bytes, int from, int end, IntConsumer found) {
-    int i = from;
-    int bound = from + SPECIES.loopBound(end - from);
-    for (; i < bound; i += SPECIES.length()) {
-      long marks = ByteVector.fromArray(SPECIES, bytes, i).eq(EQUALS).toLong();
+  void run(byte[] bytes, int from, int end, byte before, IntConsumer found) {
+    // three compares per vector: '=' at i, the byte before it (a load from i - 1), a quote after
+    // it (from i + 1); so the vectors start at from + 1 and end a byte before the region does
+    int lanes = SPECIES.length();
+    int i = Math.min(from + 1, end);
+    ScalarEqualsPass.bytes(bytes, from, end, from, i, before, found);
+    for (; i + lanes < end; i += lanes) {
+      long signs = ByteVector.fromArray(SPECIES, bytes, i).eq(EQUALS).toLong();
+      if (signs == 0) {
+        continue;
+      }
+      long keyEnds = ByteVector.fromArray(SPECIES, bytes, i - 1).eq(before).toLong();
+      long quoted = ByteVector.fromArray(SPECIES, bytes, i + 1).eq(QUOTE).toLong();
+      long marks = signs & (keyEnds | quoted);
       while (marks != 0) {
         found.accept(i + Long.numberOfTrailingZeros(marks));
         marks &= marks - 1;
       }
     }
-    ScalarEqualsPass.tail(bytes, i, end, found);
+    ScalarEqualsPass.bytes(bytes, from, end, i, end, before, found);
   }
 
   @Override

@@ -12,43 +12,50 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The vector and the scalar {@link EqualsPass} find the same {@code =}, those a byte-by-byte loop
- * finds: every length to 200 from unaligned starts, lengths around whole vectors, signs on the
- * vectors' edges; the build's test JVMs run the vector pass, a JVM without the module the scalar.
+ * The vector and the scalar {@link EqualsPass} find the same {@code =} (after a given byte or
+ * before a quote), those a byte-by-byte loop finds: every length to 200 from unaligned starts,
+ * lengths around whole vectors, signs on the vectors' edges; the build's test JVMs run the vector
+ * pass, a JVM without the module the scalar.
  */
 class EqualsPassTest {
   private static final EqualsPass SCALAR = new ScalarEqualsPass("test");
   private static final EqualsPass VECTOR = new VectorEqualsPass();
 
-  private static List<Integer> byteByByte(byte[] bytes, int from, int end) {
+  private static List<Integer> byteByByte(byte[] bytes, int from, int end, byte before) {
     List<Integer> found = new ArrayList<>();
     for (int i = from; i < end; i++) {
-      if (bytes[i] == '=') {
+      boolean keyEnd = i - 1 >= from && bytes[i - 1] == before;
+      boolean quoted = i + 1 < end && bytes[i + 1] == '"';
+      if (bytes[i] == '=' && (keyEnd || quoted)) {
         found.add(i);
       }
     }
     return found;
   }
 
-  private static List<Integer> found(EqualsPass pass, byte[] bytes, int from, int end) {
+  private static List<Integer> found(
+      EqualsPass pass, byte[] bytes, int from, int end, byte before) {
     List<Integer> found = new ArrayList<>();
-    pass.run(bytes, from, end, found::add);
+    pass.run(bytes, from, end, before, found::add);
     return found;
   }
 
+  /** Both passes against the byte-by-byte loop, for a key ending in a letter, '=' or a quote. */
   private static void agree(byte[] bytes, int from, int end) {
-    List<Integer> expected = byteByByte(bytes, from, end);
-    assertThat(found(SCALAR, bytes, from, end))
-        .as("scalar [%d, %d)", from, end)
-        .isEqualTo(expected);
-    assertThat(found(VECTOR, bytes, from, end))
-        .as("vector [%d, %d)", from, end)
-        .isEqualTo(expected);
+    for (byte before : new byte[] {'D', 'a', '=', '"', (byte) 0xBD}) {
+      List<Integer> expected = byteByByte(bytes, from, end, before);
+      assertThat(found(SCALAR, bytes, from, end, before))
+          .as("scalar [%d, %d) after %d", from, end, before)
+          .isEqualTo(expected);
+      assertThat(found(VECTOR, bytes, from, end, before))
+          .as("vector [%d, %d) after %d", from, end, before)
+          .isEqualTo(expected);
+    }
   }
 
   /** Bytes where '=' is common, with its neighbours in value ('<', '>'), quotes and high bytes. */
   private static byte[] randomBytes(Random random, int length) {
-    byte[] pick = {'=', '=', '"', '<', '>', 'a', ' ', (byte) 0xBD, (byte) (0x3D ^ 0x80), 0};
+    byte[] pick = {'=', '=', '"', '<', '>', 'a', 'D', (byte) 0xBD, (byte) (0x3D ^ 0x80), 0};
     byte[] bytes = new byte[length];
     for (int i = 0; i < length; i++) {
       bytes[i] = random.nextInt(4) == 0 ? (byte) random.nextInt(256) : pick[random.nextInt(10)];
@@ -87,16 +94,33 @@ class EqualsPassTest {
         agree(all, 0, length);
         byte[] none = new byte[length];
         agree(none, 0, length);
-        byte[] edges = new byte[length];
-        for (int i = 0; i < length; i++) {
-          int lane = i % lanes;
-          edges[i] = lane == 0 || lane == lanes - 1 ? (byte) '=' : (byte) 'k';
+        // '=' on a vector's first and last byte, a key's end and a quote on either side of them
+        for (String pattern : List.of("=\"kkD=", "\"kk=D=", "DkkD=\"")) {
+          byte[] edges = edges(pattern, lanes, length);
+          agree(edges, 0, length);
+          agree(edges, Math.min(1, length), length); // each vector now straddles two of before
         }
-        agree(edges, 0, length);
-        agree(edges, Math.min(1, length), length); // every vector now straddles two of before
         agree(randomBytes(random, length), 0, length);
       }
     }
+  }
+
+  /**
+   * {@code length} bytes, {@code k} but around each multiple of {@code lanes}: the pattern's first
+   * half on a vector's first bytes, its second half on the last bytes of the vector before.
+   */
+  private static byte[] edges(String pattern, int lanes, int length) {
+    byte[] bytes = new byte[length];
+    int half = pattern.length() / 2;
+    for (int i = 0; i < length; i++) {
+      int lane = i % lanes;
+      char c =
+          lane < half
+              ? pattern.charAt(lane)
+              : lane >= lanes - half ? pattern.charAt(half + lane - (lanes - half)) : 'k';
+      bytes[i] = (byte) c;
+    }
+    return bytes;
   }
 
   @Test
