@@ -5,12 +5,13 @@ import java.lang.management.ManagementFactory;
 import java.util.function.IntConsumer;
 
 /**
- * The search for every {@code =} of a region of bytes that {@link KeyPlaces#reset} runs over each
- * block of a search: with the Vector API when the JVM has it ({@code --add-modules
- * jdk.incubator.vector}, as {@code quarry} starts the server), a word at a time otherwise. Chosen
- * once, when this class loads: a JVM started without the module (an embedder, a test harness,
- * {@code java -cp} by hand) never loads the vector class; nor does one without C2 or with narrow
- * vectors, where the vector code would be the slower.
+ * The search for the {@code =} of a region of bytes that {@link KeyPlaces#reset} runs over each
+ * block of a search (those that may end its key or start a quoted value; {@link KeyPlaces} checks
+ * the rest): with the Vector API when the JVM has it ({@code --add-modules jdk.incubator.vector},
+ * as {@code quarry} starts the server), a word at a time otherwise. Chosen once, when this class
+ * loads: a JVM started without the module (an embedder, a test harness, {@code java -cp} by hand)
+ * never loads the vector class; nor does one without C2 or with narrow vectors, where the vector
+ * code would be the slower.
  */
 abstract class EqualsPass {
   /** The pass this JVM runs. */

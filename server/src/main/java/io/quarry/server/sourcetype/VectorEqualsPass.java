@@ -5,9 +5,10 @@ import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link EqualsPass} with the Vector API: one compare of the widest vector the CPU has (at most 64
- * bytes, one bit each in a {@code long}), the bytes after the last whole vector one at a time.
- * Loaded only when the JVM has {@code jdk.incubator.vector}.
+ * {@link EqualsPass} with the Vector API: the widest vector the CPU has (at most 64 bytes, one bit
+ * each in a {@code long}) compared with {@code =}, and where it holds one the vectors a byte before
+ * and after compared with the key's last byte and a quote; the region's first byte and those after
+ * the last whole vector one at a time. Loaded only when the JVM has {@code jdk.incubator.vector}.
  */
 final class VectorEqualsPass extends EqualsPass {
   private static final VectorSpecies<Byte> SPECIES =
