@@ -270,7 +270,9 @@ public final class QuarryServer implements Closeable {
               + url(tls != null, http)
               + (tls == null ? "" : " (TLS certificate SHA-256 " + tls.fingerprint() + ")")
               + ", data in "
-              + dataDirectory);
+              + dataDirectory
+              + ", key=value scan "
+              + io.quarry.server.sourcetype.KeyPlaces.byteScan());
       return new QuarryServer(
           dataDirectory,
           store,

@@ -101,6 +101,7 @@ public final class SystemRoutes {
     body.put("name", "quarry");
     body.put("version", Version.current());
     body.put("indexes", store.indexNames());
+    body.put("keyValueScan", io.quarry.server.sourcetype.KeyPlaces.byteScan());
     exchange.json(HttpResponseStatus.OK, body);
   }
 }

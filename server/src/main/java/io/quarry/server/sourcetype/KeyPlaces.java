@@ -1,6 +1,7 @@
 package io.quarry.server.sourcetype;
 
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 
 /**
  * {@link KeyValueBytes#values} for many texts lying in one region of bytes (a block's events), from
@@ -11,21 +12,40 @@ import java.util.Arrays;
  * by a quoted value, and which no unquoted value before it can cover ({@link
  * KeyValueBytes#reachedAt}), has that one pair, read in place; any other text is scanned pair by
  * pair as before. The same answers as {@link KeyValueBytes#values} on each text (tests compare them
- * on random texts). Not thread-safe: one per column of a scan.
+ * on random texts). The {@code =} are found by {@link EqualsPass}, with the Vector API where the
+ * JVM has it. Not thread-safe: one per column of a scan.
  */
 public final class KeyPlaces {
   private final byte[] key;
   private final boolean possible; // whether a scan of pairs can find the key at all
+  private final EqualsPass pass;
+  private final IntConsumer noter = this::note;
   private int[] equals = new int[256]; // the '=' of each key= in the region, in order
   private int count;
   private int[] quotes = new int[64]; // each '=' followed by a quote, in order
   private int quoteCount;
   private int next; // where the last text's places began: texts are mostly asked in order
   private int nextQuote;
+  private byte[] region; // during reset: the region's bytes, start and end
+  private int regionStart;
+  private int regionEnd;
 
   public KeyPlaces(byte[] key) {
+    this(key, EqualsPass.CHOSEN);
+  }
+
+  KeyPlaces(byte[] key, EqualsPass pass) {
     this.key = key.clone();
     this.possible = KeyValueBytes.isKey(key);
+    this.pass = pass;
+  }
+
+  /**
+   * How this JVM finds the {@code =} of each block ({@code vector 512-bit}, {@code scalar}): the
+   * Vector API needs the JVM option {@code --add-modules jdk.incubator.vector}.
+   */
+  public static String byteScan() {
+    return EqualsPass.CHOSEN.toString();
   }
 
   /** Notes the key's places in {@code bytes[start, end)}, every text asked next lying inside. */
@@ -37,28 +57,20 @@ public final class KeyPlaces {
     if (!possible) {
       return; // no pair has the key (an empty one, say): nothing to note, every text has none
     }
-    int i = start;
-    for (; i + Long.BYTES <= end; i += Long.BYTES) {
-      long found = KeyValueBytes.equalsSigns(bytes, i);
-      while (found != 0) {
-        note(bytes, start, end, i + (Long.numberOfTrailingZeros(found) >>> 3));
-        found &= found - 1;
-      }
-    }
-    for (; i < end; i++) {
-      note(bytes, start, end, i);
-    }
+    region = bytes;
+    regionStart = start;
+    regionEnd = end;
+    pass.run(bytes, start, end, key[key.length - 1], noter);
+    region = null; // not kept past the block
   }
 
-  /** Notes the byte at {@code at} when it is an {@code =} starting a quoted value or ending key. */
-  private void note(byte[] bytes, int start, int end, int at) {
-    if (bytes[at] != '=') {
-      return; // a byte the word test marked above a real '=' (its borrow), or a tail byte
-    }
-    if (at + 1 < end && bytes[at + 1] == '"') {
+  /** Notes the {@code =} at {@code at} when it starts a quoted value or ends the key. */
+  private void note(int at) {
+    byte[] bytes = region;
+    if (at + 1 < regionEnd && bytes[at + 1] == '"') {
       quotes = add(quotes, quoteCount++, at);
     }
-    if (at - key.length >= start
+    if (at - key.length >= regionStart
         && bytes[at - 1] == key[key.length - 1]
         && KeyValueBytes.regionEquals(bytes, at - key.length, key)) {
       equals = add(equals, count++, at);

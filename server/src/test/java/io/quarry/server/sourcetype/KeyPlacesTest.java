@@ -12,12 +12,21 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link KeyPlaces} answers each text of a region exactly as {@link KeyValues#values} answers it
  * alone: texts laid back to back as a block's events lie, asked in order, out of order and in
- * reverse (bytes as Latin-1, one byte a character, so non-ASCII neighbours are single bytes).
+ * reverse (bytes as Latin-1, one byte a character, so non-ASCII neighbours are single bytes); the
+ * vector and the scalar {@link EqualsPass} each.
  */
 class KeyPlacesTest {
 
-  /** Each text's values from one region holding all of them, asking in {@code order}. */
+  /** Each text's values by both passes, which must agree. */
   private static List<List<String>> values(List<String> texts, String key, int[] order) {
+    List<List<String>> scalar = values(texts, key, order, new ScalarEqualsPass("test"));
+    assertThat(values(texts, key, order, new VectorEqualsPass())).isEqualTo(scalar);
+    return scalar;
+  }
+
+  /** Each text's values from one region holding all of them, asking in {@code order}. */
+  private static List<List<String>> values(
+      List<String> texts, String key, int[] order, EqualsPass pass) {
     StringBuilder region = new StringBuilder("x=\"a "); // bytes before the region: never read
     int[] offsets = new int[texts.size() + 1];
     int start = region.length();
@@ -29,7 +38,7 @@ class KeyPlacesTest {
     int end = region.length();
     region.append("\" JSESSIONID=after K=z");
     byte[] bytes = region.toString().getBytes(StandardCharsets.ISO_8859_1);
-    KeyPlaces places = new KeyPlaces(key.getBytes(StandardCharsets.ISO_8859_1));
+    KeyPlaces places = new KeyPlaces(key.getBytes(StandardCharsets.ISO_8859_1), pass);
     places.reset(bytes, start, end);
     List<List<String>> answers = new ArrayList<>();
     for (int i = 0; i < texts.size(); i++) {
