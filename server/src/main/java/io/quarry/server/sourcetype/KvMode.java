@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  *       (Splunk's {@code AUTO_KV_JSON}, true by default);
  *   <li>{@code auto_escaped}: the same, honouring {@code \"} and {@code \\} inside a quoted value (
  *       <code>msg="say \"hi\""</code> reads <code>say "hi"</code>): the summary events {@code
- *       collect} writes (sourcetype {@code stash}: Quarry's choice, Splunk's default stanza for it not checked);
+ *       collect} writes (sourcetype {@code stash}: Quarry's choice, Splunk's default stanza for it
+ *       not checked);
  *   <li>{@code json}: a JSON object's fields only, no {@code key=value} pair (text that is no JSON
  *       object gives nothing);
  *   <li>{@code xml}: an XML document's elements and attributes only, named as {@code spath} names
