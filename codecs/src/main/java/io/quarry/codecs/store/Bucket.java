@@ -321,17 +321,22 @@ final class Bucket implements Closeable {
 
   /**
    * Starts a compaction of the hot bucket in the background when it is due ({@link
-   * BucketCompaction#startIfDue}); none once it is not hot.
+   * BucketCompaction#startIfDue}) and the node has a permit for it ({@link RollCompactions}); none
+   * once it is not hot.
    *
    * @return whether it started one
    */
-  boolean compactIfDue(CompactionSettings settings) throws IOException {
+  boolean compactIfDue(CompactionSettings settings, RollCompactions node) throws IOException {
     IndexWriter current = writer;
     if (state != BucketState.HOT || current == null) {
       return false;
     }
     return compaction.startIfDue(
-        current, settings, () -> state == BucketState.HOT, this::reopenSearchers);
+        current,
+        settings,
+        () -> state == BucketState.HOT && !waitingForRoll,
+        this::reopenSearchers,
+        start -> node.start(this, start) == RollCompactions.Started.MERGING);
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
@@ -375,10 +380,13 @@ final class Bucket implements Closeable {
    * BucketCompaction#startForRoll}) once the node has a permit for it ({@link RollCompactions}):
    * the bucket no longer takes events and is committed.
    *
-   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), or the node's
-   *     permits are taken (false with compaction inline: the roll compacts)
+   * @param mayStart false while the index backs off after a failed compaction ({@code
+   *     IndexCompaction}): the bucket waits for its roll without starting one
+   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), the node's
+   *     permits are taken, or {@code mayStart} is false (false with compaction inline: the roll
+   *     compacts)
    */
-  boolean compactBeforeRoll(RollCompactions node) throws IOException {
+  boolean compactBeforeRoll(RollCompactions node, boolean mayStart) throws IOException {
     IndexWriter current = writer;
     if (state != BucketState.HOT || current == null) {
       return false;
@@ -387,7 +395,11 @@ final class Bucket implements Closeable {
     if (compaction.policy() == null) {
       return false;
     }
-    return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT));
+    if (!mayStart) {
+      return true;
+    }
+    return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
+        != RollCompactions.Started.NOTHING;
   }
 
   /**
@@ -400,11 +412,12 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Whether the bucket keeps the node's permit it took for its compaction ahead of the roll ({@link
-   * RollCompactions}): it waits for its roll and its writer is open (not rolled, failed or closed).
+   * Whether the bucket keeps the node's permit it took for a compaction ({@link RollCompactions}):
+   * its writer is open (not rolled, failed or closed) and it waits for its roll, or (an idle or
+   * bounded compaction) a compaction's merge of it is registered or running.
    */
-  boolean holdsRollPermit() {
-    return waitsForRoll() && !failed();
+  boolean holdsCompactionPermit() {
+    return (waitsForRoll() || state != BucketState.WARM && compaction.merging()) && !failed();
   }
 
   /**

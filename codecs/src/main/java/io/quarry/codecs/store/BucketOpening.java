@@ -69,7 +69,7 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
         }
         buckets.add(bucket);
         if (!bucket.isWarm()) {
-          if (hot != null && !hot.compactBeforeRoll(rollCompactions)) {
+          if (hot != null && !hot.compactBeforeRoll(rollCompactions, true)) {
             hot.roll(); // compaction inline, or nothing left to compact: the roll is short
           }
           hot = bucket;

@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
@@ -99,30 +95,6 @@ class CompactedBucketRollTest {
     for (int segment = 0; segment < 3; segment++) {
       store.add(NumberedEvents.events(segment * 2_000, 2_000));
       store.commit();
-    }
-  }
-
-  /**
-   * A scheduler that keeps the periodic tasks it is given (each store's maintenance, refresh and
-   * compaction, in that order) and runs none of them by itself.
-   */
-  private static final class ManualScheduler extends ScheduledThreadPoolExecutor {
-    private final List<Runnable> periodic = new ArrayList<>();
-
-    ManualScheduler() {
-      super(1);
-    }
-
-    @Override
-    public synchronized ScheduledFuture<?> scheduleWithFixedDelay(
-        Runnable command, long initialDelay, long delay, TimeUnit unit) {
-      periodic.add(command);
-      return schedule(() -> {}, 1, TimeUnit.DAYS);
-    }
-
-    /** Runs the maintenance (commit, roll, retention) of the {@code store}-th store made. */
-    synchronized void maintenance(int store) {
-      periodic.get(3 * store).run();
     }
   }
 }
