@@ -231,6 +231,8 @@ public final class HecRoutes {
   private void write(List<IndexedEvent> events) {
     try {
       ingest.write(events);
+    } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
+      throw tooLarge(e);
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
       throw HecException.serverBusy(
@@ -242,11 +244,25 @@ public final class HecRoutes {
   private void write(String index, EventBreaker.Result broken, int count) {
     try {
       ingest.write(index, broken, count);
+    } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
+      throw tooLarge(e);
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + count + " events failed; answering 503", e);
       throw HecException.serverBusy(
           "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
     }
+  }
+
+  /**
+   * A batch whose write-ahead log record would pass the log's limit: 413 with the same error body
+   * as a request over {@code server.maxRequestBytes}, not 503 (a retry of the same batch fails
+   * again).
+   */
+  private static io.quarry.server.http.ApiException tooLarge(IOException e) {
+    return new io.quarry.server.http.ApiException(
+        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+        "REQUEST_TOO_LARGE",
+        e.getMessage());
   }
 
   /** Stores metric data points; a storage failure answers as {@link #write} does. */
