@@ -28,7 +28,7 @@ import org.apache.lucene.util.IOUtils;
  * what is left. A compaction is a Lucene merge: searches see the segments before it or after it,
  * and a crash during one leaves the last commit as it was. A full bucket waits for its roll while
  * {@link #compactBeforeRoll} compacts it (or while it waits for the node's permit to, {@link
- * RollCompactions}): it takes no event, and is neither hot nor warm.
+ * CompactionPermits}): it takes no event, and is neither hot nor warm.
  */
 final class Bucket implements Closeable {
   static final String MANIFEST = BucketManifest.FILE;
@@ -321,12 +321,12 @@ final class Bucket implements Closeable {
 
   /**
    * Starts a compaction of the hot bucket in the background when it is due ({@link
-   * BucketCompaction#startIfDue}) and the node has a permit for it ({@link RollCompactions}); none
-   * once it is not hot.
+   * BucketCompaction#startIfDue}) and the node has a permit for it ({@link CompactionPermits});
+   * none once it is not hot.
    *
    * @return whether it started one
    */
-  boolean compactIfDue(CompactionSettings settings, RollCompactions node) throws IOException {
+  boolean compactIfDue(CompactionSettings settings, CompactionPermits node) throws IOException {
     IndexWriter current = writer;
     if (state != BucketState.HOT || current == null) {
       return false;
@@ -336,7 +336,7 @@ final class Bucket implements Closeable {
         settings,
         () -> state == BucketState.HOT && !waitingForRoll,
         this::reopenSearchers,
-        start -> node.start(this, start) == RollCompactions.Started.MERGING);
+        start -> node.start(this, start) == CompactionPermits.Started.MERGING);
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
@@ -377,7 +377,7 @@ final class Bucket implements Closeable {
 
   /**
    * Starts compacting the bucket in the background ahead of its roll ({@link
-   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link RollCompactions}):
+   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link CompactionPermits}):
    * the bucket no longer takes events and is committed.
    *
    * @param mayStart false while the index backs off after a failed compaction ({@code
@@ -386,7 +386,7 @@ final class Bucket implements Closeable {
    *     permits are taken, or {@code mayStart} is false (false with compaction inline: the roll
    *     compacts)
    */
-  boolean compactBeforeRoll(RollCompactions node, boolean mayStart) throws IOException {
+  boolean compactBeforeRoll(CompactionPermits node, boolean mayStart) throws IOException {
     IndexWriter current = writer;
     if (state != BucketState.HOT || current == null) {
       return false;
@@ -399,7 +399,7 @@ final class Bucket implements Closeable {
       return true;
     }
     return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
-        != RollCompactions.Started.NOTHING;
+        != CompactionPermits.Started.NOTHING;
   }
 
   /**
@@ -412,9 +412,9 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Whether the bucket keeps the node's permit it took for a compaction ({@link RollCompactions}):
-   * its writer is open (not rolled, failed or closed) and it waits for its roll, or (an idle or
-   * bounded compaction) a compaction's merge of it is registered or running.
+   * Whether the bucket keeps the node's permit it took for a compaction ({@link
+   * CompactionPermits}): its writer is open (not rolled, failed or closed) and it waits for its
+   * roll, or (an idle or bounded compaction) a compaction's merge of it is registered or running.
    */
   boolean holdsCompactionPermit() {
     return (waitsForRoll() || state != BucketState.WARM && compaction.merging()) && !failed();

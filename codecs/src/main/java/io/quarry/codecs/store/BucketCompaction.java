@@ -58,7 +58,7 @@ final class BucketCompaction {
    * @param writer the hot bucket's writer
    * @param hot whether the bucket is still hot (asked again under the lock a roll takes)
    * @param reopen reopens the bucket's searchers on what its writer holds now
-   * @param permit runs the start once the node has a permit for it ({@link RollCompactions})
+   * @param permit runs the start once the node has a permit for it ({@link CompactionPermits})
    * @return whether it started one
    */
   boolean startIfDue(
@@ -219,11 +219,11 @@ final class BucketCompaction {
     }
   }
 
-  /** Runs a compaction's start once the node has a permit for it ({@link RollCompactions}). */
+  /** Runs a compaction's start once the node has a permit for it ({@link CompactionPermits}). */
   @FunctionalInterface
   interface Permit {
     /** Whether {@code start} ran and a merge of the compaction now runs. */
-    boolean started(RollCompactions.IOStart start) throws IOException;
+    boolean started(CompactionPermits.IOStart start) throws IOException;
   }
 
   /** No compaction starts from now on (the bucket closes, aborting the running merges). */

@@ -9,7 +9,7 @@ import java.util.logging.Logger;
 /**
  * The rolls of an index's full buckets (past their hot time, no longer taking events; their events
  * committed or in the log): each compacts ahead of its roll in the background, into the roll's own
- * segments, once the node has a permit for it ({@link RollCompactions}) and no back-off after a
+ * segments, once the node has a permit for it ({@link CompactionPermits}) and no back-off after a
  * failed compaction holds it ({@link IndexCompaction#backingOff}), and a later commit rolls it once
  * no merge of it runs, so the roll's forced merge under the commit lock finds nothing to merge.
  * {@code IndexStore} calls it under its commit lock, and rolls its hot bucket only while no full

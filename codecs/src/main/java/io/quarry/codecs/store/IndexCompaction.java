@@ -20,7 +20,7 @@ final class IndexCompaction {
 
   private final String index;
   private final CompactionSettings settings;
-  private final RollCompactions node; // the node's permits, shared by its indexes
+  private final CompactionPermits node; // the node's permits, shared by its indexes
 
   /** The compaction merges this index finished since it opened (the server started). */
   private final CompactionCounter done = new CompactionCounter();
@@ -30,14 +30,14 @@ final class IndexCompaction {
   private volatile long notBefore = System.nanoTime();
   private volatile long compactionsAtBackoff; // done's count at the last failure
 
-  IndexCompaction(String index, CompactionSettings settings, RollCompactions node) {
+  IndexCompaction(String index, CompactionSettings settings, CompactionPermits node) {
     this.index = index;
     this.settings = settings;
     this.node = node;
   }
 
   /** The node's compaction permits. */
-  RollCompactions node() {
+  CompactionPermits node() {
     return node;
   }
 

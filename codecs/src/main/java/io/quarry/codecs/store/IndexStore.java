@@ -51,10 +51,10 @@ import org.apache.lucene.store.FSDirectory;
  * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old: a new hot bucket takes the
  * writes, the full one is committed and, with compaction deferred, compacted in the background
  * (Lucene's merge threads) into the roll's own segments, once the node grants it one of its {@link
- * RollCompactions} permits; a later commit rolls it once no merge of its writer runs, so the roll's
- * forced merge, which holds the index's commit lock on the store's one scheduler thread, merges
- * nothing. At most one full bucket of an index waits so: when the hot bucket fills first, it goes
- * on taking events past its limit until the waiting one rolled ({@link
+ * CompactionPermits} permits; a later commit rolls it once no merge of its writer runs, so the
+ * roll's forced merge, which holds the index's commit lock on the store's one scheduler thread,
+ * merges nothing. At most one full bucket of an index waits so: when the hot bucket fills first, it
+ * goes on taking events past its limit until the waiting one rolled ({@link
  * FullBucketRolls#anyWaiting}), so no scheduled roll compacts under the commit lock and the node
  * compacts at most its permits' buckets at once; a roll that fails is retried with a back-off and
  * does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is; the next open
@@ -146,7 +146,7 @@ public final class IndexStore implements Closeable {
         scheduler,
         clock,
         directories,
-        new RollCompactions(RollCompactions.DEFAULT_PERMITS));
+        new CompactionPermits(CompactionPermits.DEFAULT_PERMITS));
   }
 
   /**
@@ -160,14 +160,13 @@ public final class IndexStore implements Closeable {
       ScheduledExecutorService scheduler,
       Clock clock,
       Bucket.DirectoryFactory directories,
-      RollCompactions rollCompactions)
+      CompactionPermits permits)
       throws IOException {
     this.name = requireNonNull(name, "name is null");
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
     this.compactions =
-        new IndexCompaction(
-            name, options.compaction(), requireNonNull(rollCompactions, "rollCompactions is null"));
+        new IndexCompaction(name, options.compaction(), requireNonNull(permits, "permits is null"));
     this.rolls = new FullBucketRolls(name, buckets, compactions);
     this.blocks = new BlockDocuments(options);
     this.eventDocuments = new EventDocuments(name, options);
@@ -179,7 +178,7 @@ public final class IndexStore implements Closeable {
     try {
       BucketOpening opened =
           BucketOpening.open(
-              name, bucketsPath, options, clock.millis(), directories, damaged, rollCompactions);
+              name, bucketsPath, options, clock.millis(), directories, damaged, permits);
       opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A full bucket whose compaction ahead of its roll ended needs no permit of the node's ({@link
- * RollCompactions}) to roll: its roll merges nothing. Another index's full bucket that took the
+ * CompactionPermits}) to roll: its roll merges nothing. Another index's full bucket that took the
  * permit in the gap between the end of that compaction and the next commit must not hold the
  * compacted bucket back for its whole compaction (its index's size retention deferred meanwhile).
  */
@@ -31,7 +31,7 @@ class CompactedBucketRollTest {
 
   @Test
   void aCompactedBucketRollsWhileAnotherIndexHoldsThePermit() throws Exception {
-    RollCompactions node = new RollCompactions(1);
+    CompactionPermits node = new CompactionPermits(1);
     IndexOptions options =
         IndexOptions.builder()
             .maxBucketEvents(5_000)

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The node's compaction permits ({@link RollCompactions}) bound every deferred compaction, not only
- * those ahead of a roll, and no roll compacts under its index's commit lock for want of one: review
- * c35 found (a) a full bucket still waiting for a permit when its index's hot bucket filled again
- * rolled at once, its whole zstd-9 compaction run by the roll's forced merge under the commit lock
- * on the store's one scheduler thread; (b) idle compactions started whatever the permits; (c) the
- * permits' monitor held across a compaction's start (a flush and Lucene's merge registration).
+ * The node's compaction permits ({@link CompactionPermits}) bound every deferred compaction, not
+ * only those ahead of a roll, and no roll compacts under its index's commit lock for want of one:
+ * review c35 found (a) a full bucket still waiting for a permit when its index's hot bucket filled
+ * again rolled at once, its whole zstd-9 compaction run by the roll's forced merge under the commit
+ * lock on the store's one scheduler thread; (b) idle compactions started whatever the permits; (c)
+ * the permits' monitor held across a compaction's start (a flush and Lucene's merge registration).
  */
 class CompactionPermitsTest {
   @TempDir Path data;
@@ -54,7 +54,7 @@ class CompactionPermitsTest {
   @Test
   void aHotBucketFillingWhileTheLastWaitsForAPermitGoesOnInsteadOfRollingItUnderTheLock()
       throws Exception {
-    RollCompactions node = new RollCompactions(1);
+    CompactionPermits node = new CompactionPermits(1);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger rollMergeFiles = new AtomicInteger();
@@ -125,7 +125,7 @@ class CompactionPermitsTest {
 
   @Test
   void anIdleCompactionWaitsForAPermit() throws Exception {
-    RollCompactions node = new RollCompactions(1);
+    CompactionPermits node = new CompactionPermits(1);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     try (IndexStore first =
@@ -181,13 +181,13 @@ class CompactionPermitsTest {
   @Test
   void aSlowStartHoldsNoOtherBucketsAsk() throws Exception {
     IndexOptions options = IndexOptions.builder().build();
-    RollCompactions two = new RollCompactions(2);
-    RollCompactions one = new RollCompactions(1);
+    CompactionPermits two = new CompactionPermits(2);
+    CompactionPermits one = new CompactionPermits(1);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     try (Bucket slow = Bucket.open(1, data.resolve("1"), options, 0);
         Bucket other = Bucket.open(2, data.resolve("2"), options, 0)) {
-      RollCompactions.IOStart held =
+      CompactionPermits.IOStart held =
           () -> {
             entered.countDown();
             try {
@@ -197,14 +197,14 @@ class CompactionPermitsTest {
             }
             return true;
           };
-      Timed<RollCompactions.Started> slowStart = Timed.call(callers, () -> two.start(slow, held));
-      Timed<RollCompactions.Started> slowOnOne;
+      Timed<CompactionPermits.Started> slowStart = Timed.call(callers, () -> two.start(slow, held));
+      Timed<CompactionPermits.Started> slowOnOne;
       try {
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
-        Timed<RollCompactions.Started> ask =
+        Timed<CompactionPermits.Started> ask =
             Timed.call(callers, () -> two.start(other, () -> true));
         assertThat(ask.endsWithin(5)).as("another bucket's ask while a start is slow").isTrue();
-        assertThat(ask.result(0)).isEqualTo(RollCompactions.Started.MERGING);
+        assertThat(ask.result(0)).isEqualTo(CompactionPermits.Started.MERGING);
 
         CountDownLatch enteredOne = new CountDownLatch(1);
         slowOnOne =
@@ -218,17 +218,17 @@ class CompactionPermitsTest {
                           return held.merging();
                         }));
         assertThat(enteredOne.await(30, TimeUnit.SECONDS)).isTrue();
-        Timed<RollCompactions.Started> refused =
+        Timed<CompactionPermits.Started> refused =
             Timed.call(callers, () -> one.start(other, () -> true));
         assertThat(refused.endsWithin(5)).as("an ask refused while a start is slow").isTrue();
         assertThat(refused.result(0))
             .as("the only permit is the slow start's, reserved while it starts")
-            .isEqualTo(RollCompactions.Started.NO_PERMIT);
+            .isEqualTo(CompactionPermits.Started.NO_PERMIT);
       } finally {
         release.countDown();
       }
-      assertThat(slowStart.result(30)).isEqualTo(RollCompactions.Started.MERGING);
-      assertThat(slowOnOne.result(30)).isEqualTo(RollCompactions.Started.MERGING);
+      assertThat(slowStart.result(30)).isEqualTo(CompactionPermits.Started.MERGING);
+      assertThat(slowOnOne.result(30)).isEqualTo(CompactionPermits.Started.MERGING);
     }
   }
 }

@@ -59,7 +59,7 @@ class RollRetryTest {
             scheduler,
             Clock.systemUTC(),
             FSDirectory::open,
-            new RollCompactions(1))) {
+            new CompactionPermits(1))) {
       // the roll writes its manifest through a temporary file: a directory in its place fails
       // every roll of bucket 1 after its writer closed
       Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
@@ -106,7 +106,7 @@ class RollRetryTest {
                 context ->
                     FaultyDirectories.compaction(context)
                         && compactionMerges.incrementAndGet() > 0),
-            new RollCompactions(1))) {
+            new CompactionPermits(1))) {
       fill(store);
       scheduler.maintenance(0); // bucket 1 fills; its compaction ahead of the roll fails
       Timed.until(30, () -> compactionMerges.get() > 0);

@@ -232,7 +232,8 @@ public final class HecRoutes {
     try {
       ingest.write(events);
     } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
-      throw tooLarge(e);
+      // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
+      throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
       throw HecException.serverBusy(
@@ -245,24 +246,13 @@ public final class HecRoutes {
     try {
       ingest.write(index, broken, count);
     } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
-      throw tooLarge(e);
+      // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
+      throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + count + " events failed; answering 503", e);
       throw HecException.serverBusy(
           "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
     }
-  }
-
-  /**
-   * A batch whose write-ahead log record would pass the log's limit: 413 with the same error body
-   * as a request over {@code server.maxRequestBytes}, not 503 (a retry of the same batch fails
-   * again).
-   */
-  private static io.quarry.server.http.ApiException tooLarge(IOException e) {
-    return new io.quarry.server.http.ApiException(
-        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-        "REQUEST_TOO_LARGE",
-        e.getMessage());
   }
 
   /** Stores metric data points; a storage failure answers as {@link #write} does. */

@@ -27,8 +27,9 @@ class FsckCommandTest {
     String printed = CliRun.printed(1, "fsck", "--data-dir=" + data);
 
     assertThat(printed)
-        .containsPattern("main\\s+wal wal-7\\.log\\s+UNREADABLE: Quarry WAL file \\S*wal-7\\.log is"
-            + " version 99; this build reads versions 1\\.\\.2")
+        .containsPattern(
+            "main\\s+wal wal-7\\.log\\s+UNREADABLE: Quarry WAL file \\S*wal-7\\.log is"
+                + " version 99; this build reads versions 1\\.\\.2")
         .containsPattern("main\\s+wal wal-8\\.log\\s+UNREADABLE: not a Quarry WAL file")
         .contains("2 WAL files checked, 2 damaged");
   }

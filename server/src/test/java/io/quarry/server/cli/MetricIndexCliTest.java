@@ -52,7 +52,8 @@ class MetricIndexCliTest {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
 
-      String listed = CliRun.printed(0, "indexes", "--url=" + server.url(), "--password=pw", "--verbose");
+      String listed =
+          CliRun.printed(0, "indexes", "--url=" + server.url(), "--password=pw", "--verbose");
       assertThat(listed)
           .contains("metric index", "bytes/point")
           .containsPattern("\\bm\\s+1\\s+600\\s+0\\s+4\\s+4\\s") // a bucket, 600 points, 4 series
@@ -79,7 +80,8 @@ class MetricIndexCliTest {
     assertThat(CliRun.printed(1, "fsck", "--data-dir=" + data))
         .containsPattern("m\\s+metric bucket \\d+\\s+DAMAGED: ")
         .contains("1 metric buckets checked, 1 damaged");
-    assertThat(CliRun.printed(0, "fsck", "--repair", "--data-dir=" + data)).contains("DAMAGED, quarantined");
+    assertThat(CliRun.printed(0, "fsck", "--repair", "--data-dir=" + data))
+        .contains("DAMAGED, quarantined");
     assertThat(bucket).doesNotExist();
     try (var quarantined = Files.list(data.resolve("indexes/m/quarantine"))) {
       assertThat(quarantined.map(p -> p.getFileName().toString()))

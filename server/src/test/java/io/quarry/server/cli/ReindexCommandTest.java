@@ -63,7 +63,8 @@ class ReindexCommandTest {
     assertThat(CliRun.printed(2, "reindex", "--config=" + events, "main"))
         .contains("index 'main' is configured for the events layout")
         .contains("set storage.indexes.main.format (or storage.format) to blocks");
-    assertThat(CliRun.printed(2, "reindex", "--config=" + blocks, "nosuch")).contains("no index 'nosuch'");
+    assertThat(CliRun.printed(2, "reindex", "--config=" + blocks, "nosuch"))
+        .contains("no index 'nosuch'");
     assertThat(CliRun.printed(2, "reindex", "--config=" + blocks, "web")).contains("index 'web'");
 
     String converted = CliRun.printed(0, "reindex", "--config=" + blocks);

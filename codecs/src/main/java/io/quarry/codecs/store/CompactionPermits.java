@@ -25,7 +25,7 @@ import java.util.Set;
  * permits, never while a compaction starts: starting one flushes and registers Lucene merges (and a
  * merge scheduler may stall the caller), which would hold every other index's ask meanwhile.
  */
-final class RollCompactions {
+final class CompactionPermits {
   /** One compaction at a time, two from four cores on. */
   static final int DEFAULT_PERMITS =
       Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors() / 2));
@@ -45,7 +45,7 @@ final class RollCompactions {
   private final Set<Bucket> starting =
       new HashSet<>(); // reserved while they start; guarded by this
 
-  RollCompactions(int permits) {
+  CompactionPermits(int permits) {
     if (permits < 1) {
       throw new IllegalArgumentException("permits must be positive: " + permits);
     }
