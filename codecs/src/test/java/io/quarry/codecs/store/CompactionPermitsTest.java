@@ -43,6 +43,17 @@ class CompactionPermitsTest {
         .build();
   }
 
+  /** An index of this node under {@code data}, its periodic tasks run by the test. */
+  private IndexStore store(
+      String name,
+      IndexOptions options,
+      Bucket.DirectoryFactory directories,
+      CompactionPermits node)
+      throws java.io.IOException {
+    return new IndexStore(
+        name, data.resolve(name), options, scheduler, Clock.systemUTC(), directories, node);
+  }
+
   /** 6,000 events from {@code from} in three committed segments: over the 5,000 of a bucket. */
   private static void fill(IndexStore store, int from) throws Exception {
     for (int segment = 0; segment < 3; segment++) {
@@ -59,21 +70,15 @@ class CompactionPermitsTest {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger rollMergeFiles = new AtomicInteger();
     try (IndexStore first =
-            new IndexStore(
+            store(
                 "first",
-                data.resolve("first"),
                 full(Duration.ofDays(1)),
-                scheduler,
-                Clock.systemUTC(),
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node);
         IndexStore second =
-            new IndexStore(
+            store(
                 "second",
-                data.resolve("second"),
                 full(Duration.ofDays(1)),
-                scheduler,
-                Clock.systemUTC(),
                 FaultyDirectories.countingRollMerges(
                     rollMergeFiles, context -> false, new CountDownLatch(1), new CountDownLatch(0)),
                 node)) {
@@ -129,24 +134,18 @@ class CompactionPermitsTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     try (IndexStore first =
-            new IndexStore(
+            store(
                 "first",
-                data.resolve("first"),
                 full(Duration.ofDays(1)),
-                scheduler,
-                Clock.systemUTC(),
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node);
         IndexStore idle =
-            new IndexStore(
+            store(
                 "idle",
-                data.resolve("idle"),
                 IndexOptions.builder()
                     .format(BucketFormat.BLOCKS)
                     .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
                     .build(),
-                scheduler,
-                Clock.systemUTC(),
                 FSDirectory::open,
                 node)) {
       try {

@@ -33,12 +33,22 @@ class RollRetryTest {
     scheduler.shutdownNow();
   }
 
-  private static IndexOptions options() {
-    return IndexOptions.builder()
-        .maxBucketEvents(5_000)
-        .format(BucketFormat.BLOCKS)
-        .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
-        .build();
+  /** An index whose buckets fill at 5,000 events and compact only ahead of their roll. */
+  private IndexStore open(Bucket.DirectoryFactory directories) throws java.io.IOException {
+    IndexOptions options =
+        IndexOptions.builder()
+            .maxBucketEvents(5_000)
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
+            .build();
+    return new IndexStore(
+        "main",
+        data.resolve("main"),
+        options,
+        scheduler,
+        Clock.systemUTC(),
+        directories,
+        new CompactionPermits(1));
   }
 
   /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
@@ -51,15 +61,7 @@ class RollRetryTest {
 
   @Test
   void aFailingRollLetsTheHotBucketCommitAndIsRetried() throws Exception {
-    try (IndexStore store =
-        new IndexStore(
-            "main",
-            data.resolve("main"),
-            options(),
-            scheduler,
-            Clock.systemUTC(),
-            FSDirectory::open,
-            new CompactionPermits(1))) {
+    try (IndexStore store = open(FSDirectory::open)) {
       // the roll writes its manifest through a temporary file: a directory in its place fails
       // every roll of bucket 1 after its writer closed
       Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
@@ -96,17 +98,11 @@ class RollRetryTest {
   void aFullBucketWhoseCompactionFailedWaitsForTheBackOff() throws Exception {
     AtomicInteger compactionMerges = new AtomicInteger();
     try (IndexStore store =
-        new IndexStore(
-            "main",
-            data.resolve("main"),
-            options(),
-            scheduler,
-            Clock.systemUTC(),
+        open(
             FaultyDirectories.failing(
                 context ->
                     FaultyDirectories.compaction(context)
-                        && compactionMerges.incrementAndGet() > 0),
-            new CompactionPermits(1))) {
+                        && compactionMerges.incrementAndGet() > 0))) {
       fill(store);
       scheduler.maintenance(0); // bucket 1 fills; its compaction ahead of the roll fails
       Timed.until(30, () -> compactionMerges.get() > 0);
