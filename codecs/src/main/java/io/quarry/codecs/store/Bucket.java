@@ -28,7 +28,7 @@ import org.apache.lucene.util.IOUtils;
  * what is left. A compaction is a Lucene merge: searches see the segments before it or after it,
  * and a crash during one leaves the last commit as it was. A full bucket waits for its roll while
  * {@link #compactBeforeRoll} compacts it (or while it waits for the node's permit to, {@link
- * RollCompactions}): it takes no event, and is neither hot nor warm.
+ * CompactionPermits}): it takes no event, and is neither hot nor warm.
  */
 final class Bucket implements Closeable {
   static final String MANIFEST = BucketManifest.FILE;
@@ -321,17 +321,22 @@ final class Bucket implements Closeable {
 
   /**
    * Starts a compaction of the hot bucket in the background when it is due ({@link
-   * BucketCompaction#startIfDue}); none once it is not hot.
+   * BucketCompaction#startIfDue}) and the node has a permit for it ({@link CompactionPermits});
+   * none once it is not hot.
    *
    * @return whether it started one
    */
-  boolean compactIfDue(CompactionSettings settings) throws IOException {
+  boolean compactIfDue(CompactionSettings settings, CompactionPermits node) throws IOException {
     IndexWriter current = writer;
     if (state != BucketState.HOT || current == null) {
       return false;
     }
     return compaction.startIfDue(
-        current, settings, () -> state == BucketState.HOT, this::reopenSearchers);
+        current,
+        settings,
+        () -> state == BucketState.HOT && !waitingForRoll,
+        this::reopenSearchers,
+        start -> node.start(this, start) == CompactionPermits.Started.MERGING);
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
@@ -372,13 +377,16 @@ final class Bucket implements Closeable {
 
   /**
    * Starts compacting the bucket in the background ahead of its roll ({@link
-   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link RollCompactions}):
+   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link CompactionPermits}):
    * the bucket no longer takes events and is committed.
    *
-   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), or the node's
-   *     permits are taken (false with compaction inline: the roll compacts)
+   * @param mayStart false while the index backs off after a failed compaction ({@code
+   *     IndexCompaction}): the bucket waits for its roll without starting one
+   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), the node's
+   *     permits are taken, or {@code mayStart} is false (false with compaction inline: the roll
+   *     compacts)
    */
-  boolean compactBeforeRoll(RollCompactions node) throws IOException {
+  boolean compactBeforeRoll(CompactionPermits node, boolean mayStart) throws IOException {
     IndexWriter current = writer;
     if (state != BucketState.HOT || current == null) {
       return false;
@@ -387,7 +395,11 @@ final class Bucket implements Closeable {
     if (compaction.policy() == null) {
       return false;
     }
-    return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT));
+    if (!mayStart) {
+      return true;
+    }
+    return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
+        != CompactionPermits.Started.NOTHING;
   }
 
   /**
@@ -400,11 +412,12 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Whether the bucket keeps the node's permit it took for its compaction ahead of the roll ({@link
-   * RollCompactions}): it waits for its roll and its writer is open (not rolled, failed or closed).
+   * Whether the bucket keeps the node's permit it took for a compaction ({@link
+   * CompactionPermits}): its writer is open (not rolled, failed or closed) and it waits for its
+   * roll, or (an idle or bounded compaction) a compaction's merge of it is registered or running.
    */
-  boolean holdsRollPermit() {
-    return waitsForRoll() && !failed();
+  boolean holdsCompactionPermit() {
+    return (waitsForRoll() || state != BucketState.WARM && compaction.merging()) && !failed();
   }
 
   /**

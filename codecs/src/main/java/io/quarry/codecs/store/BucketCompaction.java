@@ -58,10 +58,15 @@ final class BucketCompaction {
    * @param writer the hot bucket's writer
    * @param hot whether the bucket is still hot (asked again under the lock a roll takes)
    * @param reopen reopens the bucket's searchers on what its writer holds now
+   * @param permit runs the start once the node has a permit for it ({@link CompactionPermits})
    * @return whether it started one
    */
   boolean startIfDue(
-      IndexWriter writer, CompactionSettings settings, BooleanSupplier hot, IOAction reopen)
+      IndexWriter writer,
+      CompactionSettings settings,
+      BooleanSupplier hot,
+      IOAction reopen,
+      Permit permit)
       throws IOException {
     boolean idle = System.nanoTime() - lastAddNanos >= settings.idleNanos();
     searchMerged(idle, reopen);
@@ -76,10 +81,14 @@ final class BucketCompaction {
       if (closing || !hot.getAsBoolean() || !writer.isOpen()) {
         return false;
       }
-      compactionsAtRequest = policy.compactions();
-      requested = true;
-      writer.forceMerge(CompactionMergePolicy.COMPACT, false); // flushes, then registers merges
-      return true;
+      return permit.started(
+          () -> {
+            compactionsAtRequest = policy.compactions();
+            requested = true;
+            // flushes, then registers merges
+            writer.forceMerge(CompactionMergePolicy.COMPACT, false);
+            return policy.compacting();
+          });
     } finally {
       forcedMerge.unlock();
     }
@@ -208,6 +217,13 @@ final class BucketCompaction {
     } finally {
       forcedMerge.unlock();
     }
+  }
+
+  /** Runs a compaction's start once the node has a permit for it ({@link CompactionPermits}). */
+  @FunctionalInterface
+  interface Permit {
+    /** Whether {@code start} ran and a merge of the compaction now runs. */
+    boolean started(CompactionPermits.IOStart start) throws IOException;
   }
 
   /** No compaction starts from now on (the bucket closes, aborting the running merges). */

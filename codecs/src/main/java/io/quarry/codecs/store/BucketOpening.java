@@ -37,7 +37,7 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
       long nowMillis,
       Bucket.DirectoryFactory directories,
       DamagedBuckets damaged,
-      RollCompactions rollCompactions)
+      CompactionPermits permits)
       throws IOException {
     BucketConversion.finishInterrupted(index, bucketsPath);
     List<Long> ids = new ArrayList<>();
@@ -69,7 +69,7 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
         }
         buckets.add(bucket);
         if (!bucket.isWarm()) {
-          if (hot != null && !hot.compactBeforeRoll(rollCompactions)) {
+          if (hot != null && !hot.compactBeforeRoll(permits, true)) {
             hot.roll(); // compaction inline, or nothing left to compact: the roll is short
           }
           hot = bucket;

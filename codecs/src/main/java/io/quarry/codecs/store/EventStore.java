@@ -68,7 +68,7 @@ public final class EventStore implements Closeable {
               thread.setDaemon(true);
               return thread;
             });
-    RollCompactions rollCompactions = new RollCompactions(RollCompactions.DEFAULT_PERMITS);
+    CompactionPermits permits = new CompactionPermits(CompactionPermits.DEFAULT_PERMITS);
     try {
       for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
         String name = entry.getKey();
@@ -87,7 +87,7 @@ public final class EventStore implements Closeable {
                 scheduler,
                 clock,
                 org.apache.lucene.store.FSDirectory::open,
-                rollCompactions));
+                permits));
       }
     } catch (IOException | RuntimeException e) {
       scheduler.shutdownNow();

@@ -2,58 +2,104 @@ package io.quarry.codecs.store;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The rolls of an index's full buckets (past their hot time, no longer taking events; their events
  * committed or in the log): each compacts ahead of its roll in the background, into the roll's own
- * segments, once the node has a permit for it ({@link RollCompactions}), and a later commit rolls
- * it once no merge of it runs, so the roll's forced merge under the commit lock finds nothing to
- * merge. {@code IndexStore} calls it under its commit lock.
+ * segments, once the node has a permit for it ({@link CompactionPermits}) and no back-off after a
+ * failed compaction holds it ({@link IndexCompaction#backingOff}), and a later commit rolls it once
+ * no merge of it runs, so the roll's forced merge under the commit lock finds nothing to merge.
+ * {@code IndexStore} calls it under its commit lock, and rolls its hot bucket only while no full
+ * bucket waits ({@link #anyWaiting}).
+ *
+ * <p>A scheduled roll that throws (a full disk, a manifest that cannot be written) is logged and
+ * retried by a later commit, not before a delay that doubles with each failure in a row, from
+ * {@link #FIRST_RETRY_NANOS} up to {@link #MAX_RETRY_NANOS}: it never stops the hot bucket's commit
+ * that asked for it (the bucket keeps its events: committed, or in the log).
  */
 final class FullBucketRolls {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
 
+  static final long FIRST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+  static final long MAX_RETRY_NANOS = TimeUnit.MINUTES.toNanos(5);
+
   private final String name;
   private final List<Bucket> buckets; // the index's
-  private final RollCompactions node;
+  private final IndexCompaction compactions;
+  // guarded by IndexStore's commit lock: the delay before the next try after failed rolls, and when
+  private long retryNanos;
+  private long notBefore = System.nanoTime();
 
-  FullBucketRolls(String name, List<Bucket> buckets, RollCompactions node) {
+  FullBucketRolls(String name, List<Bucket> buckets, IndexCompaction compactions) {
     this.name = name;
     this.buckets = buckets;
-    this.node = node;
+    this.compactions = compactions;
   }
 
   /**
    * Starts the compaction ahead of a bucket that just filled (committed, a new hot bucket taking
    * the writes), or rolls it now: compaction inline (the roll compacts), or nothing to wait for. A
-   * later {@link #rollWaiting} rolls it otherwise.
+   * later {@link #rollWaiting} rolls it otherwise; a failure is logged and retried there.
    */
-  void compactOrRoll(Bucket full) throws IOException {
-    if (!full.compactBeforeRoll(node)) {
-      roll(full);
+  void compactOrRoll(Bucket full) {
+    try {
+      if (!full.compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
+        roll(full);
+      }
+      retryNanos = 0;
+    } catch (IOException | RuntimeException e) {
+      failed(full, e);
     }
   }
 
   /**
    * Rolls each bucket but {@code hot} that waits for its roll and whose merges ended: when fast
    * segments are left (flushed by its last commit while an idle compaction ran, or after a restart)
-   * another compaction starts first; one waiting for the node's permit starts its compaction once a
-   * permit is free. With {@code now} (the hot bucket fills, or a roll is asked for) it rolls at
-   * once, waiting for the compaction under the commit lock on the store's scheduler thread as rolls
-   * did before session 34: at most one bucket of an index compacts ahead of its roll, and a
-   * never-idle ingest that fills buckets faster than they compact is held back by its commits
-   * instead of piling up buckets that compact at once.
+   * another compaction starts first; one waiting for the node's permit, or backing off after a
+   * failed compaction, starts its compaction later. A failure is logged and retried after the
+   * delay. With {@code now} (a roll asked for: tests, {@code quarry reindex}) it rolls at once,
+   * waiting for the compaction under the commit lock, and a failure is thrown.
    */
   void rollWaiting(Bucket hot, boolean now) throws IOException {
+    boolean retrying = !now && System.nanoTime() - notBefore < 0;
     for (Bucket bucket : buckets) {
       if (bucket == hot || bucket.isWarm()) {
         continue;
       }
-      if (now || !bucket.compactionMerging() && !bucket.compactBeforeRoll(node)) {
+      if (now) {
         roll(bucket);
+        continue;
+      }
+      try {
+        if (retrying) {
+          // a bucket reopened after its failed roll waits again, starting nothing
+          bucket.compactBeforeRoll(compactions.node(), false);
+        } else if (!bucket.compactionMerging()
+            && !bucket.compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
+          roll(bucket);
+          retryNanos = 0;
+        }
+      } catch (IOException | RuntimeException e) {
+        failed(bucket, e);
       }
     }
+  }
+
+  /**
+   * Whether a bucket other than {@code hot} still waits for its roll: the hot bucket, full or not,
+   * then goes on taking events, so an index has at most one full bucket waiting and no roll waits
+   * for a whole compaction under the commit lock.
+   */
+  boolean anyWaiting(Bucket hot) {
+    for (Bucket bucket : buckets) {
+      if (bucket != hot && !bucket.isWarm()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Rolls {@code bucket} to warm now. */
@@ -67,5 +113,22 @@ final class FullBucketRolls {
             + " rolled to warm with "
             + bucket.events()
             + " events");
+  }
+
+  private void failed(Bucket bucket, Exception e) {
+    long retry = retryNanos == 0 ? FIRST_RETRY_NANOS : Math.min(2 * retryNanos, MAX_RETRY_NANOS);
+    retryNanos = retry;
+    notBefore = System.nanoTime() + retry;
+    LOG.log(
+        Level.WARNING,
+        "index "
+            + name
+            + ": bucket "
+            + bucket.id()
+            + " could not roll; its events stay searchable, the hot bucket commits, and the roll"
+            + " is tried again in "
+            + TimeUnit.NANOSECONDS.toMillis(retry)
+            + " ms at the earliest",
+        e);
   }
 }

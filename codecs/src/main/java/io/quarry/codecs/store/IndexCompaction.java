@@ -20,6 +20,7 @@ final class IndexCompaction {
 
   private final String index;
   private final CompactionSettings settings;
+  private final CompactionPermits node; // the node's permits, shared by its indexes
 
   /** The compaction merges this index finished since it opened (the server started). */
   private final CompactionCounter done = new CompactionCounter();
@@ -29,9 +30,15 @@ final class IndexCompaction {
   private volatile long notBefore = System.nanoTime();
   private volatile long compactionsAtBackoff; // done's count at the last failure
 
-  IndexCompaction(String index, CompactionSettings settings) {
+  IndexCompaction(String index, CompactionSettings settings, CompactionPermits node) {
     this.index = index;
     this.settings = settings;
+    this.node = node;
+  }
+
+  /** The node's compaction permits. */
+  CompactionPermits node() {
+    return node;
   }
 
   /** Counts {@code bucket}'s compaction merges as this index's, before it takes part in it. */
@@ -40,17 +47,27 @@ final class IndexCompaction {
   }
 
   /**
-   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}) and no
-   * back-off holds it. The merges run on Lucene's merge threads.
+   * Whether a compaction failed and the back-off after it ({@link #writerFailed}) still holds the
+   * next: neither an idle one nor one ahead of a roll starts meanwhile.
    */
-  void startIfDue(Bucket hot) {
+  boolean backingOff() {
     if (done.compactions() > compactionsAtBackoff) {
       backoffNanos = 0; // a compaction succeeded since the last failed
-    } else if (System.nanoTime() - notBefore < 0) {
+      return false;
+    }
+    return System.nanoTime() - notBefore < 0;
+  }
+
+  /**
+   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}), no
+   * back-off holds it and the node has a permit for it. The merges run on Lucene's merge threads.
+   */
+  void startIfDue(Bucket hot) {
+    if (backingOff()) {
       return;
     }
     try {
-      if (hot.compactIfDue(settings)) {
+      if (hot.compactIfDue(settings, node)) {
         LOG.fine("index " + index + ": compaction started");
       }
     } catch (IOException | RuntimeException e) {

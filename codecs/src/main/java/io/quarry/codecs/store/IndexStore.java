@@ -51,15 +51,17 @@ import org.apache.lucene.store.FSDirectory;
  * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old: a new hot bucket takes the
  * writes, the full one is committed and, with compaction deferred, compacted in the background
  * (Lucene's merge threads) into the roll's own segments, once the node grants it one of its {@link
- * RollCompactions} permits; a later commit rolls it once no merge of its writer runs, so the roll's
- * forced merge, which holds the index's commit lock on the store's one scheduler thread, merges
- * nothing. At most one full bucket of an index waits so: when the next fills first, the waiting one
- * rolls at once ({@link FullBucketRolls#rollWaiting}) — if it never got a permit, its whole
- * compaction then runs in that roll, under the commit lock. A close leaves a waiting bucket as it
- * is; the next open starts its compaction again and does not wait for it. Searches open only
- * buckets whose time bounds overlap their range. Retention deletes whole warm buckets, oldest
- * first, past {@code maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes
- * of a compaction ({@link Retention}).
+ * CompactionPermits} permits; a later commit rolls it once no merge of its writer runs, so the
+ * roll's forced merge, which holds the index's commit lock on the store's one scheduler thread,
+ * merges nothing. At most one full bucket of an index waits so: when the hot bucket fills first, it
+ * goes on taking events past its limit until the waiting one rolled ({@link
+ * FullBucketRolls#anyWaiting}), so no scheduled roll compacts under the commit lock and the node
+ * compacts at most its permits' buckets at once; a roll that fails is retried with a back-off and
+ * does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is; the next open
+ * starts its compaction again and does not wait for it. Searches open only buckets whose time
+ * bounds overlap their range. Retention deletes whole warm buckets, oldest first, past {@code
+ * maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes of a compaction
+ * ({@link Retention}).
  *
  * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
  * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link
@@ -144,7 +146,7 @@ public final class IndexStore implements Closeable {
         scheduler,
         clock,
         directories,
-        new RollCompactions(RollCompactions.DEFAULT_PERMITS));
+        new CompactionPermits(CompactionPermits.DEFAULT_PERMITS));
   }
 
   /**
@@ -158,13 +160,14 @@ public final class IndexStore implements Closeable {
       ScheduledExecutorService scheduler,
       Clock clock,
       Bucket.DirectoryFactory directories,
-      RollCompactions rollCompactions)
+      CompactionPermits permits)
       throws IOException {
     this.name = requireNonNull(name, "name is null");
-    this.rolls = new FullBucketRolls(name, buckets, rollCompactions);
     this.directories = requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
-    this.compactions = new IndexCompaction(name, options.compaction());
+    this.compactions =
+        new IndexCompaction(name, options.compaction(), requireNonNull(permits, "permits is null"));
+    this.rolls = new FullBucketRolls(name, buckets, compactions);
     this.blocks = new BlockDocuments(options);
     this.eventDocuments = new EventDocuments(name, options);
     this.clock = requireNonNull(clock, "clock is null");
@@ -175,13 +178,7 @@ public final class IndexStore implements Closeable {
     try {
       BucketOpening opened =
           BucketOpening.open(
-              name,
-              bucketsPath,
-              options,
-              clock.millis(),
-              directories,
-              damaged,
-              requireNonNull(rollCompactions, "rollCompactions is null"));
+              name, bucketsPath, options, clock.millis(), directories, damaged, permits);
       opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
       hot = opened.hot();
@@ -410,12 +407,17 @@ public final class IndexStore implements Closeable {
    * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
    * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past
    * its hot time whose compaction ended is rolled by each call ({@link
-   * FullBucketRolls#rollWaiting}).
+   * FullBucketRolls#rollWaiting}). Without {@code waitForRoll} the hot bucket does not roll while
+   * an older full bucket still waits for its roll: it takes events past its limit until that one
+   * rolled, and a roll's failure delays neither the commit nor the deletion of the log files.
    */
   private void commitLocked(boolean rollBucket, boolean waitForRoll) throws IOException {
     recover();
     if (!closing) {
-      rolls.rollWaiting(hot, rollBucket || waitForRoll);
+      rolls.rollWaiting(hot, waitForRoll);
+      if (rollBucket && !waitForRoll && rolls.anyWaiting(hot)) {
+        rollBucket = false;
+      }
     }
 
     if (!hot.hasUncommittedChanges() && !rollBucket) {

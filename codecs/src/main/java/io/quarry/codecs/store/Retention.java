@@ -15,10 +15,10 @@ import java.util.logging.Logger;
  * compaction replaced, are both on disk until the next commit, and counting them had deleted a warm
  * bucket for good for bytes gone a moment later (a hot bucket's idle compaction, and a full
  * bucket's, which held both until its roll). While a full bucket waits for its roll (compacting
- * ahead of it, or waiting for the node's permit to, {@link RollCompactions}), no bucket is deleted
- * by size at all: its last commit holds its fast segments, larger than the compact ones it will
- * hold once rolled. The wait is a compaction away, or longer while the bucket waits for a permit
- * other indexes hold ({@code maxAge} still applies meanwhile).
+ * ahead of it, or waiting for the node's permit to, {@link CompactionPermits}), no bucket is
+ * deleted by size at all: its last commit holds its fast segments, larger than the compact ones it
+ * will hold once rolled. The wait is a compaction away, or longer while the bucket waits for a
+ * permit other indexes hold ({@code maxAge} still applies meanwhile).
  */
 final class Retention {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());

@@ -71,7 +71,21 @@ final class WalFile {
     return files;
   }
 
-  /** Replays one file; returns null when it read to its end, else where and why it stopped. */
+  /**
+   * A file this build cannot read at all: not a Quarry WAL file, or of a version it does not read
+   * (the message names the file and the versions it reads).
+   */
+  static final class Unsupported extends IOException {
+    Unsupported(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Replays one file; returns null when it read to its end, else where and why it stopped.
+   *
+   * @throws Unsupported when the file is not a Quarry WAL file or of a version not read
+   */
   static Unread read(Path file, WriteAheadLog.Replay replay) throws IOException {
     try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = in.size();
@@ -84,10 +98,10 @@ final class WalFile {
       header.flip().get(magic);
       int version = header.getInt();
       if (!java.util.Arrays.equals(magic, MAGIC)) {
-        throw new IOException("not a Quarry WAL file: " + file);
+        throw new Unsupported("not a Quarry WAL file: " + file);
       }
       if (version < VERSION_START || version > VERSION) {
-        throw new IOException(
+        throw new Unsupported(
             "Quarry WAL file "
                 + file
                 + " is version "

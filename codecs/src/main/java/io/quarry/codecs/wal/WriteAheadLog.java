@@ -153,14 +153,29 @@ public final class WriteAheadLog implements Closeable {
   }
 
   /**
+   * A batch refused before anything was written: its record would be larger than a record the log
+   * reads back ({@code WalFile.MAX_RECORD_BYTES}, 1 GiB). The request is too large, not the server
+   * busy: HEC answers 413, and retrying the same batch cannot succeed.
+   */
+  public static final class RecordTooLarge extends IOException {
+    RecordTooLarge(String message) {
+      super(message);
+    }
+  }
+
+  /**
    * The verdict on one WAL file, read without changing it.
    *
    * @param problem null when every record reads and passes its checksum
    * @param offset where reading stopped (the file's size when it is clean)
    * @param tornTail whether the problem is a write torn by a crash at the end of the newest file,
    *     which opening the log cuts off (it was never acknowledged); any other problem is damage
+   * @param unsupported whether the file is not a Quarry WAL file or of a version this build does
+   *     not read (the problem names the versions it reads): the server does not open the index
+   *     while it is there, and nothing of it is replayed
    */
-  public record FileCheck(Path file, String problem, long offset, boolean tornTail) {
+  public record FileCheck(
+      Path file, String problem, long offset, boolean tornTail, boolean unsupported) {
     public boolean clean() {
       return problem == null;
     }
@@ -177,13 +192,19 @@ public final class WriteAheadLog implements Closeable {
     }
     TreeMap<Long, Path> files = WalFile.files(directory);
     for (Path file : files.values()) {
-      WalFile.Unread unread = WalFile.read(file, (firstSeq, events) -> {});
+      WalFile.Unread unread;
+      try {
+        unread = WalFile.read(file, (firstSeq, events) -> {});
+      } catch (WalFile.Unsupported e) {
+        checks.add(new FileCheck(file, e.getMessage(), 0, false, true));
+        continue;
+      }
       boolean newest = file.equals(files.lastEntry().getValue());
       checks.add(
           unread == null
-              ? new FileCheck(file, null, Files.size(file), false)
+              ? new FileCheck(file, null, Files.size(file), false, false)
               : new FileCheck(
-                  file, unread.problem(), unread.offset(), newest && unread.tornTail()));
+                  file, unread.problem(), unread.offset(), newest && unread.tornTail(), false));
     }
     return checks;
   }
@@ -221,8 +242,8 @@ public final class WriteAheadLog implements Closeable {
    * into a pooled array); only the sequence number, the checksum and the write happen under the
    * log's lock. The log keeps no reference to the batch's arrays (nor to the request body its texts
    * may be written from): the caller may give it back once this returns (or throws). A batch larger
-   * than a record the log reads back ({@link WalFile#MAX_RECORD_BYTES}) is refused, nothing
-   * written.
+   * than a record the log reads back ({@link WalFile#MAX_RECORD_BYTES}) is refused, nothing written
+   * ({@link RecordTooLarge}).
    *
    * @return the position to pass to {@link #sync} to make this batch durable
    */
@@ -233,7 +254,7 @@ public final class WriteAheadLog implements Closeable {
     if (length + MAX_VLONG_BYTES > WalFile.MAX_RECORD_BYTES) {
       // a longer record would read back as cut short, and be cut off as a torn tail: refuse it
       // before it is written, so it is never acknowledged
-      throw new IOException(
+      throw new RecordTooLarge(
           "a batch of "
               + length
               + " bytes is larger than a write-ahead log record may be ("

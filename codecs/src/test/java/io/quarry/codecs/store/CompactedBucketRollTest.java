@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A full bucket whose compaction ahead of its roll ended needs no permit of the node's ({@link
- * RollCompactions}) to roll: its roll merges nothing. Another index's full bucket that took the
+ * CompactionPermits}) to roll: its roll merges nothing. Another index's full bucket that took the
  * permit in the gap between the end of that compaction and the next commit must not hold the
  * compacted bucket back for its whole compaction (its index's size retention deferred meanwhile).
  */
@@ -35,7 +31,7 @@ class CompactedBucketRollTest {
 
   @Test
   void aCompactedBucketRollsWhileAnotherIndexHoldsThePermit() throws Exception {
-    RollCompactions node = new RollCompactions(1);
+    CompactionPermits node = new CompactionPermits(1);
     IndexOptions options =
         IndexOptions.builder()
             .maxBucketEvents(5_000)
@@ -99,30 +95,6 @@ class CompactedBucketRollTest {
     for (int segment = 0; segment < 3; segment++) {
       store.add(NumberedEvents.events(segment * 2_000, 2_000));
       store.commit();
-    }
-  }
-
-  /**
-   * A scheduler that keeps the periodic tasks it is given (each store's maintenance, refresh and
-   * compaction, in that order) and runs none of them by itself.
-   */
-  private static final class ManualScheduler extends ScheduledThreadPoolExecutor {
-    private final List<Runnable> periodic = new ArrayList<>();
-
-    ManualScheduler() {
-      super(1);
-    }
-
-    @Override
-    public synchronized ScheduledFuture<?> scheduleWithFixedDelay(
-        Runnable command, long initialDelay, long delay, TimeUnit unit) {
-      periodic.add(command);
-      return schedule(() -> {}, 1, TimeUnit.DAYS);
-    }
-
-    /** Runs the maintenance (commit, roll, retention) of the {@code store}-th store made. */
-    synchronized void maintenance(int store) {
-      periodic.get(3 * store).run();
     }
   }
 }

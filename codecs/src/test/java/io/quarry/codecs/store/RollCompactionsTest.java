@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The node's bound on compactions ahead of a roll ({@link RollCompactions}): indexes whose buckets
- * fill at once share the permits; the others wait for their roll without compacting, reported
- * {@code rolling} and {@code due}, and roll once a permit is free. Before session 35 each index
- * compacted its full bucket at once (N indexes, N compactions).
+ * The node's bound on compactions ahead of a roll ({@link CompactionPermits}): indexes whose
+ * buckets fill at once share the permits; the others wait for their roll without compacting,
+ * reported {@code rolling} and {@code due}, and roll once a permit is free. Before session 35 each
+ * index compacted its full bucket at once (N indexes, N compactions).
  */
 class RollCompactionsTest {
   private static final int INDEXES = 3;
@@ -35,7 +35,7 @@ class RollCompactionsTest {
 
   @Test
   void indexesRollingAtOnceCompactOneAtATime() throws Exception {
-    RollCompactions node = new RollCompactions(1);
+    CompactionPermits node = new CompactionPermits(1);
     IndexOptions options =
         IndexOptions.builder()
             .commitInterval(Duration.ofMillis(200))

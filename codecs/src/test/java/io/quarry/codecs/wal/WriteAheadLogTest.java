@@ -223,6 +223,29 @@ class WriteAheadLogTest {
   }
 
   @Test
+  void checkReportsAFileOfAnUnknownVersionWithTheVersionsItReads() throws IOException {
+    try (WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {})) {
+      log.sync(log.append(0, batch("first")));
+    }
+    Path file = files().getLast();
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      channel.write(java.nio.ByteBuffer.allocate(Integer.BYTES).putInt(0, 3), 8); // the version
+    }
+
+    List<WriteAheadLog.FileCheck> checks = WriteAheadLog.check(directory);
+
+    assertThat(checks).hasSize(1);
+    WriteAheadLog.FileCheck check = checks.getFirst();
+    assertThat(check.file()).isEqualTo(file);
+    assertThat(check.clean()).isFalse();
+    assertThat(check.unsupported()).isTrue();
+    assertThat(check.tornTail()).isFalse();
+    assertThat(check.problem())
+        .contains(file.toString())
+        .contains("is version 3; this build reads versions 1..2");
+  }
+
+  @Test
   void aFailedFsyncStopsTheLogUntilItIsReopened() throws IOException {
     java.util.concurrent.atomic.AtomicBoolean diskFails =
         new java.util.concurrent.atomic.AtomicBoolean();

@@ -53,6 +53,12 @@ final class FsckCommand implements Callable<Integer> {
       String verdict;
       if (check.file().clean()) {
         verdict = "ok";
+      } else if (check.file().unsupported()) {
+        damagedWal++;
+        verdict =
+            "UNREADABLE: "
+                + check.file().problem()
+                + "; the server does not open this index while the file is there";
       } else if (check.file().tornTail()) {
         verdict =
             "ok, torn tail at byte "

@@ -231,6 +231,9 @@ public final class HecRoutes {
   private void write(List<IndexedEvent> events) {
     try {
       ingest.write(events);
+    } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
+      // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
+      throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
       throw HecException.serverBusy(
@@ -242,6 +245,9 @@ public final class HecRoutes {
   private void write(String index, EventBreaker.Result broken, int count) {
     try {
       ingest.write(index, broken, count);
+    } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
+      // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
+      throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + count + " events failed; answering 503", e);
       throw HecException.serverBusy(

@@ -101,4 +101,14 @@ public class ApiException extends RuntimeException {
   public static ApiException badRequest(String code, String message) {
     return new ApiException(HttpResponseStatus.BAD_REQUEST, code, message);
   }
+
+  /**
+   * 413 {@code REQUEST_TOO_LARGE}: a body over {@code server.maxRequestBytes}, or a batch whose
+   * write-ahead log record would pass the log's limit ({@code WriteAheadLog.RecordTooLarge}) — a
+   * retry of the same request fails again, so it is not 503.
+   */
+  public static ApiException requestTooLarge(String message) {
+    return new ApiException(
+        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "REQUEST_TOO_LARGE", message);
+  }
 }

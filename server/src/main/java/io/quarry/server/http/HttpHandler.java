@@ -188,6 +188,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       recordRequest(exchange);
     } catch (ApiException e) {
       fail(exchange, e);
+    } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
+      fail(exchange, ApiException.requestTooLarge(e.getMessage())); // any route that stores events
     } catch (java.io.IOException e) {
       if (exchange.clientGone() || e instanceof ClientStoppedReadingException) {
         // not the server's failure: nobody is reading the answer

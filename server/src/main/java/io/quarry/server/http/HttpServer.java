@@ -16,7 +16,6 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.quarry.server.config.Server;
@@ -150,9 +149,7 @@ public final class HttpServer implements Closeable {
       // the aggregator discards the rest of the body; the answer must survive it still arriving
       Exchange.sendAndDrain(
           context,
-          new ApiException(
-              HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-              "REQUEST_TOO_LARGE",
+          ApiException.requestTooLarge(
               "The request body exceeds the limit of "
                   + maxRequestBytes
                   + " bytes (server.maxRequestBytes); split it into smaller requests"),

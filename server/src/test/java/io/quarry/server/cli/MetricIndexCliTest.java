@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.HecToken;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -55,7 +52,8 @@ class MetricIndexCliTest {
                   HttpResponse.BodyHandlers.ofString());
       assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
 
-      String listed = cli(0, "indexes", "--url=" + server.url(), "--password=pw", "--verbose");
+      String listed =
+          CliRun.printed(0, "indexes", "--url=" + server.url(), "--password=pw", "--verbose");
       assertThat(listed)
           .contains("metric index", "bytes/point")
           .containsPattern("\\bm\\s+1\\s+600\\s+0\\s+4\\s+4\\s") // a bucket, 600 points, 4 series
@@ -65,7 +63,7 @@ class MetricIndexCliTest {
       server.close();
     }
 
-    String checked = cli(0, "fsck", "--data-dir=" + data);
+    String checked = CliRun.printed(0, "fsck", "--data-dir=" + data);
     assertThat(checked)
         .containsPattern("m\\s+metric bucket \\d+\\s+ok: 4 series, 4 chunks, 600 points")
         .containsPattern("m\\s+metric log mwal-\\d+\\.log\\s+ok: 0 records")
@@ -79,10 +77,11 @@ class MetricIndexCliTest {
     byte[] bytes = Files.readAllBytes(chunks);
     bytes[bytes.length / 2] ^= 0x10;
     Files.write(chunks, bytes);
-    assertThat(cli(1, "fsck", "--data-dir=" + data))
+    assertThat(CliRun.printed(1, "fsck", "--data-dir=" + data))
         .containsPattern("m\\s+metric bucket \\d+\\s+DAMAGED: ")
         .contains("1 metric buckets checked, 1 damaged");
-    assertThat(cli(0, "fsck", "--repair", "--data-dir=" + data)).contains("DAMAGED, quarantined");
+    assertThat(CliRun.printed(0, "fsck", "--repair", "--data-dir=" + data))
+        .contains("DAMAGED, quarantined");
     assertThat(bucket).doesNotExist();
     try (var quarantined = Files.list(data.resolve("indexes/m/quarantine"))) {
       assertThat(quarantined.map(p -> p.getFileName().toString()))
@@ -105,21 +104,5 @@ class MetricIndexCliTest {
             .put("storage.indexes.m.maxBucketPoints", 500L)
             .build(),
         Clock.systemUTC());
-  }
-
-  /** Runs the CLI and returns what it printed; the exit code must be {@code exit}. */
-  private static String cli(int exit, String... args) {
-    PrintStream original = System.out;
-    ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    int actual;
-    try {
-      System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-      actual = QuarryCli.commandLine().execute(args);
-    } finally {
-      System.setOut(original);
-    }
-    String text = printed.toString(StandardCharsets.UTF_8);
-    assertThat(actual).as(text).isEqualTo(exit);
-    return text;
   }
 }

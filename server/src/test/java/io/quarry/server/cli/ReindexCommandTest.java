@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.ConfigLoader;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,25 +59,26 @@ class ReindexCommandTest {
     }
     assertThat(before.get(0)).contains("\"count\":\"2800\"");
 
-    assertThat(cli(0, "reindex", "--config=" + events)).contains("nothing to convert");
-    assertThat(cli(2, "reindex", "--config=" + events, "main"))
+    assertThat(CliRun.printed(0, "reindex", "--config=" + events)).contains("nothing to convert");
+    assertThat(CliRun.printed(2, "reindex", "--config=" + events, "main"))
         .contains("index 'main' is configured for the events layout")
         .contains("set storage.indexes.main.format (or storage.format) to blocks");
-    assertThat(cli(2, "reindex", "--config=" + blocks, "nosuch")).contains("no index 'nosuch'");
-    assertThat(cli(2, "reindex", "--config=" + blocks, "web")).contains("index 'web'");
+    assertThat(CliRun.printed(2, "reindex", "--config=" + blocks, "nosuch"))
+        .contains("no index 'nosuch'");
+    assertThat(CliRun.printed(2, "reindex", "--config=" + blocks, "web")).contains("index 'web'");
 
-    String converted = cli(0, "reindex", "--config=" + blocks);
+    String converted = CliRun.printed(0, "reindex", "--config=" + blocks);
     assertThat(converted)
         .containsPattern("main\\s+bucket 1\\s+converted: 2,800 events, [0-9.]+ MB -> [0-9.]+ MB")
         .contains("1 buckets converted, 2,800 events");
     assertThat(formats("main")).containsOnly("blocks 2");
     assertThat(formats("web")).isEmpty(); // untouched: the event layout records no format
-    assertThat(cli(0, "reindex", "--config=" + blocks))
+    assertThat(CliRun.printed(0, "reindex", "--config=" + blocks))
         .contains("every bucket is already in blocks", "0 buckets converted");
 
     server = start(blocks);
     try {
-      assertThat(cli(1, "reindex", "--config=" + blocks))
+      assertThat(CliRun.printed(1, "reindex", "--config=" + blocks))
           .contains("is in use by a running Quarry; stop the server first");
       for (int i = 0; i < SEARCHES.size(); i++) {
         assertThat(answer(server, SEARCHES.get(i))).as(SEARCHES.get(i)).isEqualTo(before.get(i));
@@ -180,27 +178,5 @@ class ReindexCommandTest {
       }
     }
     return formats;
-  }
-
-  /**
-   * Runs the CLI and returns what it printed on both streams; the exit code must be {@code exit}.
-   */
-  private static String cli(int exit, String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    int actual;
-    try {
-      PrintStream both = new PrintStream(printed, true, StandardCharsets.UTF_8);
-      System.setOut(both);
-      System.setErr(both);
-      actual = QuarryCli.commandLine().execute(args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    String text = printed.toString(StandardCharsets.UTF_8);
-    assertThat(actual).as(text).isEqualTo(exit);
-    return text;
   }
 }

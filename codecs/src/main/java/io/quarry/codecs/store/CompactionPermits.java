@@ -1,0 +1,93 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The node's bound on deferred compactions ({@link CompactionSettings}): at most {@code permits}
+ * buckets, across every index of the {@link EventStore}, compact at once — a full bucket ahead of
+ * its roll ({@link Bucket#compactBeforeRoll}) or a hot bucket that is idle or past its bound
+ * ({@link Bucket#compactIfDue}). A bucket that finds no permit free does not compact: a hot one
+ * tries again at its next scheduled check; a full one waits for its roll without compacting
+ * (reported {@code rolling}, its index's compaction {@code due}) until a later commit of its index
+ * finds a permit free, while its index's hot bucket goes on taking events past its limit ({@code
+ * IndexStore}): no roll compacts under a commit lock.
+ *
+ * <p>A permit is a bucket's from the start of its compaction until the compaction's merges end (an
+ * idle or bounded one) or the bucket rolls ({@link Bucket#holdsCompactionPermit}): a bucket whose
+ * compaction ahead of the roll ended rolls at its index's next commit without asking again, never
+ * held back by another bucket that took the permit in between. It is free again once the bucket
+ * rolled, failed or closed (its writer closed, its merges aborted); nothing has to hand it back, so
+ * no close, failure or retention can leak one. The monitor is held only to count and reserve
+ * permits, never while a compaction starts: starting one flushes and registers Lucene merges (and a
+ * merge scheduler may stall the caller), which would hold every other index's ask meanwhile.
+ */
+final class CompactionPermits {
+  /** One compaction at a time, two from four cores on. */
+  static final int DEFAULT_PERMITS =
+      Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors() / 2));
+
+  /** What {@link #start} did. */
+  enum Started {
+    /** No permit was free: nothing started. */
+    NO_PERMIT,
+    /** A merge of the compaction runs now: the bucket holds a permit until it ends or rolls. */
+    MERGING,
+    /** The start found nothing to merge: the bucket holds no permit. */
+    NOTHING
+  }
+
+  private final int permits;
+  private final List<Bucket> holders = new ArrayList<>(); // guarded by this
+  private final Set<Bucket> starting =
+      new HashSet<>(); // reserved while they start; guarded by this
+
+  CompactionPermits(int permits) {
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be positive: " + permits);
+    }
+    this.permits = permits;
+  }
+
+  /**
+   * Runs {@code start} (which starts {@code bucket}'s compaction and says whether a merge of it now
+   * runs) when the bucket holds a permit or one is free, outside this object's monitor.
+   */
+  Started start(Bucket bucket, IOStart start) throws IOException {
+    boolean held;
+    synchronized (this) {
+      holders.removeIf(holder -> holder != bucket && !holder.holdsCompactionPermit());
+      if (starting.contains(bucket)) {
+        return Started.NO_PERMIT; // being started by another thread: its permit is reserved
+      }
+      held = holders.contains(bucket);
+      if (!held && holders.size() + starting.size() >= permits) {
+        return Started.NO_PERMIT;
+      }
+      starting.add(bucket);
+    }
+    boolean merging = false;
+    try {
+      merging = start.merging();
+    } finally {
+      synchronized (this) {
+        starting.remove(bucket);
+        if (merging && !held) {
+          holders.add(bucket);
+        } else if (!merging) {
+          holders.remove(bucket);
+        }
+      }
+    }
+    return merging ? Started.MERGING : Started.NOTHING;
+  }
+
+  /** Starts a compaction: whether a merge of it now runs. */
+  @FunctionalInterface
+  interface IOStart {
+    boolean merging() throws IOException;
+  }
+}

@@ -1,0 +1,233 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.store.FSDirectory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The node's compaction permits ({@link CompactionPermits}) bound every deferred compaction, not
+ * only those ahead of a roll, and no roll compacts under its index's commit lock for want of one:
+ * review c35 found (a) a full bucket still waiting for a permit when its index's hot bucket filled
+ * again rolled at once, its whole zstd-9 compaction run by the roll's forced merge under the commit
+ * lock on the store's one scheduler thread; (b) idle compactions started whatever the permits; (c)
+ * the permits' monitor held across a compaction's start (a flush and Lucene's merge registration).
+ */
+class CompactionPermitsTest {
+  @TempDir Path data;
+
+  private final ManualScheduler scheduler = new ManualScheduler();
+  private final ExecutorService callers = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+    callers.shutdownNow();
+  }
+
+  private static IndexOptions full(Duration idle) {
+    return IndexOptions.builder()
+        .maxBucketEvents(5_000)
+        .format(BucketFormat.BLOCKS)
+        .compaction(new CompactionSettings(true, idle, 1L << 40))
+        .build();
+  }
+
+  /** An index of this node under {@code data}, its periodic tasks run by the test. */
+  private IndexStore store(
+      String name,
+      IndexOptions options,
+      Bucket.DirectoryFactory directories,
+      CompactionPermits node)
+      throws java.io.IOException {
+    return new IndexStore(
+        name, data.resolve(name), options, scheduler, Clock.systemUTC(), directories, node);
+  }
+
+  /** 6,000 events from {@code from} in three committed segments: over the 5,000 of a bucket. */
+  private static void fill(IndexStore store, int from) throws Exception {
+    for (int segment = 0; segment < 3; segment++) {
+      store.add(NumberedEvents.events(from + segment * 2_000, 2_000));
+      store.commit();
+    }
+  }
+
+  @Test
+  void aHotBucketFillingWhileTheLastWaitsForAPermitGoesOnInsteadOfRollingItUnderTheLock()
+      throws Exception {
+    CompactionPermits node = new CompactionPermits(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger rollMergeFiles = new AtomicInteger();
+    try (IndexStore first =
+            store(
+                "first",
+                full(Duration.ofDays(1)),
+                FaultyDirectories.holdingCompactions("", entered, release),
+                node);
+        IndexStore second =
+            store(
+                "second",
+                full(Duration.ofDays(1)),
+                FaultyDirectories.countingRollMerges(
+                    rollMergeFiles, context -> false, new CountDownLatch(1), new CountDownLatch(0)),
+                node)) {
+      try {
+        fill(first, 0);
+        scheduler.maintenance(0); // first fills: its compaction ahead takes the only permit
+        assertThat(entered.await(30, TimeUnit.SECONDS)).as("first compacts ahead").isTrue();
+
+        fill(second, 0);
+        scheduler.maintenance(1); // second fills: no permit, its full bucket waits uncompacted
+        fill(second, 6_000);
+        // second's hot bucket fills too while the full one still waits for a permit: on the old
+        // path the waiting bucket rolled here, its forced merge compacting it under the lock
+        Timed<Void> commit = Timed.run(callers, () -> scheduler.maintenance(1));
+        assertThat(commit.endsWithin(30)).as("second's scheduled commit").isTrue();
+        assertThat(rollMergeFiles.get()).as("files a roll's forced merge wrote").isZero();
+        assertThat(second.buckets())
+            .extracting(BucketInfo::state)
+            .containsExactly("rolling", "hot");
+        assertThat(second.buckets().getLast().events())
+            .as("the hot bucket goes on past its limit")
+            .isEqualTo(6_000);
+        second.add(NumberedEvents.events(12_000, 100)); // ingest goes on
+      } finally {
+        release.countDown();
+      }
+      // first's compaction ends and it rolls; then second's waiting bucket, then its full hot one,
+      // each compacted ahead of its roll with the permit
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline
+          && (second.buckets().size() < 3
+              || !second.buckets().get(1).state().equals("warm")
+              || !first.buckets().getFirst().state().equals("warm"))) {
+        scheduler.maintenance(0);
+        scheduler.maintenance(1);
+        Thread.sleep(20);
+      }
+      assertThat(first.buckets().getFirst().state()).isEqualTo("warm");
+      assertThat(second.buckets())
+          .extracting(BucketInfo::state)
+          .containsExactly("warm", "warm", "hot");
+      assertThat(rollMergeFiles.get()).as("files a roll's forced merge wrote").isZero();
+      assertThat(StoredRaws.of(second))
+          .hasSize(12_100)
+          .allSatisfy((raw, n) -> assertThat(n).isOne());
+      assertThat(StoredRaws.segmentLevels(second)).allMatch(level -> level.endsWith("compact"));
+    }
+  }
+
+  @Test
+  void anIdleCompactionWaitsForAPermit() throws Exception {
+    CompactionPermits node = new CompactionPermits(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (IndexStore first =
+            store(
+                "first",
+                full(Duration.ofDays(1)),
+                FaultyDirectories.holdingCompactions("", entered, release),
+                node);
+        IndexStore idle =
+            store(
+                "idle",
+                IndexOptions.builder()
+                    .format(BucketFormat.BLOCKS)
+                    .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
+                    .build(),
+                FSDirectory::open,
+                node)) {
+      try {
+        fill(first, 0);
+        scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        idle.add(NumberedEvents.events(0, 2_000));
+        idle.commit();
+        scheduler.compaction(1); // idle and due: on the old path it compacted at once
+        Thread.sleep(300);
+        assertThat(idle.compaction().running()).as("an idle compaction runs").isFalse();
+        assertThat(idle.compaction().compactions()).isZero();
+        assertThat(idle.compaction().due()).isTrue();
+      } finally {
+        release.countDown();
+      }
+      // first rolls once its merges ended, which frees its permit; the idle index's next check
+      // takes it
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (System.nanoTime() < deadline
+          && (idle.compaction().compactions() == 0 || idle.compaction().running())) {
+        scheduler.maintenance(0);
+        scheduler.compaction(1);
+        Thread.sleep(20);
+      }
+      assertThat(first.buckets().getFirst().state()).isEqualTo("warm");
+      assertThat(idle.compaction().compactions()).as("the idle compaction, once free").isPositive();
+      assertThat(StoredRaws.of(idle)).hasSize(2_000);
+    }
+  }
+
+  @Test
+  void aSlowStartHoldsNoOtherBucketsAsk() throws Exception {
+    IndexOptions options = IndexOptions.builder().build();
+    CompactionPermits two = new CompactionPermits(2);
+    CompactionPermits one = new CompactionPermits(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (Bucket slow = Bucket.open(1, data.resolve("1"), options, 0);
+        Bucket other = Bucket.open(2, data.resolve("2"), options, 0)) {
+      CompactionPermits.IOStart held =
+          () -> {
+            entered.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              throw new java.io.InterruptedIOException();
+            }
+            return true;
+          };
+      Timed<CompactionPermits.Started> slowStart = Timed.call(callers, () -> two.start(slow, held));
+      Timed<CompactionPermits.Started> slowOnOne;
+      try {
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        Timed<CompactionPermits.Started> ask =
+            Timed.call(callers, () -> two.start(other, () -> true));
+        assertThat(ask.endsWithin(5)).as("another bucket's ask while a start is slow").isTrue();
+        assertThat(ask.result(0)).isEqualTo(CompactionPermits.Started.MERGING);
+
+        CountDownLatch enteredOne = new CountDownLatch(1);
+        slowOnOne =
+            Timed.call(
+                callers,
+                () ->
+                    one.start(
+                        slow,
+                        () -> {
+                          enteredOne.countDown();
+                          return held.merging();
+                        }));
+        assertThat(enteredOne.await(30, TimeUnit.SECONDS)).isTrue();
+        Timed<CompactionPermits.Started> refused =
+            Timed.call(callers, () -> one.start(other, () -> true));
+        assertThat(refused.endsWithin(5)).as("an ask refused while a start is slow").isTrue();
+        assertThat(refused.result(0))
+            .as("the only permit is the slow start's, reserved while it starts")
+            .isEqualTo(CompactionPermits.Started.NO_PERMIT);
+      } finally {
+        release.countDown();
+      }
+      assertThat(slowStart.result(30)).isEqualTo(CompactionPermits.Started.MERGING);
+      assertThat(slowOnOne.result(30)).isEqualTo(CompactionPermits.Started.MERGING);
+    }
+  }
+}

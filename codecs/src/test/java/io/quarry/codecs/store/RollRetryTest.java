@@ -1,0 +1,123 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.store.FSDirectory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scheduled roll that fails neither stops nor delays the hot bucket's commit, and is retried
+ * after a back-off ({@link FullBucketRolls}); a full bucket whose compaction ahead of its roll
+ * failed does not start another before the index's compaction back-off ends ({@link
+ * IndexCompaction#backingOff}). Review c35: the roll ran first in the commit and its exception
+ * skipped the commit (for as long as the roll kept failing), and {@code compactBeforeRoll} started
+ * a compaction at every commit whatever the back-off.
+ */
+class RollRetryTest {
+  @TempDir Path data;
+
+  private final ManualScheduler scheduler = new ManualScheduler();
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+  }
+
+  /** An index whose buckets fill at 5,000 events and compact only ahead of their roll. */
+  private IndexStore open(Bucket.DirectoryFactory directories) throws java.io.IOException {
+    IndexOptions options =
+        IndexOptions.builder()
+            .maxBucketEvents(5_000)
+            .format(BucketFormat.BLOCKS)
+            .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
+            .build();
+    return new IndexStore(
+        "main",
+        data.resolve("main"),
+        options,
+        scheduler,
+        Clock.systemUTC(),
+        directories,
+        new CompactionPermits(1));
+  }
+
+  /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
+  private static void fill(IndexStore store) throws Exception {
+    for (int segment = 0; segment < 3; segment++) {
+      store.add(NumberedEvents.events(segment * 2_000, 2_000));
+      store.commit();
+    }
+  }
+
+  @Test
+  void aFailingRollLetsTheHotBucketCommitAndIsRetried() throws Exception {
+    try (IndexStore store = open(FSDirectory::open)) {
+      // the roll writes its manifest through a temporary file: a directory in its place fails
+      // every roll of bucket 1 after its writer closed
+      Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
+      Files.createDirectories(blocker.resolve("in-the-way"));
+      fill(store);
+      scheduler.maintenance(0); // bucket 1 fills and compacts ahead of its roll
+      Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
+      store.add(NumberedEvents.events(6_000, 100));
+
+      scheduler.maintenance(0); // bucket 1's roll fails
+      Bucket hot = hot(store);
+      assertThat(hot.id()).isEqualTo(2);
+      assertThat(hot.hasUncommittedChanges()).as("the hot bucket committed").isFalse();
+      store.add(NumberedEvents.events(6_100, 100));
+      assertThatCode(store::commit)
+          .as("a commit while the roll backs off")
+          .doesNotThrowAnyException();
+      assertThat(hot(store).hasUncommittedChanges()).isFalse();
+      assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
+
+      Files.delete(blocker.resolve("in-the-way"));
+      Files.delete(blocker);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
+        scheduler.maintenance(0);
+        Thread.sleep(50);
+      }
+      assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("warm", "hot");
+      assertThat(StoredRaws.of(store)).hasSize(6_200).allSatisfy((raw, n) -> assertThat(n).isOne());
+    }
+  }
+
+  @Test
+  void aFullBucketWhoseCompactionFailedWaitsForTheBackOff() throws Exception {
+    AtomicInteger compactionMerges = new AtomicInteger();
+    try (IndexStore store =
+        open(
+            FaultyDirectories.failing(
+                context ->
+                    FaultyDirectories.compaction(context)
+                        && compactionMerges.incrementAndGet() > 0))) {
+      fill(store);
+      scheduler.maintenance(0); // bucket 1 fills; its compaction ahead of the roll fails
+      Timed.until(30, () -> compactionMerges.get() > 0);
+      for (int commit = 0; commit < 5; commit++) {
+        Thread.sleep(200); // the merge's failure closes the writer: the next commit reopens it
+        scheduler.maintenance(0);
+      }
+      assertThat(compactionMerges.get()).as("compaction merges tried in the back-off").isEqualTo(1);
+      assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
+      assertThat(StoredRaws.of(store)).hasSize(6_000).allSatisfy((raw, n) -> assertThat(n).isOne());
+    }
+  }
+
+  private static Bucket hot(IndexStore store) throws Exception {
+    List<Bucket> buckets = store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE);
+    return buckets.getLast();
+  }
+}
