@@ -130,6 +130,15 @@ final class BlockColumns {
   }
 
   /**
+   * Every text of {@code field}'s segment ordinals by ordinal once this scan decoded its dictionary
+   * whole ({@link OrdinalTexts#whole}), else null.
+   */
+  String[] wholeTexts(String field) {
+    Field open = fields.get(field);
+    return open == null || open.cache == null ? null : open.cache.whole();
+  }
+
+  /**
    * One block's column: its distinct values, their segment ordinals, and each event's index among
    * them — the values' count for an event without the field.
    */

@@ -81,4 +81,12 @@ final class OrdinalTexts {
   boolean decodedWhole() {
     return all != null;
   }
+
+  /**
+   * Every text by ordinal once the dictionary was decoded whole (the array the segment's slices
+   * share, {@link SegmentDictionaries}), else null: not to be changed.
+   */
+  String[] whole() {
+    return all;
+  }
 }
