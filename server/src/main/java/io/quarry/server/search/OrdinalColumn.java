@@ -110,7 +110,6 @@ final class OrdinalColumn {
       if (all != null) {
         forget();
         whole = wholeBlocks.block(all);
-        System.err.println("ORDGROUP whole " + field + " " + all.length); // TEMP
       }
     }
     if (whole != null) {
