@@ -84,10 +84,14 @@ final class OrdinalTexts {
   }
 
   /**
-   * Every text by ordinal once the dictionary was decoded whole (the array the segment's slices
-   * share, {@link SegmentDictionaries}), else null: not to be changed.
+   * Every text by ordinal once the dictionary was decoded whole, by this slice or another of the
+   * segment's scan (the array they share, {@link SegmentDictionaries}), else null: not to be
+   * changed.
    */
   String[] whole() {
+    if (all == null) {
+      all = dictionaries.ifDecoded(field);
+    }
     return all;
   }
 }
