@@ -184,12 +184,12 @@ class OrdinalGroupingSearchTest {
   }
 
   @Test
-  void theIndexHasTwoSegments() throws Exception {
+  void theIndexHasSeveralSegments() throws Exception {
     for (String index : List.of("ev", "bl")) {
       String query = "search index=" + index + " " + QUERY;
       SearchStats stats =
           server.search().run(query, server.search().plan(query, null, null), page -> {});
-      assertThat(stats.segments()).as(stats.toString()).isEqualTo(2);
+      assertThat(stats.segments()).as(stats.toString()).isGreaterThanOrEqualTo(2);
     }
   }
 
