@@ -18,8 +18,10 @@ import java.util.Arrays;
  * A page whose positions all hold one entry is a constant block. An event whose value has no
  * ordinal (several values, none, a value a search-time extraction gives, another segment) ends the
  * page's ordinals: {@link #append} says so, and the caller copies the positions so far into its
- * plain builder ({@link #copyInto}) and goes on plain until the page ends. Not thread-safe; one per
- * column of an {@link EventPages}.
+ * plain builder ({@link #copyInto}) and goes on plain until the page ends. Grouped by ordinal
+ * ({@link #groupByOrdinal}), a page that starts once the segment's dictionary is decoded whole
+ * holds segment ordinals into that whole dictionary instead (never a constant block). Not
+ * thread-safe; one per column of an {@link EventPages}.
  */
 final class OrdinalColumn {
   /** Ordinals below this find their page entry in an array, the others in a map. */
