@@ -89,21 +89,19 @@ final class BlockColumns {
           field,
           "its counts add up to " + counts.total() + " of " + events + " events");
     }
-    String[] values = new String[counts.size()];
-    long[] ords = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
+    long[] ords = new long[counts.size()];
+    for (int i = 0; i < ords.length; i++) {
       ords[i] = counts.ord(i);
-      values[i] = open.cache.text(counts.dictionary(), ords[i]);
     }
     int[] codes = new int[events];
     boolean coded =
         partial
-            ? open.partial.read(doc, events, values.length + 1, codes)
-            : open.codes.read(doc, events, values.length, codes);
+            ? open.partial.read(doc, events, ords.length + 1, codes)
+            : open.codes.read(doc, events, ords.length, codes);
     if (!coded) {
       return missing(required, doc, field, "has no value codes of it");
     }
-    return new Values(values, ords, codes);
+    return new Values(ords, codes, open.cache, counts.dictionary());
   }
 
   /**
@@ -130,14 +128,53 @@ final class BlockColumns {
   }
 
   /**
-   * One block's column: its distinct values, their segment ordinals, and each event's index among
-   * them — the values' count for an event without the field.
+   * Every text of {@code field}'s segment ordinals by ordinal once this scan decoded its dictionary
+   * whole ({@link OrdinalTexts#whole}), else null.
    */
-  record Values(String[] values, long[] ords, int[] codes) {
+  String[] wholeTexts(String field) {
+    Field open = fields.get(field);
+    return open == null || open.cache == null ? null : open.cache.whole();
+  }
+
+  /**
+   * One block's column: its distinct values' segment ordinals, each event's index among them (the
+   * values' count for an event without the field), the texts looked up when first asked.
+   */
+  static final class Values {
+    private final long[] ords;
+    private final int[] codes;
+    private final OrdinalTexts texts;
+    private final org.apache.lucene.index.SortedSetDocValues dictionary;
+    private String[] values; // each distinct value's text once asked (a column read by ordinal
+
+    // asks none)
+
+    Values(
+        long[] ords,
+        int[] codes,
+        OrdinalTexts texts,
+        org.apache.lucene.index.SortedSetDocValues dictionary) {
+      this.ords = ords;
+      this.codes = codes;
+      this.texts = texts;
+      this.dictionary = dictionary;
+    }
+
     /** Event {@code e}'s one value, or null when it has none. */
-    String value(int e) {
+    String value(int e) throws IOException {
       int code = codes[e];
-      return code < values.length ? values[code] : null;
+      if (code >= ords.length) {
+        return null;
+      }
+      if (values == null) {
+        values = new String[ords.length];
+      }
+      String value = values[code];
+      if (value == null) {
+        value = texts.text(dictionary, ords[code]);
+        values[code] = value;
+      }
+      return value;
     }
 
     /** The segment ordinal of event {@code e}'s one value, or -1 when it has none. */

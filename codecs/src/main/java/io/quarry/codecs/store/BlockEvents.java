@@ -383,6 +383,13 @@ final class BlockEvents implements StoredEvent.Loader {
     return elsewhere.text(name, ordinal);
   }
 
+  /**
+   * Every text of {@code name}'s ordinals, once decoded whole ({@link BlockColumns#wholeTexts}).
+   */
+  String[] keywordTexts(String name) {
+    return elsewhere == null ? null : elsewhere.wholeTexts(name);
+  }
+
   @Override
   public String raw(int doc) throws IOException {
     return block().raw(doc);

@@ -160,6 +160,15 @@ public final class EventRun {
     return events.keywordScope();
   }
 
+  /**
+   * Every text of {@code name}'s {@link #ordinal}s by ordinal, once the scan decoded the segment's
+   * dictionary of the field whole (the same array for every run of the segment's scan and its other
+   * slices: not to be changed), else null — then {@link #ordinalText} gives them one at a time.
+   */
+  public String[] ordinalTexts(String name) {
+    return events.keywordTexts(name);
+  }
+
   /** The text of {@code ordinal}, an {@link #ordinal} of {@code name}. */
   public String ordinalText(String name, long ordinal) {
     try {

@@ -13,7 +13,8 @@ import org.apache.lucene.index.SortedSetDocValues;
  * least {@value #MIN_MISSES}), the whole dictionary is decoded in one pass (each block of terms
  * decompressed once) and every text read from it — what a {@code stats … by} over a field of many
  * values (a session id: a value in most events, most of the segment's values met) pays once instead
- * of once per block value. A dictionary over {@value #MAX_DECODED} values stays on the cache.
+ * of once per block value; a dictionary another slice of the segment's scan decoded already is
+ * taken at the first miss. A dictionary over {@value #MAX_DECODED} values stays on the cache.
  *
  * <p>Ski rental: a lookup costs about what decoding the 64 terms of its block in order does, so
  * decoding the whole dictionary after {@code values / 64} misses costs at most about twice what the
@@ -68,7 +69,7 @@ final class OrdinalTexts {
     if (ords[slot] == ord) {
       return texts[slot];
     }
-    if (++misses >= decodeAfter) {
+    if (++misses >= decodeAfter || (all = dictionaries.ifDecoded(field)) != null) {
       all = dictionaries.decoded(field, dictionary);
       return all[(int) ord];
     }
@@ -80,5 +81,17 @@ final class OrdinalTexts {
   /** Whether the dictionary was decoded whole (for tests). */
   boolean decodedWhole() {
     return all != null;
+  }
+
+  /**
+   * Every text by ordinal once the dictionary was decoded whole, by this slice or another of the
+   * segment's scan (the array they share, {@link SegmentDictionaries}), else null: not to be
+   * changed.
+   */
+  String[] whole() {
+    if (all == null) {
+      all = dictionaries.ifDecoded(field);
+    }
+    return all;
   }
 }

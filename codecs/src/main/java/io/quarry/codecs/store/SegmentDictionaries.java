@@ -25,6 +25,11 @@ final class SegmentDictionaries {
     }
   }
 
+  /** Every value of {@code field} by ordinal when a slice decoded them already, else null. */
+  String[] ifDecoded(String field) {
+    return decoded.get(field);
+  }
+
   /** Every value of {@code dictionary} by ordinal, in one pass over its terms. */
   private static String[] decodeAll(SortedSetDocValues dictionary) {
     try {

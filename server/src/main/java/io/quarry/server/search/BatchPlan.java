@@ -152,6 +152,9 @@ record BatchPlan(
         explain.put("in_source", names.subList(0, pageShape.fused()));
         explain.put("page_stages", names.subList(pageShape.fused(), names.size()));
         explain.put("reduce_on_pages", pageShape.reduceOnPages());
+        if (!pageShape.byOrdinal().isEmpty()) {
+          explain.put("grouped_by_ordinal", pageShape.byOrdinal());
+        }
       }
       case INDEX -> {
         switch (counting.kind()) {

@@ -234,6 +234,19 @@ final class EventColumn {
   }
 
   /**
+   * Groups by ordinal ({@link PageShape#byOrdinal}): pages of a segment whose dictionary of the
+   * field the scan decoded whole hold its segment ordinals ({@link OrdinalColumn#groupByOrdinal});
+   * false (nothing changed) when the field is not read by ordinal here.
+   */
+  boolean groupByOrdinal(SegmentDictionaryBlocks blocks) {
+    if (ordinals == null) {
+      return false;
+    }
+    ordinals.groupByOrdinal(blocks);
+    return true;
+  }
+
+  /**
    * Whether the field may be a keyword index-time one read by its segment ordinals: no default
    * field, no fused {@code rex} sets it.
    */
@@ -250,7 +263,18 @@ final class EventColumn {
    */
   void appendOrdinals(EventRun run, int from, int count) {
     Object scope = run.ordinalScope();
-    OrdinalColumn.Texts lookup = run::ordinalText;
+    OrdinalColumn.Texts lookup =
+        new OrdinalColumn.Texts() {
+          @Override
+          public String text(String field, long ordinal) {
+            return run.ordinalText(field, ordinal);
+          }
+
+          @Override
+          public String[] whole(String field) {
+            return run.ordinalTexts(field);
+          }
+        };
     for (int i = 0; i < count; i++) {
       long ordinal = run.ordinal(name, from + i);
       if (ordinal < 0) {

@@ -70,6 +70,20 @@ final class EventPages implements EventVisitor {
   private List<Map<String, List<String>>> listed; // listing: each event's index-time fields
 
   /**
+   * Groups by ordinal the columns of {@code fields} ({@link PageShape#byOrdinal}) that only the
+   * aggregation reads — not one the filter reads too, whose check would meet a segment's whole
+   * dictionary per page — their whole dictionaries from {@code blocks}.
+   */
+  void groupByOrdinal(List<String> byOrdinal, SegmentDictionaryBlocks blocks) {
+    for (String field : byOrdinal) {
+      int column = fields.indexOf(field);
+      if (column >= 0 && !filterFields.contains(field)) {
+        columns[column].groupByOrdinal(blocks);
+      }
+    }
+  }
+
+  /**
    * Whether {@code commands}, the commands before the page operators, can run inside this source:
    * {@code rex} extractions over {@code _raw} that set no default field.
    */

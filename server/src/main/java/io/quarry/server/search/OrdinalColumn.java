@@ -18,8 +18,10 @@ import java.util.Arrays;
  * A page whose positions all hold one entry is a constant block. An event whose value has no
  * ordinal (several values, none, a value a search-time extraction gives, another segment) ends the
  * page's ordinals: {@link #append} says so, and the caller copies the positions so far into its
- * plain builder ({@link #copyInto}) and goes on plain until the page ends. Not thread-safe; one per
- * column of an {@link EventPages}.
+ * plain builder ({@link #copyInto}) and goes on plain until the page ends. Grouped by ordinal
+ * ({@link #groupByOrdinal}), a page that starts once the segment's dictionary is decoded whole
+ * holds segment ordinals into that whole dictionary instead (never a constant block). Not
+ * thread-safe; one per column of an {@link EventPages}.
  */
 final class OrdinalColumn {
   /** Ordinals below this find their page entry in an array, the others in a map. */
@@ -49,11 +51,23 @@ final class OrdinalColumn {
   private int nulls; // positions without a value (-1), this page
   private int firstEntry; // the page's first valued position's entry
   private boolean oneEntry; // every valued position so far holds firstEntry
+  private SegmentDictionaryBlocks wholeBlocks; // grouped by ordinal: where whole dictionaries are
+  private BytesBlock whole; // the scope's whole dictionary: positions hold segment ordinals
 
   OrdinalColumn(String field, int pageSize) {
     this.field = field;
     this.positions = new int[Math.max(pageSize, 8)];
     this.dictionary = BytesBlock.builder(16);
+  }
+
+  /**
+   * Groups by ordinal ({@link PageShape#byOrdinal}): once the scan decoded the segment's dictionary
+   * of the field whole, a page starting after that holds each position's segment ordinal into that
+   * whole dictionary ({@code blocks}' block of it) — no page entry, no text copied, the same
+   * dictionary for every page of the segment — instead of page entries.
+   */
+  void groupByOrdinal(SegmentDictionaryBlocks blocks) {
+    this.wholeBlocks = blocks;
   }
 
   /** The positions appended since the page began. */
@@ -73,6 +87,11 @@ final class OrdinalColumn {
   /** Where the text of an ordinal of a field is looked up: an event's, a block run's. */
   interface Texts {
     String text(String field, long ordinal);
+
+    /** Every text of the field's ordinals once decoded whole (not to be changed), else null. */
+    default String[] whole(String field) {
+      return null;
+    }
   }
 
   /**
@@ -85,7 +104,22 @@ final class OrdinalColumn {
         return false; // a page of two segments' values: plain from here (nulls have no scope)
       }
       forget(); // another segment's ordinals
+      whole = null;
       scope = eventScope;
+    }
+    if (wholeBlocks != null && whole == null && size == nulls) { // a page starts by ordinal
+      String[] all = texts.whole(field);
+      if (all != null) {
+        forget();
+        whole = wholeBlocks.block(all);
+      }
+    }
+    if (whole != null) {
+      if (size == positions.length) {
+        positions = Arrays.copyOf(positions, size * 2);
+      }
+      positions[size++] = (int) ordinal;
+      return true;
     }
     int entry = entry(ordinal);
     if (entry < 0) {
@@ -145,7 +179,7 @@ final class OrdinalColumn {
    * dictionary kept for the next page).
    */
   void copyInto(BytesBlock.Builder plain) {
-    BytesBlock values = dictionary();
+    BytesBlock values = whole != null ? whole : dictionary();
     io.quarry.plugin.api.data.ByteSlice slice = new io.quarry.plugin.api.data.ByteSlice();
     for (int p = 0; p < size; p++) {
       if (positions[p] < 0) {
@@ -164,9 +198,9 @@ final class OrdinalColumn {
    */
   BytesBlock build() {
     int added = entries - sharedEntries;
-    BytesBlock values = dictionary();
+    BytesBlock values = whole != null ? whole : dictionary();
     BytesBlock block;
-    if (size > 0 && nulls == 0 && oneEntry) {
+    if (whole == null && size > 0 && nulls == 0 && oneEntry) {
       block = BytesBlock.constant(values.getStringValue(firstEntry), size);
     } else {
       BytesBlock.OrdinalBuilder builder = BytesBlock.ordinalBuilder(values, size);

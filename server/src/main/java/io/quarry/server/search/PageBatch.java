@@ -175,6 +175,8 @@ final class PageBatch {
     }
     List<String> eventFields = sourceFields;
     OrdinalCounts segmentCounts = new OrdinalCounts();
+    SegmentDictionaryBlocks dictionaries =
+        new SegmentDictionaryBlocks(evaluator.memory(stats.name()));
     ScanStats scanned;
     try {
       Supplier<ScanSlice> slices =
@@ -231,6 +233,7 @@ final class PageBatch {
                     },
                     () -> {},
                     chain::close); // also when the slice fails: plugin operators are released
+            source.groupByOrdinal(shape.byOrdinal(), dictionaries);
             EventPages events = everyField ? source.listing() : source;
             EventVisitor visitor =
                 counting == null
@@ -288,6 +291,7 @@ final class PageBatch {
         states.close(); // and what the plugin's states held
       }
       reduceOnPages.close();
+      dictionaries.release();
       throw e;
     } finally {
       if (total != null) {
@@ -317,6 +321,7 @@ final class PageBatch {
         states.close();
       }
       reduceOnPages.close();
+      dictionaries.release();
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;

@@ -14,10 +14,42 @@ import java.util.List;
  * stages ({@code onPages}, reading {@code sourceFields} from storage; if not, the search runs
  * time-ordered); whether the commands after {@code stats} have page stages ({@code reduceOnPages},
  * {@link PageReduce}); whether the source's pages carry each event's own raw text ({@code ownText},
- * {@link EventText#withOwnText}) for a bare word after a command that changed {@code _raw}.
+ * {@link EventText#withOwnText}) for a bare word after a command that changed {@code _raw}; which
+ * source fields the aggregation groups by their segment ordinals ({@code byOrdinal}, {@link
+ * #byOrdinal}).
  */
 record PageShape(
-    int fused, boolean onPages, List<String> sourceFields, boolean reduceOnPages, boolean ownText) {
+    int fused,
+    boolean onPages,
+    List<String> sourceFields,
+    boolean reduceOnPages,
+    boolean ownText,
+    List<String> byOrdinal) {
+
+  /**
+   * The rule that groups a {@code stats} by the segment ordinals of its by-field: {@code stats} (no
+   * wildcard field) by one field, straight after the search (no command before it) and no function
+   * reading that field — so only the aggregation's group keys see the column. Its pages may then
+   * hold, once the scan decoded a segment's dictionary of a keyword index-time field whole, each
+   * event's segment ordinal into that whole dictionary ({@link OrdinalColumn}), one dictionary per
+   * segment: the aggregation numbers its groups by dictionary entry once per segment and slice
+   * thread ({@code EntryGroups}, an {@code int} per ordinal), each group's text hashed once — not a
+   * page entry, a copied text and a hash per event. Where the field is not such a column (a
+   * search-time field, a block without it, a dictionary not decoded) the pages are as before; the
+   * partials still merge by text. Empty when the rule does not apply.
+   */
+  static List<String> byOrdinal(List<Command> filters, Command aggregation) {
+    if (!filters.isEmpty()
+        || !(aggregation instanceof io.quarry.ql.ast.StatsCommand stats)
+        || stats.groupBy().size() != 1
+        || !io.quarry.ql.engine.aggregation.HashAggregationOperator.supports(stats)) {
+      return List.of();
+    }
+    String by = stats.groupBy().get(0);
+    boolean read =
+        stats.aggregations().stream().anyMatch(a -> a.field().equals(java.util.Optional.of(by)));
+    return read ? List.of() : List.of(by);
+  }
 
   /**
    * The shape of a batch search on pages: {@code filters} before {@code stats}, {@code reduce}
@@ -47,6 +79,7 @@ record PageShape(
         onPages,
         List.copyOf(sourceFields),
         ReduceCoverage.supportsOverResults(reduce),
-        ownText);
+        ownText,
+        onPages ? byOrdinal(filters, aggregation) : List.of());
   }
 }

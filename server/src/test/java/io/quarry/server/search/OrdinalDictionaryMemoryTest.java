@@ -1,0 +1,91 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import io.quarry.server.config.HecToken;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A segment's whole dictionary that a {@code stats … by} groups by ordinal ({@link
+ * SegmentDictionaryBlocks}) is charged to the search's memory: {@value #EVENTS} events, each its
+ * own 40-byte {@code session} (an index-time field), one in twenty {@code level=warn}. Counting the
+ * warn events by session holds 2,000 groups (well under the limit of {@value #LIMIT} bytes) but
+ * decodes the segment's 40,000 values (~6 MB with their block): over the blocks the search fails
+ * cleanly (422, the limit named) and the server answers the next; over the event layout, which
+ * makes no such block, the same search answers.
+ */
+class OrdinalDictionaryMemoryTest {
+  private static final String PASSWORD = "dictionary-memory-password";
+  private static final String TOKEN = "dictionary-memory-token";
+  private static final long LIMIT = 2L << 20;
+  private static final int EVENTS = 40_000;
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.start(
+            root.resolve("data"),
+            PASSWORD,
+            settings ->
+                settings
+                    .put("search.maxMemoryBytes", LIMIT)
+                    .put("indexes", List.of("ev", "bl"))
+                    .put(
+                        "hec.tokens",
+                        List.of(new HecToken(TOKEN, "test", "ev", List.of("ev", "bl"), null)))
+                    .put("storage", TestServers.eventsBesideBlocks()));
+    for (String index : List.of("ev", "bl")) {
+      StringBuilder body = new StringBuilder();
+      for (int i = 0; i < EVENTS; i++) {
+        body.append(
+            String.format(
+                "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mem\",\"index\":\"%s\","
+                    + "\"event\":\"event %d\",\"fields\":{\"level\":\"%s\",\"session\":\"%s\"}}%n",
+                1767780000L + i,
+                index,
+                i,
+                i % 20 == 0 ? "warn" : "info",
+                "session-%033d".formatted(i)));
+      }
+      TestServers.postEvents(server, TOKEN, body.toString());
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void theDecodedDictionaryCountsAgainstTheLimit() throws Exception {
+    String query =
+        " level=warn | stats range(_time) AS d, count by session"; // not counted by the index
+    HttpResponse<String> events = TestServers.export(server, PASSWORD, "search index=ev" + query);
+    assertThat(events.statusCode()).as(events.body()).isEqualTo(200);
+    assertThat(events.body().split("\"count\":\"1\"", -1)).hasSize(EVENTS / 20 + 1);
+    HttpResponse<String> blocks = TestServers.export(server, PASSWORD, "search index=bl" + query);
+    assertThat(blocks.statusCode()).as(blocks.body()).isEqualTo(422);
+    assertThat(blocks.body())
+        .contains("MEMORY_LIMIT")
+        .contains("stats needs")
+        .contains("search.maxMemoryBytes");
+    // the server answers the next search, over the same blocks
+    HttpResponse<String> next =
+        TestServers.export(server, PASSWORD, "search index=bl level=warn | stats count");
+    assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+    assertThat(next.body()).contains("\"count\":\"" + EVENTS / 20 + "\"");
+  }
+}

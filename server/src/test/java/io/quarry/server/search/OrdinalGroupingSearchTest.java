@@ -1,0 +1,220 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.IntPredicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stats … by} an index-time keyword field of many values grouped by its segment ordinals
+ * (session 36, {@link PageShape#byOrdinal}): once a scan decoded a segment's dictionary of the
+ * field whole, the pages hold each event's segment ordinal into it and the aggregation groups by
+ * dictionary entry. The answers are checked against a plain Java computation over the events sent
+ * (not Quarry's output), over both layouts: two requests of {@value #PER_REQUEST} events, each its
+ * own segment, whose dictionaries give the same text different ordinals (the second request's
+ * values include texts that sort before the first's); one event in four has no session (no group);
+ * a numeric {@code n} and {@code user} come from the text at search time, {@code level} is an
+ * index-time field of two values.
+ */
+class OrdinalGroupingSearchTest {
+  private static final String PASSWORD = "ordinal-grouping-password";
+  private static final String TOKEN = "ordinal-grouping-token";
+  private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
+  private static final int PER_REQUEST = 9_000;
+  private static final int EVENTS = 2 * PER_REQUEST;
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
+    for (int[] request : new int[][] {{0, PER_REQUEST}, {PER_REQUEST, EVENTS}}) {
+      for (String index : List.of("ev", "bl")) {
+        post(index, request[0], request[1]);
+      }
+      // each request its own segment: searchable before the next is sent
+      for (String index : List.of("ev", "bl")) {
+        String count = "\"count\":\"" + request[1] + "\"";
+        for (int wait = 0;
+            !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
+                .contains(count);
+            wait++) {
+          assertThat(wait).as("events of %s searchable", index).isLessThan(200);
+          Thread.sleep(50);
+        }
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** Event {@code i}'s session, or null (one in four has none). */
+  private static String session(int i) {
+    if (i % 4 == 1) {
+      return null;
+    }
+    // the first request: b000..b999; the second also a000..a499 (before every b: other ordinals)
+    int value = i * 7 % 1500;
+    return i < PER_REQUEST
+        ? "b%03d".formatted(value % 1000)
+        : value < 500 ? "a%03d".formatted(value) : "b%03d".formatted(value - 500);
+  }
+
+  private static long time(int i) {
+    return START + i * 3L;
+  }
+
+  private static int n(int i) {
+    return i * 31 % 101;
+  }
+
+  private static String user(int i) {
+    return i % 3 == 0 ? "alice" : "bob";
+  }
+
+  private static String level(int i) {
+    return i % 7 == 0 ? "warn" : "info";
+  }
+
+  private static void post(String index, int from, int to) throws Exception {
+    StringBuilder body = new StringBuilder();
+    for (int i = from; i < to; i++) {
+      String session = session(i);
+      body.append(
+          String.format(
+              "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"grp\",\"index\":\"%s\","
+                  + "\"event\":\"event %d n=%d user=%s\",\"fields\":{\"level\":\"%s\"%s}}%n",
+              time(i),
+              index,
+              i,
+              n(i),
+              user(i),
+              level(i),
+              session == null ? "" : ",\"session\":\"" + session + "\""));
+    }
+    TestServers.postEvents(server, TOKEN, body.toString());
+  }
+
+  /** What {@link #QUERY} answers per session, computed over the events {@code selected} keeps. */
+  private static Map<String, String> expected(IntPredicate selected) {
+    Map<String, List<Integer>> bySession = new TreeMap<>();
+    for (int i = 0; i < EVENTS; i++) {
+      if (session(i) != null && selected.test(i)) {
+        bySession.computeIfAbsent(session(i), s -> new ArrayList<>()).add(i);
+      }
+    }
+    Map<String, String> rows = new TreeMap<>();
+    bySession.forEach(
+        (session, events) -> {
+          long first =
+              events.stream().mapToLong(OrdinalGroupingSearchTest::time).min().orElseThrow();
+          long last =
+              events.stream().mapToLong(OrdinalGroupingSearchTest::time).max().orElseThrow();
+          int latest = events.stream().max((a, b) -> Long.compare(time(a), time(b))).orElseThrow();
+          TreeSet<String> levels = new TreeSet<>();
+          events.forEach(i -> levels.add(level(i)));
+          rows.put(
+              session,
+              "count=%d d=%d lo=%d hi=%d total=%d levels=%d last=%d"
+                  .formatted(
+                      events.size(),
+                      last - first,
+                      events.stream().mapToInt(OrdinalGroupingSearchTest::n).min().orElseThrow(),
+                      events.stream().mapToInt(OrdinalGroupingSearchTest::n).max().orElseThrow(),
+                      events.stream().mapToInt(OrdinalGroupingSearchTest::n).sum(),
+                      levels.size(),
+                      n(latest)));
+        });
+    return rows;
+  }
+
+  private static final String QUERY =
+      "| stats count, range(_time) AS d, min(n) AS lo, max(n) AS hi, sum(n) AS total,"
+          + " dc(level) AS levels, latest(n) AS last by session";
+
+  /** The export's answer of {@code search}, as {@link #expected} writes it per session. */
+  private static Map<String, String> answer(String search) throws Exception {
+    String body = TestServers.exportOk(server, PASSWORD, search);
+    Map<String, String> rows = new TreeMap<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : body.split("\n")) {
+      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
+      if (result != null) {
+        rows.put(
+            result.get("session").asText(),
+            "count=%s d=%s lo=%s hi=%s total=%s levels=%s last=%s"
+                .formatted(
+                    result.get("count").asText(),
+                    result.get("d").asText(),
+                    result.get("lo").asText(),
+                    result.get("hi").asText(),
+                    result.get("total").asText(),
+                    result.get("levels").asText(),
+                    result.get("last").asText()));
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void everyFunctionByTheFieldAnswersAsComputed() throws Exception {
+    Map<String, String> expected = expected(i -> true);
+    assertThat(expected).hasSizeGreaterThan(1000);
+    assertThat(answer("search index=bl " + QUERY)).isEqualTo(expected);
+    assertThat(answer("search index=ev " + QUERY)).isEqualTo(expected);
+  }
+
+  @Test
+  void theIndexHasSeveralSegments() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      String query = "search index=" + index + " " + QUERY;
+      SearchStats stats =
+          server.search().run(query, server.search().plan(query, null, null), page -> {});
+      assertThat(stats.segments()).as(stats.toString()).isGreaterThanOrEqualTo(2);
+    }
+  }
+
+  @Test
+  void aFilterInFrontAnswersAsComputed() throws Exception {
+    Map<String, String> expected = expected(i -> user(i).equals("alice"));
+    assertThat(answer("search index=bl user=alice " + QUERY)).isEqualTo(expected);
+    assertThat(answer("search index=bl level=warn " + QUERY))
+        .isEqualTo(expected(i -> level(i).equals("warn")));
+  }
+
+  @Test
+  void theRuleShowsInExplain() throws Exception {
+    String query = "search index=bl " + QUERY;
+    assertThat(server.search().explain(server.search().plan(query, null, null)))
+        .containsEntry("grouped_by_ordinal", List.of("session"));
+    // a command in front, a function of the field, two by-fields: the rule does not apply
+    for (String other :
+        List.of(
+            "search index=bl | eval x=1 | stats count by session",
+            "search index=bl | stats dc(session) AS s by session",
+            "search index=bl | stats count by session, level")) {
+      assertThat(server.search().explain(server.search().plan(other, null, null)))
+          .as(other)
+          .doesNotContainKey("grouped_by_ordinal");
+    }
+  }
+}
