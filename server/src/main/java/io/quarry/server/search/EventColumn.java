@@ -363,14 +363,15 @@ final class EventColumn {
 
   /**
    * Whether the sourcetype's own extraction may give this field (then key=value does not), or the
-   * sourcetype reads no pairs ({@code kvMode: none}): either way the full extraction answers.
+   * sourcetype reads its text other than as plain {@code kvMode: auto} pairs ({@code none}, {@code
+   * auto_escaped}, {@code json}, {@code xml}): either way the full extraction answers.
    */
   boolean sourcetypeExtracts(String sourcetypeName) {
     if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
       checkedSourcetype = sourcetypeName;
       Sourcetype sourcetype = reading.sourcetypes().forName(sourcetypeName);
       sourcetypeExtracts =
-          sourcetype.mayExtract(name) || !sourcetype.readsPairs() || DateFields.is(name);
+          sourcetype.mayExtract(name) || !sourcetype.readsPlainPairs() || DateFields.is(name);
     }
     return sourcetypeExtracts;
   }

@@ -107,7 +107,7 @@ public final class Sourcetype {
    * KeyValueBytes}) answer; false for every other mode, whose events the full extraction reads as
    * {@link #kvMode} says.
    */
-  public boolean readsPairs() {
+  public boolean readsPlainPairs() {
     return kvMode == KvMode.AUTO;
   }
 
