@@ -381,10 +381,11 @@ final class Bucket implements Closeable {
    * the bucket no longer takes events and is committed.
    *
    * @param mayStart false while the index backs off after a failed compaction ({@code
-   *     IndexCompaction}): the bucket waits for its roll without starting one
+   *     IndexCompaction}): the bucket waits for its roll without starting one, unless nothing is
+   *     left to compact (its roll then merges nothing)
    * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), the node's
-   *     permits are taken, or {@code mayStart} is false (false with compaction inline: the roll
-   *     compacts)
+   *     permits are taken, or {@code mayStart} is false and fast segments are left (false with
+   *     compaction inline: the roll compacts)
    */
   boolean compactBeforeRoll(CompactionPermits node, boolean mayStart) throws IOException {
     IndexWriter current = writer;
@@ -396,7 +397,8 @@ final class Bucket implements Closeable {
       return false;
     }
     if (!mayStart) {
-      return true;
+      // the back-off holds back merges; a bucket compacted ahead has none left: its roll commits
+      return compaction.mergingForRoll(current) || compaction.pendingBytes() > 0;
     }
     return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
         != CompactionPermits.Started.NOTHING;

@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import io.quarry.codecs.journal.JournalStoredFieldsFormat;
 import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
@@ -64,11 +66,25 @@ final class BucketBytes {
 
   /**
    * The bytes of the bucket's last commit (its segments and {@code segments_N}): what a bucket
-   * taking writes or waiting for its roll holds for good, without the segments a running merge
-   * writes or the ones a finished merge replaced, both on disk until the next commit ({@link
-   * Retention}). 0 before the first commit.
+   * taking writes holds for good, without the segments a running merge writes or the ones a
+   * finished merge replaced, both on disk until the next commit ({@link Retention}). 0 before the
+   * first commit.
    */
   static long committed(Bucket bucket) throws IOException {
+    return committed(bucket, segment -> true);
+  }
+
+  /**
+   * As {@link #committed}, counting only the segments whose journal is compact: a lower bound of
+   * what a full bucket waiting for its roll holds once rolled (its fast segments are compacted into
+   * fewer bytes, which its last commit does not hold yet).
+   */
+  static long committedCompact(Bucket bucket) throws IOException {
+    return committed(bucket, segment -> JournalStoredFieldsFormat.isCompact(segment.info));
+  }
+
+  private static long committed(Bucket bucket, Predicate<SegmentCommitInfo> counted)
+      throws IOException {
     Directory directory = bucket.directory();
     for (int attempt = 0; ; attempt++) {
       try {
@@ -78,7 +94,7 @@ final class BucketBytes {
         SegmentInfos commit = SegmentInfos.readLatestCommit(directory);
         long total = directory.fileLength(commit.getSegmentsFileName());
         for (SegmentCommitInfo segment : commit) {
-          total += segment.sizeInBytes();
+          total += counted.test(segment) ? segment.sizeInBytes() : 0;
         }
         return total;
       } catch (NoSuchFileException | FileNotFoundException replaced) {

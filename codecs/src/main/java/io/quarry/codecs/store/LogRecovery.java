@@ -92,8 +92,8 @@ final class LogRecovery {
   }
 
   /**
-   * Reopens from its last commit every bucket whose writer failed, in its place in the list.
-   * Expects the write side of the add lock.
+   * Reopens from its last commit every bucket whose writer failed, in its place in the list; a full
+   * bucket that waited for its roll waits again. Expects the write side of the add lock.
    *
    * @return the hot bucket: {@code hot}, or the bucket reopened in its place
    */
@@ -112,6 +112,10 @@ final class LogRecovery {
       Bucket reopened =
           Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
       compactions.join(reopened);
+      if (hot != failed && failed.waitsForRoll()) {
+        // full, its roll failed: it waits again, starting nothing (a later commit rolls it)
+        reopened.compactBeforeRoll(compactions.node(), false);
+      }
       buckets.set(i, reopened);
       if (hot == failed) {
         hot = reopened;

@@ -10,15 +10,16 @@ import java.util.logging.Logger;
  * first. Only warm buckets are deleted: never the hot bucket, nor a full one waiting for its roll.
  *
  * <p>{@code maxTotalBytes} never deletes for bytes a compaction will free. A warm bucket counts its
- * directory; a bucket taking writes or waiting for its roll counts its last commit only ({@link
- * BucketBytes#committed}): a running compaction's compact segments, and the fast ones a finished
- * compaction replaced, are both on disk until the next commit, and counting them had deleted a warm
- * bucket for good for bytes gone a moment later (a hot bucket's idle compaction, and a full
- * bucket's, which held both until its roll). While a full bucket waits for its roll (compacting
- * ahead of it, or waiting for the node's permit to, {@link CompactionPermits}), no bucket is
- * deleted by size at all: its last commit holds its fast segments, larger than the compact ones it
- * will hold once rolled. The wait is a compaction away, or longer while the bucket waits for a
- * permit other indexes hold ({@code maxAge} still applies meanwhile).
+ * directory; the hot bucket counts its last commit only ({@link BucketBytes#committed}): an idle
+ * compaction's compact segments, and the fast ones a finished compaction replaced, are both on disk
+ * until the next commit, and counting them had deleted a warm bucket for good for bytes gone a
+ * moment later. A full bucket waiting for its roll counts only the compact segments of its last
+ * commit ({@link BucketBytes#committedCompact}): its fast ones turn into fewer compact bytes when
+ * it rolls, and until then its directory holds both. That is a lower bound of what it will hold, so
+ * retention never deletes for its transient bytes, and it is never deferred: a bucket may wait for
+ * its roll for long (its compaction waiting for a node permit or backing off after a failure, its
+ * roll failing and retried, as on a full disk, where the size deletes are what frees the disk;
+ * review c36: size retention was off for as long as any full bucket waited).
  */
 final class Retention {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -37,19 +38,21 @@ final class Retention {
     List<Bucket> warm = new ArrayList<>(buckets.stream().filter(Bucket::isWarm).toList());
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
     long total = 0;
-    boolean waitingForRoll = false;
     for (Bucket bucket : buckets) {
-      total += bucket.isWarm() ? BucketBytes.onDisk(bucket) : BucketBytes.committed(bucket);
-      waitingForRoll |= bucket.waitsForRoll();
+      if (bucket.isWarm()) {
+        total += BucketBytes.onDisk(bucket);
+      } else {
+        total +=
+            bucket.waitsForRoll()
+                ? BucketBytes.committedCompact(bucket)
+                : BucketBytes.committed(bucket);
+      }
     }
     for (Bucket bucket : warm) {
       boolean tooOld =
           options.maxAge().isPresent()
               && bucket.maxTime() < nowMicros - options.maxAge().get().toNanos() / 1000;
-      boolean tooBig =
-          options.maxTotalBytes().isPresent()
-              && !waitingForRoll
-              && total > options.maxTotalBytes().get();
+      boolean tooBig = options.maxTotalBytes().isPresent() && total > options.maxTotalBytes().get();
       if (!tooOld && !tooBig) {
         continue;
       }
