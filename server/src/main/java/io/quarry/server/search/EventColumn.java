@@ -15,9 +15,7 @@ import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
 import io.quarry.server.sourcetype.Sourcetype;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One field's values for the page {@link EventPages} builds, appended event by event from the
@@ -45,7 +43,7 @@ final class EventColumn {
   private final DictionaryBlockBuilder defaults; // host, source, sourcetype, index: few values
   private final OrdinalColumn ordinals; // a field that may be a keyword index-time one, else null
   private boolean plain; // this page's values went plain after some by ordinal
-  private Map<Integer, List<Object>> typedCells; // position → values that are not all text
+  private final TypedCells typed; // the cells that are not text, where reading.typed()
 
   /** {@code own}: the event's own values, never a fused {@code rex}'s (the filter's columns). */
   EventColumn(EventReading reading, String name, int pageSize, boolean own) {
@@ -53,6 +51,7 @@ final class EventColumn {
     this.pageSize = pageSize;
     this.name = name;
     this.keyValues = new KeyValueCells(name.getBytes(StandardCharsets.US_ASCII));
+    this.typed = new TypedCells(name);
     this.kind =
         switch (name) {
           case EventFields.TIME -> TIME;
@@ -118,22 +117,16 @@ final class EventColumn {
             : defaults != null
                 ? defaults.build(pageSize)
                 : ordinals != null && !plain ? ordinals.build() : texts.build();
-    if (typedCells != null) {
-      block = retyped(block);
-      typedCells = null;
-    }
     reset(pageSize);
-    return block;
+    return typed.build(block);
   }
 
-  /** The column again from its cells, the typed ones as they were, typed by PageBuilder. */
-  private Block retyped(Block texts) {
-    List<List<Object>> cells = new ArrayList<>(texts.positionCount());
-    for (int p = 0; p < texts.positionCount(); p++) {
-      List<Object> cell = typedCells.get(p);
-      cells.add(cell != null ? cell : texts.getValues(p));
-    }
-    return io.quarry.ql.exec.PageBuilder.column(name, cells);
+  /**
+   * The column of the page last built over its positions {@code kept[0, count)}, typed over them
+   * alone ({@link TypedCells#kept}); null when none of its cells was typed.
+   */
+  Block kept(int[] kept, int count) {
+    return typed.kept(kept, count);
   }
 
   /**
@@ -417,22 +410,9 @@ final class EventColumn {
     appendValues(reading.extraction().time(() -> extracted.values(name)));
   }
 
-  /** Keeps the values of this position when one of them is not text (see {@link #retyped}). */
-  private void keepTyped(List<?> values) {
-    for (int i = 0; i < values.size(); i++) {
-      if (!(values.get(i) instanceof String)) {
-        if (typedCells == null) {
-          typedCells = new java.util.HashMap<>();
-        }
-        typedCells.put(position, List.copyOf(values));
-        return;
-      }
-    }
-  }
-
   private void appendValues(List<?> values) {
     if (reading.typed()) {
-      keepTyped(values);
+      typed.keep(position, values);
     }
     switch (values.size()) {
       case 0 -> texts.appendNull();

@@ -438,7 +438,7 @@ final class EventPages implements EventVisitor {
     int output = fields.size();
     Page page = new Page(new Schema(schema.subList(0, output)), blocks.subList(0, output), size);
     if (count < size) {
-      page = BlockCopies.filter(page, kept, count);
+      page = keptTyped(BlockCopies.filter(page, kept, count), count);
       if (listed != null) {
         for (int i = 0; i < count; i++) {
           listed.set(i, listed.get(kept[i]));
@@ -454,6 +454,27 @@ final class EventPages implements EventVisitor {
       listed.clear();
     }
     consumer.accept(page);
+  }
+
+  /**
+   * The filter's {@code page} of the {@code count} kept positions with each column that held a
+   * typed cell typed again over those alone ({@link TypedCells}).
+   */
+  private Page keptTyped(Page page, int count) {
+    List<Schema.Column> schema = null;
+    List<Block> blocks = null;
+    for (int c = 0; c < page.blocks().size(); c++) {
+      Block typed = columns[c].kept(kept, count);
+      if (typed != null) {
+        if (schema == null) {
+          schema = new ArrayList<>(page.schema().columns());
+          blocks = new ArrayList<>(page.blocks());
+        }
+        schema.set(c, new Schema.Column(columns[c].name, typed.dataType()));
+        blocks.set(c, typed);
+      }
+    }
+    return schema == null ? page : new Page(new Schema(schema), blocks, count);
   }
 
   /** The columns the filter's comparisons read, by their names. */
