@@ -41,9 +41,6 @@ final class BucketCompaction {
   /** An event was added now. */
   void added() {
     lastAddNanos = System.nanoTime();
-    if (policy != null) {
-      policy.added();
-    }
   }
 
   /** A merged segment was warmed (the writer's merged-segment warmer). */
@@ -76,13 +73,8 @@ final class BucketCompaction {
     if (policy == null || policy.compacting()) {
       return false;
     }
-    if (!settings.due(policy.pendingBytes(), writer.ramBytesUsed(), idle)) {
-      if (idle && policy.heldMerges() && !policy.holding() && writer.isOpen()) {
-        writer.maybeMerge(); // no compaction to take them: the merges held during the adds
-      }
-      return false;
-    }
-    if (!forcedMerge.tryLock()) {
+    if (!settings.due(policy.pendingBytes(), writer.ramBytesUsed(), idle)
+        || !forcedMerge.tryLock()) {
       return false;
     }
     try {

@@ -35,14 +35,6 @@ import org.apache.lucene.index.SegmentInfos;
  * forceMerge(}{@link #ROLL_SEGMENTS}{@code )} asks the same policy of the same segments and finds
  * nothing to merge: the roll only commits (session 35; before, the roll merged the compaction's
  * compact segments once more under the index's commit lock).
- *
- * <p>While the bucket takes events ({@link #added} within the last {@link #HOLD_NANOS}) the natural
- * merges of its fast segments are held back — the compaction rewrites those segments anyway, and
- * during an ingest their merge takes CPU from the indexing threads — unless the fast segments
- * number more than {@link #HELD_SEGMENTS}, which bounds a search's and the file handles' cost: past
- * it the wrapped policy's merges run as they would have. Once the adds stop, the compaction takes
- * the fast segments (idle, {@link CompactionSettings}), or, below its bounds, the held merges run
- * ({@link #heldMerges}; docs/design/block-index.md, "Merges during ingest (session 36)").
  */
 final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segment count of {@code forceMerge} that asks for a compaction. */
@@ -54,15 +46,7 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segments a bucket rolled to warm holds at most (the roll's forced merge). */
   static final int ROLL_SEGMENTS = 4;
 
-  /** Adds within this long hold the natural merges of fast segments back. */
-  static final long HOLD_NANOS = 1_000_000_000L;
-
-  /** Past this many fast segments their natural merges run even while events are added. */
-  static final int HELD_SEGMENTS = 40;
-
   private final long maxSegmentBytes;
-  private volatile long lastAddNanos = System.nanoTime() - HOLD_NANOS;
-  private volatile boolean held; // a natural merge of fast segments was held back since
   private final Set<CompactionMerge> running = ConcurrentHashMap.newKeySet();
   private final AtomicLong compactions = new AtomicLong();
   private volatile CompactionCounter index; // the index's, once the bucket is its
@@ -71,24 +55,6 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   CompactionMergePolicy(MergePolicy in, long maxSegmentBytes) {
     super(in);
     this.maxSegmentBytes = maxSegmentBytes;
-  }
-
-  /** An event was added now: natural merges of fast segments are held back for a while. */
-  void added() {
-    lastAddNanos = System.nanoTime();
-  }
-
-  /** Whether natural merges of fast segments are held back now (events were added recently). */
-  boolean holding() {
-    return System.nanoTime() - lastAddNanos < HOLD_NANOS;
-  }
-
-  /**
-   * Whether a natural merge of fast segments was held back and none has been asked for since the
-   * hold ended: {@code IndexWriter.maybeMerge} would run it.
-   */
-  boolean heldMerges() {
-    return held;
   }
 
   /** Bytes of the segments whose journal is still fast, as of the last merge decision. */
@@ -128,11 +94,6 @@ final class CompactionMergePolicy extends FilterMergePolicy {
     }
     pendingBytes = pending;
     MergeSpecification merges = in.findMerges(trigger, fast, context);
-    boolean hold = merges != null && fast.size() <= HELD_SEGMENTS && holding();
-    held = hold;
-    if (hold) {
-      merges = null;
-    }
     MergeSpecification compactMerges = in.findMerges(trigger, compact, context);
     if (merges == null) {
       return compactMerges;
@@ -141,33 +102,6 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       compactMerges.merges.forEach(merges::add);
     }
     return merges;
-  }
-
-  /**
-   * The merges a commit waits for (up to {@code maxFullFlushMergeWaitMillis}): {@link #findMerges}'
-   * whose segments are all under the wrapped policy's full-flush size. The wrapped policy's own
-   * would see the fast and compact segments together and ignore the hold.
-   */
-  @Override
-  public MergeSpecification findFullFlushMerges(
-      MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
-    MergeSpecification merges = findMerges(trigger, infos, context);
-    if (merges == null) {
-      return null;
-    }
-    MergeSpecification small = null;
-    long maxBytes = maxFullFlushMergeSize();
-    for (OneMerge merge : merges.merges) {
-      boolean below = true;
-      for (SegmentCommitInfo segment : merge.segments) {
-        below &= size(segment, context) < maxBytes;
-      }
-      if (below) {
-        small = small == null ? new MergeSpecification() : small;
-        small.add(merge);
-      }
-    }
-    return small;
   }
 
   @Override
