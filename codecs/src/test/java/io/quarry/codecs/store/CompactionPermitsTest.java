@@ -43,6 +43,14 @@ class CompactionPermitsTest {
         .build();
   }
 
+  /** An index whose hot bucket compacts as soon as it is idle. */
+  private static IndexOptions idle() {
+    return IndexOptions.builder()
+        .format(BucketFormat.BLOCKS)
+        .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
+        .build();
+  }
+
   /** An index of this node under {@code data}, its periodic tasks run by the test. */
   private IndexStore store(
       String name,
@@ -139,15 +147,7 @@ class CompactionPermitsTest {
                 full(Duration.ofDays(1)),
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node);
-        IndexStore idle =
-            store(
-                "idle",
-                IndexOptions.builder()
-                    .format(BucketFormat.BLOCKS)
-                    .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
-                    .build(),
-                FSDirectory::open,
-                node)) {
+        IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
         fill(first, 0);
         scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
@@ -195,15 +195,7 @@ class CompactionPermitsTest {
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node);
         IndexStore waiting = store("waiting", full(Duration.ofDays(1)), FSDirectory::open, node);
-        IndexStore idle =
-            store(
-                "idle",
-                IndexOptions.builder()
-                    .format(BucketFormat.BLOCKS)
-                    .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
-                    .build(),
-                FSDirectory::open,
-                node)) {
+        IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
         fill(first, 0);
         scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
