@@ -400,7 +400,8 @@ final class Bucket implements Closeable {
       // the back-off holds back merges; a bucket compacted ahead has none left: its roll commits
       return compaction.mergingForRoll(current) || compaction.pendingBytes() > 0;
     }
-    return node.start(this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
+    return node.startForRoll(
+            this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
         != CompactionPermits.Started.NOTHING;
   }
 

@@ -29,11 +29,24 @@ final class BucketListing {
     return infos;
   }
 
-  /** The bytes of every bucket's searchable segments by what they hold ({@link FileKinds}). */
+  /**
+   * The bytes of every bucket's searchable segments by what they hold ({@link FileKinds}), but a
+   * failed bucket's (listed {@code failed}, {@link BucketInfo#of}): no searcher reads it until it
+   * is recovered.
+   */
   static Map<String, Long> bytesByKind(List<Bucket> buckets) throws IOException {
     Map<String, Long> totals = FileKinds.empty();
     for (Bucket bucket : buckets) {
-      BucketBytes.byKind(bucket).forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
+      Map<String, Long> kinds;
+      try {
+        kinds = bucket.failed() ? Map.of() : BucketBytes.byKind(bucket);
+      } catch (IOException e) {
+        if (!bucket.failed()) {
+          throw e;
+        }
+        continue; // failed meanwhile
+      }
+      kinds.forEach((kind, bytes) -> totals.merge(kind, bytes, Long::sum));
     }
     return totals;
   }

@@ -12,9 +12,12 @@ import java.util.Set;
  * its roll ({@link Bucket#compactBeforeRoll}) or a hot bucket that is idle or past its bound
  * ({@link Bucket#compactIfDue}). A bucket that finds no permit free does not compact: a hot one
  * tries again at its next scheduled check; a full one waits for its roll without compacting
- * (reported {@code rolling}, its index's compaction {@code due}) until a later commit of its index
- * finds a permit free, while its index's hot bucket goes on taking events past its limit ({@code
- * IndexStore}): no roll compacts under a commit lock.
+ * (reported {@code rolling}, its index's compaction {@code due}) until its index's compaction check
+ * (every second) or a later commit finds a permit free, while its index's hot bucket goes on taking
+ * events past its limit ({@code IndexStore}): no roll compacts under a commit lock. Full buckets
+ * waiting for a permit go first: an idle or bounded compaction takes a permit only while more are
+ * free than full buckets wait ({@link #startForRoll}), since a full bucket's wait holds back its
+ * index's roll and makes its hot bucket grow.
  *
  * <p>A permit is a bucket's from the start of its compaction until the compaction's merges end (an
  * idle or bounded one) or the bucket rolls ({@link Bucket#holdsCompactionPermit}): a bucket whose
@@ -44,6 +47,9 @@ final class CompactionPermits {
   private final List<Bucket> holders = new ArrayList<>(); // guarded by this
   private final Set<Bucket> starting =
       new HashSet<>(); // reserved while they start; guarded by this
+  // full buckets that asked ahead of their roll and found no permit free, in the order they asked;
+  // guarded by this
+  private final Set<Bucket> waiting = new java.util.LinkedHashSet<>();
 
   CompactionPermits(int permits) {
     if (permits < 1) {
@@ -57,16 +63,44 @@ final class CompactionPermits {
    * runs) when the bucket holds a permit or one is free, outside this object's monitor.
    */
   Started start(Bucket bucket, IOStart start) throws IOException {
+    return start(bucket, false, start);
+  }
+
+  /**
+   * As {@link #start}, for a full bucket's compaction ahead of its roll: when no permit is free the
+   * bucket is noted as waiting for one ({@link #waitsForPermit}), and no idle or bounded compaction
+   * takes a permit before it.
+   */
+  Started startForRoll(Bucket bucket, IOStart start) throws IOException {
+    return start(bucket, true, start);
+  }
+
+  /**
+   * Whether {@code bucket}, full, asked for a permit ahead of its roll and found none free: its
+   * index's compaction check ({@code FullBucketRolls#startWaiting}) asks again every second.
+   */
+  synchronized boolean waitsForPermit(Bucket bucket) {
+    return waiting.contains(bucket);
+  }
+
+  private Started start(Bucket bucket, boolean forRoll, IOStart start) throws IOException {
     boolean held;
     synchronized (this) {
       holders.removeIf(holder -> holder != bucket && !holder.holdsCompactionPermit());
+      waiting.removeIf(full -> !full.waitsForRoll() || full.failed());
       if (starting.contains(bucket)) {
         return Started.NO_PERMIT; // being started by another thread: its permit is reserved
       }
       held = holders.contains(bucket);
-      if (!held && holders.size() + starting.size() >= permits) {
+      // an idle or bounded compaction leaves a permit to each full bucket waiting for one
+      int taken = holders.size() + starting.size() + (forRoll ? 0 : waiting.size());
+      if (!held && taken >= permits) {
+        if (forRoll) {
+          waiting.add(bucket);
+        }
         return Started.NO_PERMIT;
       }
+      waiting.remove(bucket);
       starting.add(bucket);
     }
     boolean merging = false;

@@ -13,7 +13,9 @@ import java.util.logging.Logger;
  * failed compaction holds it ({@link IndexCompaction#backingOff}), and a later commit rolls it once
  * no merge of it runs, so the roll's forced merge under the commit lock finds nothing to merge.
  * {@code IndexStore} calls it under its commit lock, and rolls its hot bucket only while no full
- * bucket waits ({@link #anyWaiting}).
+ * bucket waits ({@link #anyWaiting}) or once the hot bucket took twice its limits ({@link
+ * #overrun}): then two (or more, while compaction lags) full buckets wait, none rolled under the
+ * lock.
  *
  * <p>A scheduled roll that throws (a full disk, a manifest that cannot be written) is logged and
  * retried by a later commit, not before a delay that doubles with each failure in a row, from
@@ -26,15 +28,21 @@ final class FullBucketRolls {
   static final long FIRST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
   static final long MAX_RETRY_NANOS = TimeUnit.MINUTES.toNanos(5);
 
+  /** How many times its limits a hot bucket takes while an older full bucket waits. */
+  static final long OVERRUN = 2;
+
   private final String name;
   private final List<Bucket> buckets; // the index's
   private final IndexCompaction compactions;
+  private final IndexOptions options;
   // guarded by IndexStore's commit lock: the delay before the next try after failed rolls, and when
   private long retryNanos;
   private long notBefore = System.nanoTime();
 
-  FullBucketRolls(String name, List<Bucket> buckets, IndexCompaction compactions) {
+  FullBucketRolls(
+      String name, List<Bucket> buckets, IndexCompaction compactions, IndexOptions options) {
     this.name = name;
+    this.options = options;
     this.buckets = buckets;
     this.compactions = compactions;
   }
@@ -90,8 +98,8 @@ final class FullBucketRolls {
 
   /**
    * Whether a bucket other than {@code hot} still waits for its roll: the hot bucket, full or not,
-   * then goes on taking events, so an index has at most one full bucket waiting and no roll waits
-   * for a whole compaction under the commit lock.
+   * then goes on taking events, up to its {@link #overrun}, so no roll waits for a whole compaction
+   * under the commit lock.
    */
   boolean anyWaiting(Bucket hot) {
     for (Bucket bucket : buckets) {
@@ -100,6 +108,44 @@ final class FullBucketRolls {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the hot bucket, full while an older full bucket waits for its roll, has taken events
+   * past {@link #OVERRUN} times its limits ({@code maxBucketEvents}, {@code maxHotAge}): it then
+   * stops taking events and waits for its roll too, a new hot bucket taking them, so a bucket holds
+   * at most twice its limits however far ingest outruns compaction.
+   */
+  boolean overrun(Bucket hot, long nowMillis) {
+    long events = saturatedTimes(OVERRUN, options.maxBucketEvents());
+    long age = saturatedTimes(OVERRUN, options.maxHotAge().toMillis());
+    return hot.events() >= events || hot.events() > 0 && nowMillis - hot.created() >= age;
+  }
+
+  private static long saturatedTimes(long factor, long value) {
+    return value > Long.MAX_VALUE / factor ? Long.MAX_VALUE : factor * value;
+  }
+
+  /**
+   * Starts the compaction ahead of the roll of each full bucket but {@code hot} that asked the node
+   * for a permit and found none ({@link CompactionPermits#waitsForPermit}), once one is free: run
+   * by the index's compaction check every second, so a waiting bucket does not wait for its index's
+   * next commit. Rolls nothing (a commit does).
+   */
+  void startWaiting(Bucket hot) {
+    if (compactions.backingOff()) {
+      return;
+    }
+    for (Bucket bucket : buckets) {
+      if (bucket == hot || !compactions.node().waitsForPermit(bucket)) {
+        continue;
+      }
+      try {
+        bucket.compactBeforeRoll(compactions.node(), true);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.FINE, "index " + name + ": bucket " + bucket.id() + " not compacted", e);
+      }
+    }
   }
 
   /** Rolls {@code bucket} to warm now. */

@@ -53,15 +53,16 @@ import org.apache.lucene.store.FSDirectory;
  * (Lucene's merge threads) into the roll's own segments, once the node grants it one of its {@link
  * CompactionPermits} permits; a later commit rolls it once no merge of its writer runs, so the
  * roll's forced merge, which holds the index's commit lock on the store's one scheduler thread,
- * merges nothing. At most one full bucket of an index waits so: when the hot bucket fills first, it
- * goes on taking events past its limit until the waiting one rolled ({@link
- * FullBucketRolls#anyWaiting}), so no scheduled roll compacts under the commit lock and the node
- * compacts at most its permits' buckets at once; a roll that fails is retried with a back-off and
- * does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is; the next open
- * starts its compaction again and does not wait for it. Searches open only buckets whose time
- * bounds overlap their range. Retention deletes whole warm buckets, oldest first, past {@code
- * maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes of a compaction
- * ({@link Retention}).
+ * merges nothing. When the hot bucket fills while an older full bucket still waits, it goes on
+ * taking events past its limit ({@link FullBucketRolls#anyWaiting}), so no scheduled roll compacts
+ * under the commit lock and the node compacts at most its permits' buckets at once; at twice its
+ * limits it waits for its roll too and a new hot bucket opens ({@link FullBucketRolls#overrun}), so
+ * no bucket grows without bound when ingest outruns compaction. A roll that fails is retried with a
+ * back-off and does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is;
+ * the next open starts its compaction again and does not wait for it. Searches open only buckets
+ * whose time bounds overlap their range. Retention deletes whole warm buckets, oldest first, past
+ * {@code maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes of a
+ * compaction ({@link Retention}).
  *
  * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
  * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link
@@ -167,7 +168,7 @@ public final class IndexStore implements Closeable {
     this.options = requireNonNull(options, "options is null");
     this.compactions =
         new IndexCompaction(name, options.compaction(), requireNonNull(permits, "permits is null"));
-    this.rolls = new FullBucketRolls(name, buckets, compactions);
+    this.rolls = new FullBucketRolls(name, buckets, compactions, options);
     this.blocks = new BlockDocuments(options);
     this.eventDocuments = new EventDocuments(name, options);
     this.clock = requireNonNull(clock, "clock is null");
@@ -380,9 +381,13 @@ public final class IndexStore implements Closeable {
     }
   }
 
-  /** Starts the hot bucket's deferred compaction when it is due ({@link IndexCompaction}). */
+  /**
+   * Starts the compaction ahead of the roll of a full bucket that waited for a permit, then the hot
+   * bucket's deferred compaction when it is due ({@link IndexCompaction}).
+   */
   private void scheduledCompaction() {
     if (!closed) {
+      rolls.startWaiting(hot); // full buckets first: their wait holds back a roll
       compactions.startIfDue(hot);
     }
   }
@@ -415,7 +420,10 @@ public final class IndexStore implements Closeable {
     recover();
     if (!closing) {
       rolls.rollWaiting(hot, waitForRoll);
-      if (rollBucket && !waitForRoll && rolls.anyWaiting(hot)) {
+      if (rollBucket
+          && !waitForRoll
+          && rolls.anyWaiting(hot)
+          && !rolls.overrun(hot, clock.millis())) {
         rollBucket = false;
       }
     }

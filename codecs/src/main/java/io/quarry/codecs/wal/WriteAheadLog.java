@@ -171,8 +171,8 @@ public final class WriteAheadLog implements Closeable {
    * @param tornTail whether the problem is a write torn by a crash at the end of the newest file,
    *     which opening the log cuts off (it was never acknowledged); any other problem is damage
    * @param unsupported whether the file is not a Quarry WAL file or of a version this build does
-   *     not read (the problem names the versions it reads): the server does not open the index
-   *     while it is there, and nothing of it is replayed
+   *     not read (the problem names the versions it reads): opening the log throws, so the server
+   *     does not start while it is there (a file it cannot read is never deleted or replayed)
    */
   public record FileCheck(
       Path file, String problem, long offset, boolean tornTail, boolean unsupported) {

@@ -43,6 +43,14 @@ class CompactionPermitsTest {
         .build();
   }
 
+  /** An index whose hot bucket compacts as soon as it is idle. */
+  private static IndexOptions idle() {
+    return IndexOptions.builder()
+        .format(BucketFormat.BLOCKS)
+        .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
+        .build();
+  }
+
   /** An index of this node under {@code data}, its periodic tasks run by the test. */
   private IndexStore store(
       String name,
@@ -139,15 +147,7 @@ class CompactionPermitsTest {
                 full(Duration.ofDays(1)),
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node);
-        IndexStore idle =
-            store(
-                "idle",
-                IndexOptions.builder()
-                    .format(BucketFormat.BLOCKS)
-                    .compaction(new CompactionSettings(true, Duration.ZERO, 1L << 40))
-                    .build(),
-                FSDirectory::open,
-                node)) {
+        IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
         fill(first, 0);
         scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
@@ -175,6 +175,66 @@ class CompactionPermitsTest {
       assertThat(idle.compaction().compactions()).as("the idle compaction, once free").isPositive();
       assertThat(StoredRaws.of(idle)).hasSize(2_000);
     }
+  }
+
+  /**
+   * Review c36: a full bucket asked for a permit only at its index's commit (every 10 s) while an
+   * idle compaction asked every second, so a freed permit went to the idle ask and the full
+   * bucket's index kept growing its hot bucket. A full bucket waiting for a permit now goes first,
+   * and its index's compaction check starts it once a permit is free.
+   */
+  @Test
+  void aFullBucketWaitingForAPermitGoesBeforeAnIdleCompaction() throws Exception {
+    CompactionPermits node = new CompactionPermits(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (IndexStore first =
+            store(
+                "first",
+                full(Duration.ofDays(1)),
+                FaultyDirectories.holdingCompactions("", entered, release),
+                node);
+        IndexStore waiting = store("waiting", full(Duration.ofDays(1)), FSDirectory::open, node);
+        IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
+      try {
+        fill(first, 0);
+        scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        fill(waiting, 0);
+        scheduler.maintenance(1); // full, no permit free: it waits for one
+        idle.add(NumberedEvents.events(0, 2_000));
+        idle.commit();
+      } finally {
+        release.countDown();
+      }
+      // first rolls once its merges ended (a commit finding one still registered rolls later)
+      Timed.until(30, () -> rolled(0, first));
+      assertThat(first.buckets().getFirst().state()).isEqualTo("warm");
+
+      scheduler.compaction(2); // the idle index asks first
+      scheduler.compaction(1); // then the waiting full bucket's index, before its next commit
+      Timed.until(30, () -> waiting.compaction().compactions() > 0);
+      assertThat(waiting.compaction().compactions())
+          .as("the waiting full bucket compacted ahead of its roll without a commit")
+          .isPositive();
+      assertThat(idle.compaction().compactions()).as("idle compactions meanwhile").isZero();
+      assertThat(idle.compaction().running()).isFalse();
+      assertThat(idle.compaction().due()).isTrue();
+      Timed.until(30, () -> rolled(1, waiting)); // the permit goes to the idle compaction
+      assertThat(waiting.buckets()).extracting(BucketInfo::state).containsExactly("warm", "hot");
+      scheduler.compaction(2);
+      Timed.until(30, () -> idle.compaction().compactions() > 0);
+      assertThat(idle.compaction().compactions()).isPositive();
+      assertThat(StoredRaws.of(waiting))
+          .hasSize(6_000)
+          .allSatisfy((raw, n) -> assertThat(n).isOne());
+    }
+  }
+
+  /** Runs the {@code index}-th store's maintenance: whether its first bucket is warm after it. */
+  private boolean rolled(int index, IndexStore store) throws java.io.IOException {
+    scheduler.maintenance(index);
+    return store.buckets().getFirst().state().equals("warm");
   }
 
   @Test

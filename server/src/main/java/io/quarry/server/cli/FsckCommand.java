@@ -58,7 +58,9 @@ final class FsckCommand implements Callable<Integer> {
         verdict =
             "UNREADABLE: "
                 + check.file().problem()
-                + "; the server does not open this index while the file is there";
+                + "; the server does not start while the file is there (it never deletes"
+                + " it: run the Quarry that wrote it, or move the file out of wal/ to start"
+                + " without its events)";
       } else if (check.file().tornTail()) {
         verdict =
             "ok, torn tail at byte "

@@ -14,14 +14,16 @@ import java.time.Duration;
  * Counts a request body against the server-wide in-flight budget ({@link
  * HttpHandler.InFlightBytes}) as its bytes arrive, after decompression and before they are gathered
  * into one request: once the budget is spent, a request still uploading is answered with 503 and
- * Retry-After, and the rest of its body is discarded as it comes. So many slow or stalled uploads
- * (authenticated or not), or a gzip bomb, cannot together fill the heap while they wait to be
- * complete. When the last chunk arrives the reservation is handed back just before the complete
- * request reaches {@link HttpHandler}, which reserves the whole body until it is served. A request
- * with a body and no credentials at all (no {@code Authorization} header; only a login sends its
- * credentials in the body) is answered 401 before a byte of its body is read, unless a verified
- * client certificate stands for a user ({@link ClientCertificates}); a request whose route group
- * needs a client certificate and comes without one is answered 403 alike.
+ * Retry-After, and the rest of its body is discarded as it comes — unless the body passes {@code
+ * server.maxRequestBytes}: that is a size refusal (413, by the aggregator) whatever the budget, a
+ * retry would fail again. So many slow or stalled uploads (authenticated or not), or a gzip bomb,
+ * cannot together fill the heap while they wait to be complete. When the last chunk arrives the
+ * reservation is handed back just before the complete request reaches {@link HttpHandler}, which
+ * reserves the whole body until it is served. A request with a body and no credentials at all (no
+ * {@code Authorization} header; only a login sends its credentials in the body) is answered 401
+ * before a byte of its body is read, unless a verified client certificate stands for a user ({@link
+ * ClientCertificates}); a request whose route group needs a client certificate and comes without
+ * one is answered 403 alike.
  */
 final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
   private final HttpHandler.InFlightBytes inFlight;
@@ -29,6 +31,7 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
   private final long maxRequestBytes;
   private long reserved; // bytes of the body being received; event-loop state
   private boolean refused; // the body being received was refused: drop the rest of it
+  private boolean oversized; // the body being received passed maxRequestBytes: the aggregator's
   private String path = "/";
   private final ClientCertificates certificates;
 
@@ -48,6 +51,7 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
     if (message instanceof HttpRequest request) {
       releaseReserved();
       refused = false;
+      oversized = false;
       String uri = request.uri();
       int query = uri.indexOf('?');
       path = query < 0 ? uri : uri.substring(0, query);
@@ -82,8 +86,12 @@ final class BodyBudgetHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     int bytes = content.content().readableBytes();
-    if (reserved >= maxRequestBytes) {
-      // past the request limit the aggregator answers 413 and discards the rest: nothing is held
+    if (oversized || reserved + bytes > maxRequestBytes) {
+      // past the request limit the aggregator answers 413 and discards the rest: nothing is held.
+      // The chunk that crosses the limit is not counted either: counted, it could pass the budget
+      // first when the budget is no larger than the limit (the default on a heap of 1 GiB or
+      // less), and a body too large for any budget was answered 503, "retry", instead of 413
+      oversized = true;
       if (content instanceof LastHttpContent) {
         releaseReserved();
       }

@@ -13,11 +13,11 @@ import java.util.Map;
 /**
  * {@code | dbinspect}'s rows: one per bucket of each index, index by index in name order, buckets
  * newest first (as Splunk lists them): {@code bucketId} ({@code <index>~<id>~quarry}), {@code id},
- * {@code index}, {@code state} ({@code hot}, {@code rolling} or {@code warm}), {@code eventCount},
- * {@code startEpoch} and {@code endEpoch} (the oldest and newest event, epoch seconds), {@code
- * sizeOnDiskMB}, {@code rawSize} (the journal's bytes before compression), {@code path}, {@code
- * splunk_server} and {@code _time} (the bucket's start). An empty bucket (a new hot one) has no
- * times.
+ * {@code index}, {@code state} ({@code hot}, {@code rolling}, {@code warm} or {@code failed}),
+ * {@code eventCount}, {@code startEpoch} and {@code endEpoch} (the oldest and newest event, epoch
+ * seconds), {@code sizeOnDiskMB}, {@code rawSize} (the journal's bytes before compression), {@code
+ * path}, {@code splunk_server} and {@code _time} (the bucket's start). An empty bucket (a new hot
+ * one) has no times.
  */
 final class Dbinspect {
   private Dbinspect() {}

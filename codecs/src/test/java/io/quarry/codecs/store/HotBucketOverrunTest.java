@@ -1,0 +1,179 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review c36 of compact2: while an older full bucket waits for its roll (no compaction permit free)
+ * the hot bucket goes on taking events past its limits; with ingest outrunning compaction each
+ * bucket grew larger than the last, without bound. At twice its limits ({@link
+ * FullBucketRolls#overrun}) the hot bucket now waits for its roll too and a new one opens, and
+ * neither waiting bucket is compacted under the commit lock. Both tests failed on main (dd938fea).
+ */
+class HotBucketOverrunTest {
+  @TempDir Path data;
+
+  private final ManualScheduler scheduler = new ManualScheduler();
+
+  @AfterEach
+  void stop() {
+    scheduler.shutdownNow();
+  }
+
+  private static IndexOptions options() {
+    return IndexOptions.builder()
+        .maxBucketEvents(5_000)
+        .maxHotAge(Duration.ofHours(1))
+        .format(BucketFormat.BLOCKS)
+        .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
+        .build();
+  }
+
+  private IndexStore store(
+      String name, Bucket.DirectoryFactory directories, CompactionPermits node, Clock clock)
+      throws java.io.IOException {
+    return new IndexStore(name, data.resolve(name), options(), scheduler, clock, directories, node);
+  }
+
+  /** {@code count} events from {@code from}, committed in segments of 2,000. */
+  private static void fill(IndexStore store, int from, int count) throws Exception {
+    for (int at = from; at < from + count; at += 2_000) {
+      store.add(NumberedEvents.events(at, Math.min(2_000, from + count - at)));
+      store.commit();
+    }
+  }
+
+  @Test
+  void aHotBucketPastTwiceItsEventLimitWaitsForItsRollInsteadOfGrowing() throws Exception {
+    CompactionPermits node = new CompactionPermits(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger rollMergeFiles = new AtomicInteger();
+    try (IndexStore busy =
+            store(
+                "busy",
+                FaultyDirectories.holdingCompactions("", entered, release),
+                node,
+                Clock.systemUTC());
+        IndexStore index =
+            store(
+                "main",
+                FaultyDirectories.countingRollMerges(
+                    rollMergeFiles, context -> false, new CountDownLatch(1), new CountDownLatch(0)),
+                node,
+                Clock.systemUTC())) {
+      try {
+        fill(busy, 0, 6_000);
+        scheduler.maintenance(0); // busy's compaction ahead of its roll takes the only permit
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+        fill(index, 0, 6_000);
+        scheduler.maintenance(1); // full: waits for a permit
+        fill(index, 6_000, 6_000);
+        scheduler.maintenance(1); // the hot bucket is full too, not twice: it goes on
+        assertThat(index.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
+
+        fill(index, 12_000, 4_000); // the hot bucket now holds 10,000: twice its limit
+        scheduler.maintenance(1);
+        assertThat(index.buckets())
+            .as("the overrun hot bucket waits for its roll too; a new hot bucket opened")
+            .extracting(BucketInfo::state)
+            .containsExactly("rolling", "rolling", "hot");
+        assertThat(index.buckets())
+            .extracting(BucketInfo::events)
+            .containsExactly(6_000L, 10_000L, 0L);
+        assertThat(rollMergeFiles.get()).as("files a roll's forced merge wrote").isZero();
+        index.add(NumberedEvents.events(16_000, 100)); // the new hot bucket takes the ingest
+        assertThat(index.buckets().getLast().events()).isEqualTo(100);
+      } finally {
+        release.countDown();
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline
+          && !index.buckets().stream()
+              .map(BucketInfo::state)
+              .toList()
+              .equals(java.util.List.of("warm", "warm", "hot"))) {
+        scheduler.maintenance(0);
+        scheduler.compaction(1);
+        scheduler.maintenance(1);
+        Thread.sleep(20);
+      }
+      assertThat(index.buckets())
+          .extracting(BucketInfo::state)
+          .containsExactly("warm", "warm", "hot");
+      assertThat(rollMergeFiles.get()).as("files a roll's forced merge wrote").isZero();
+      assertThat(StoredRaws.of(index))
+          .hasSize(16_100)
+          .allSatisfy((raw, n) -> assertThat(n).isOne());
+    }
+  }
+
+  @Test
+  void aHotBucketPastTwiceItsHotAgeWaitsForItsRoll() throws Exception {
+    AtomicLong now = new AtomicLong(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+    Clock clock =
+        new Clock() {
+          @Override
+          public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public long millis() {
+            return now.get();
+          }
+
+          @Override
+          public Instant instant() {
+            return Instant.ofEpochMilli(now.get());
+          }
+        };
+    CompactionPermits node = new CompactionPermits(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try (IndexStore busy =
+            store("busy", FaultyDirectories.holdingCompactions("", entered, release), node, clock);
+        IndexStore index = store("main", org.apache.lucene.store.FSDirectory::open, node, clock)) {
+      try {
+        fill(busy, 0, 6_000);
+        scheduler.maintenance(0);
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+        fill(index, 0, 2_000);
+        now.addAndGet(Duration.ofMinutes(61).toMillis());
+        scheduler.maintenance(1); // past its hot age: full, waits for a permit
+        fill(index, 2_000, 2_000);
+        now.addAndGet(Duration.ofMinutes(61).toMillis());
+        scheduler.maintenance(1); // the hot bucket is past its age, not twice: it goes on
+        assertThat(index.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
+
+        now.addAndGet(Duration.ofMinutes(60).toMillis()); // the hot bucket is 121 minutes old
+        scheduler.maintenance(1);
+        assertThat(index.buckets())
+            .extracting(BucketInfo::state)
+            .containsExactly("rolling", "rolling", "hot");
+      } finally {
+        release.countDown();
+      }
+      assertThat(StoredRaws.of(index)).hasSize(4_000).allSatisfy((raw, n) -> assertThat(n).isOne());
+    }
+  }
+}
