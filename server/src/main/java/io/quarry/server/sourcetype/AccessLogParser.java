@@ -39,7 +39,12 @@ final class AccessLogParser {
   static final List<String> INDEX_FIELDS = List.of("clientip", "method", "uri_path", "status");
 
   /** {@link #INDEX_FIELDS}' positions in {@link Fields#NAMES}. */
-  private static final int[] INDEX_FIELD_NUMBERS = {0, 4, 6, 9};
+  private static final int[] INDEX_FIELD_NUMBERS =
+      INDEX_FIELDS.stream().mapToInt(name -> Fields.NAMES.indexOf(name)).toArray();
+
+  // positions in Fields.NAMES of the two index fields whose values are kept (AccessLogValues)
+  private static final int METHOD = Fields.NAMES.indexOf("method");
+  private static final int STATUS = Fields.NAMES.indexOf("status");
 
   // the line: ASCII bytes[offset, offset + length) when bytes is set, else line's characters
   private final CharSequence line;
@@ -158,9 +163,6 @@ final class AccessLogParser {
     }
     return SmallFieldMap.ofEntries(fields);
   }
-
-  private static final int METHOD = 4; // positions in Fields.NAMES
-  private static final int STATUS = 9;
 
   /**
    * The method {@code [start, end)}: a kept value when it is a common one ({@link
