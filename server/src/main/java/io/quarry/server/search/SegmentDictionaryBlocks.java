@@ -1,9 +1,12 @@
 package io.quarry.server.search;
 
 import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
 import io.quarry.ql.exec.MemoryTracker;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The whole keyword dictionaries of the segments one search scans, as string blocks a column of
@@ -13,40 +16,94 @@ import java.util.Map;
  * shared by the others, so every page of the segment's slices holds the same dictionary and the
  * aggregation numbers its groups by entry once per dictionary ({@code EntryGroups}), not by text
  * per event. Each block and the decoded texts behind it are charged to the search's memory ({@code
- * memory}) when made: a search over its limit fails there ({@link
- * io.quarry.plugin.api.data.MemoryLimitExceededException}). Thread-safe; dropped with the search.
+ * memory}) while a slice holds it ({@link #hold}): the last slice to let it go ({@link #letGo}: its
+ * scan moved to another segment, or it ended) gives its charge back, so what is charged is the
+ * dictionaries of the segments being read now, not the sum over every segment. A charge refused
+ * (over the search's limit) does not fail the search: {@link #hold} answers null and that
+ * dictionary's pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped
+ * with the search.
  */
 final class SegmentDictionaryBlocks {
   /** The heap a decoded text takes besides its bytes: the String, its array, the slot. */
   static final long TEXT_OVERHEAD_BYTES = 64;
 
   private final MemoryTracker memory;
-  private final Map<String[], BytesBlock> blocks = new IdentityHashMap<>();
+  private final Map<String[], Held> blocks = new IdentityHashMap<>();
+  private final Set<String[]> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+  private long made; // blocks made (a dictionary again after every slice let it go: again)
+
+  /** A block, what it is charged, and how many slices hold it. */
+  private static final class Held {
+    final BytesBlock block;
+    final MemoryTracker charge;
+    int holders;
+
+    Held(BytesBlock block, MemoryTracker charge) {
+      this.block = block;
+      this.charge = charge;
+    }
+  }
 
   SegmentDictionaryBlocks(MemoryTracker memory) {
     this.memory = memory;
   }
 
-  /** The block of {@code texts} (a segment's whole dictionary by ordinal), made on first use. */
-  synchronized BytesBlock block(String[] texts) {
-    BytesBlock block = blocks.get(texts);
-    if (block == null) {
-      BytesBlock.Builder builder = BytesBlock.builder(texts.length);
-      long textBytes = 0;
-      for (String text : texts) {
-        builder.append(text);
-        textBytes += TEXT_OVERHEAD_BYTES + text.length();
+  /**
+   * The block of {@code texts} (a segment's whole dictionary by ordinal), made and charged on first
+   * use, held by the caller until it {@link #letGo lets it go}; null when its charge was refused
+   * (now or before, in this search): the caller goes on with per-page dictionaries.
+   */
+  synchronized BytesBlock hold(String[] texts) {
+    Held held = blocks.get(texts);
+    if (held == null) {
+      if (refused.contains(texts)) {
+        return null;
       }
-      block = builder.build();
-      memory.add(textBytes + block.ramBytesUsed()); // throws over the search's limit
-      blocks.put(texts, block);
+      MemoryTracker charge = memory.sibling();
+      try {
+        long textBytes = 0;
+        for (String text : texts) {
+          textBytes += TEXT_OVERHEAD_BYTES + text.length();
+        }
+        charge.add(textBytes); // before the block is made: a refused one is never built
+        BytesBlock.Builder builder = BytesBlock.builder(texts.length);
+        for (String text : texts) {
+          builder.append(text);
+        }
+        BytesBlock block = builder.build();
+        charge.add(block.ramBytesUsed());
+        held = new Held(block, charge);
+      } catch (MemoryLimitExceededException overLimit) {
+        charge.release();
+        refused.add(texts);
+        return null;
+      }
+      blocks.put(texts, held);
+      made++;
     }
-    return block;
+    held.holders++;
+    return held.block;
   }
 
-  /** Gives back what the blocks were charged. */
+  /** One holder of {@code texts}' block is done with it; the last gives back its charge. */
+  synchronized void letGo(String[] texts) {
+    Held held = blocks.get(texts);
+    if (held != null && --held.holders == 0) {
+      blocks.remove(texts);
+      held.charge.release();
+    }
+  }
+
+  /** The blocks made so far: the dictionaries grouped by ordinal (a page's count, for tests). */
+  synchronized long made() {
+    return made;
+  }
+
+  /** Gives back what the blocks still held were charged (a slice that failed let none go). */
   synchronized void release() {
+    for (Held held : blocks.values()) {
+      held.charge.release();
+    }
     blocks.clear();
-    memory.release();
   }
 }
