@@ -18,10 +18,12 @@ import java.util.Set;
  * per event. Each block and the decoded texts behind it are charged to the search's memory ({@code
  * memory}) while a slice holds it ({@link #hold}): the last slice to let it go ({@link #letGo}: its
  * scan moved to another segment, or it ended) gives its charge back, so what is charged is the
- * dictionaries of the segments being read now, not the sum over every segment. A charge refused
- * (over the search's limit) does not fail the search: {@link #hold} answers null and that
- * dictionary's pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped
- * with the search.
+ * dictionaries of the segments being read now, not the sum over every segment. A block is made only
+ * while it takes at most half of what the search's limit leaves free (the rest stays for the
+ * aggregation's groups, which must fit: the block only saves time). A charge refused (so, or over
+ * the search's limit) does not fail the search: {@link #hold} answers null and that dictionary's
+ * pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped with the
+ * search.
  */
 final class SegmentDictionaryBlocks {
   /** The heap a decoded text takes besides its bytes: the String, its array, the slot. */
@@ -30,7 +32,6 @@ final class SegmentDictionaryBlocks {
   private final MemoryTracker memory;
   private final Map<String[], Held> blocks = new IdentityHashMap<>();
   private final Set<String[]> refused = Collections.newSetFromMap(new IdentityHashMap<>());
-  private long made; // blocks made (a dictionary again after every slice let it go: again)
 
   /** A block, what it is charged, and how many slices hold it. */
   private static final class Held {
@@ -59,30 +60,39 @@ final class SegmentDictionaryBlocks {
       if (refused.contains(texts)) {
         return null;
       }
-      MemoryTracker charge = memory.sibling();
-      try {
-        long textBytes = 0;
-        for (String text : texts) {
-          textBytes += TEXT_OVERHEAD_BYTES + text.length();
-        }
-        charge.add(textBytes); // before the block is made: a refused one is never built
-        BytesBlock.Builder builder = BytesBlock.builder(texts.length);
-        for (String text : texts) {
-          builder.append(text);
-        }
-        BytesBlock block = builder.build();
-        charge.add(block.ramBytesUsed());
-        held = new Held(block, charge);
-      } catch (MemoryLimitExceededException overLimit) {
-        charge.release();
+      long textBytes = 0;
+      for (String text : texts) {
+        textBytes += TEXT_OVERHEAD_BYTES + text.length();
+      }
+      // the block and its texts (about twice textBytes) may take at most half of what is free:
+      // the rest is the aggregation's groups', which must fit (this block only saves time)
+      held = 4 * textBytes > memory.free() ? null : charged(texts, textBytes);
+      if (held == null) {
         refused.add(texts);
         return null;
       }
       blocks.put(texts, held);
-      made++;
     }
     held.holders++;
     return held.block;
+  }
+
+  /** The block of {@code texts} and its charge; null when the search's limit refused it. */
+  private Held charged(String[] texts, long textBytes) {
+    MemoryTracker charge = memory.sibling();
+    try {
+      charge.add(textBytes); // before the block is made: a refused one is never built
+      BytesBlock.Builder builder = BytesBlock.builder(texts.length);
+      for (String text : texts) {
+        builder.append(text);
+      }
+      BytesBlock block = builder.build();
+      charge.add(block.ramBytesUsed());
+      return new Held(block, charge);
+    } catch (MemoryLimitExceededException overLimit) {
+      charge.release();
+      return null;
+    }
   }
 
   /** One holder of {@code texts}' block is done with it; the last gives back its charge. */
@@ -92,11 +102,6 @@ final class SegmentDictionaryBlocks {
       blocks.remove(texts);
       held.charge.release();
     }
-  }
-
-  /** The blocks made so far: the dictionaries grouped by ordinal (a page's count, for tests). */
-  synchronized long made() {
-    return made;
   }
 
   /** Gives back what the blocks still held were charged (a slice that failed let none go). */
