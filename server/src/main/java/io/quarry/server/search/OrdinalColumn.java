@@ -232,6 +232,9 @@ final class OrdinalColumn {
       }
       block = builder.build();
     }
+    if (whole != null) {
+      wholeBlocks.pageByOrdinal();
+    }
     endPage(added);
     return block;
   }

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The whole keyword dictionaries of the segments one search scans, as string blocks a column of
@@ -32,6 +33,7 @@ final class SegmentDictionaryBlocks {
   private final MemoryTracker memory;
   private final Map<String[], Held> blocks = new IdentityHashMap<>();
   private final Set<String[]> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final LongAdder pages = new LongAdder(); // pages built on a whole dictionary
 
   /** A block, what it is charged, and how many slices hold it. */
   private static final class Held {
@@ -102,6 +104,16 @@ final class SegmentDictionaryBlocks {
       blocks.remove(texts);
       held.charge.release();
     }
+  }
+
+  /** Counts a page built on a whole dictionary (its positions segment ordinals). */
+  void pageByOrdinal() {
+    pages.increment();
+  }
+
+  /** The pages built on whole dictionaries so far. */
+  long pages() {
+    return pages.sum();
   }
 
   /** Gives back what the blocks still held were charged (a slice that failed let none go). */
