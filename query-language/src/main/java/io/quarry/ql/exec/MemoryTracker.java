@@ -90,6 +90,11 @@ public final class MemoryTracker {
     reserved = 0;
   }
 
+  /** Bytes the search's limit leaves free now, over every stage (held memory that is optional). */
+  public long free() {
+    return account.limit() - account.used();
+  }
+
   /** Bytes counted so far. */
   public long used() {
     return used;

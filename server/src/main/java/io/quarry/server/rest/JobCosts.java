@@ -38,6 +38,7 @@ final class JobCosts {
     scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
     scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
     scan.put("eventsByRun", stats.eventsByRun());
+    scan.put("pagesByOrdinal", stats.pagesByOrdinal());
     costs.put("scan", scan);
     stats
         .metricScan()

@@ -76,6 +76,8 @@ record BatchPlan(
     Command aggregator = plan.pipeline().get(aggregatorAt);
     List<Command> reduce = plan.pipeline().subList(aggregatorAt + 1, plan.pipeline().size());
     boolean exact = plan.filter().isEmpty() || translation.exact();
+    List<String> filterFields =
+        plan.filter().map(f -> EventFilter.of(f).fields()).orElse(List.of());
     Query sure = exact ? null : translation.sure();
     // counting from the index needs every candidate's answer from the index: no command between
     // the search and the aggregation, and an exact query or a sure part (or, for blocks, a filter
@@ -101,7 +103,7 @@ record BatchPlan(
       counting = null;
     }
     if (counting != null) {
-      PageShape shape = PageShape.of(filters, aggregator, reduce);
+      PageShape shape = PageShape.of(filters, aggregator, reduce, filterFields);
       if (!exact && sure == null) {
         // only blocks count: where their counts decide the filter along the counted field; every
         // event document is checked (a sure part matching nothing)
@@ -119,7 +121,7 @@ record BatchPlan(
     return new BatchPlan(
         aggregatorAt,
         Engine.PAGES,
-        PageShape.of(filters, aggregator, reduce),
+        PageShape.of(filters, aggregator, reduce, filterFields),
         null,
         null,
         sure,

@@ -239,6 +239,13 @@ final class EventColumn {
     return true;
   }
 
+  /** The slice ended: a whole dictionary its column of ordinals held is let go. */
+  void close() {
+    if (ordinals != null) {
+      ordinals.close();
+    }
+  }
+
   /**
    * Whether the field may be a keyword index-time one read by its segment ordinals: no default
    * field, no fused {@code rex} sets it.

@@ -70,14 +70,13 @@ final class EventPages implements EventVisitor {
   private List<Map<String, List<String>>> listed; // listing: each event's index-time fields
 
   /**
-   * Groups by ordinal the columns of {@code fields} ({@link PageShape#byOrdinal}) that only the
-   * aggregation reads — not one the filter reads too, whose check would meet a segment's whole
-   * dictionary per page — their whole dictionaries from {@code blocks}.
+   * Groups by ordinal the columns of {@code fields} ({@link PageShape#byOrdinal}, which names none
+   * the filter reads), their whole dictionaries from {@code blocks}.
    */
   void groupByOrdinal(List<String> byOrdinal, SegmentDictionaryBlocks blocks) {
     for (String field : byOrdinal) {
       int column = fields.indexOf(field);
-      if (column >= 0 && !filterFields.contains(field)) {
+      if (column >= 0) {
         columns[column].groupByOrdinal(blocks);
       }
     }
@@ -390,6 +389,9 @@ final class EventPages implements EventVisitor {
   public void close() {
     if (!finished) {
       account();
+    }
+    for (EventColumn column : columns) {
+      column.close(); // a whole dictionary held goes back: this slice reads no more of it
     }
     release.run();
   }

@@ -53,6 +53,7 @@ final class OrdinalColumn {
   private boolean oneEntry; // every valued position so far holds firstEntry
   private SegmentDictionaryBlocks wholeBlocks; // grouped by ordinal: where whole dictionaries are
   private BytesBlock whole; // the scope's whole dictionary: positions hold segment ordinals
+  private String[] wholeTexts; // the texts whole was made of, held in wholeBlocks until let go
 
   OrdinalColumn(String field, int pageSize) {
     this.field = field;
@@ -68,6 +69,23 @@ final class OrdinalColumn {
    */
   void groupByOrdinal(SegmentDictionaryBlocks blocks) {
     this.wholeBlocks = blocks;
+  }
+
+  /**
+   * Lets go of the whole dictionary this column held ({@link SegmentDictionaryBlocks#letGo}): its
+   * scan moved to another segment, or the slice ended ({@link #close}).
+   */
+  private void letGoWhole() {
+    if (wholeTexts != null) {
+      wholeBlocks.letGo(wholeTexts);
+      wholeTexts = null;
+    }
+    whole = null;
+  }
+
+  /** The slice ended: what it held is let go. */
+  void close() {
+    letGoWhole();
   }
 
   /** The positions appended since the page began. */
@@ -104,14 +122,15 @@ final class OrdinalColumn {
         return false; // a page of two segments' values: plain from here (nulls have no scope)
       }
       forget(); // another segment's ordinals
-      whole = null;
+      letGoWhole();
       scope = eventScope;
     }
     if (wholeBlocks != null && whole == null && size == nulls) { // a page starts by ordinal
       String[] all = texts.whole(field);
-      if (all != null) {
+      whole = all == null ? null : wholeBlocks.hold(all); // null: refused, per-page entries
+      if (whole != null) {
         forget();
-        whole = wholeBlocks.block(all);
+        wholeTexts = all;
       }
     }
     if (whole != null) {
@@ -212,6 +231,9 @@ final class OrdinalColumn {
         }
       }
       block = builder.build();
+    }
+    if (whole != null) {
+      wholeBlocks.pageByOrdinal();
     }
     endPage(added);
     return block;

@@ -322,6 +322,7 @@ final class PageBatch {
       }
       reduceOnPages.close();
       dictionaries.release();
+      control.byOrdinal(dictionaries.pages());
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;

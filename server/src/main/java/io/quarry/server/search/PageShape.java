@@ -36,9 +36,13 @@ record PageShape(
    * thread ({@code EntryGroups}, an {@code int} per ordinal), each group's text hashed once — not a
    * page entry, a copied text and a hash per event. Where the field is not such a column (a
    * search-time field, a block without it, a dictionary not decoded) the pages are as before; the
-   * partials still merge by text. Empty when the rule does not apply.
+   * partials still merge by text. Not a field the search's filter reads ({@code filterFields}: its
+   * check would meet a segment's whole dictionary per page) nor a default field ({@code host},
+   * {@code source} …: never a column of ordinals), so the plan ({@code explain}) names only what
+   * the run groups by ordinal. Empty when the rule does not apply.
    */
-  static List<String> byOrdinal(List<Command> filters, Command aggregation) {
+  static List<String> byOrdinal(
+      List<Command> filters, Command aggregation, java.util.Collection<String> filterFields) {
     if (!filters.isEmpty()
         || !(aggregation instanceof io.quarry.ql.ast.StatsCommand stats)
         || stats.groupBy().size() != 1
@@ -46,6 +50,9 @@ record PageShape(
       return List.of();
     }
     String by = stats.groupBy().get(0);
+    if (filterFields.contains(by) || EventListing.DEFAULT_ORDER.contains(by)) {
+      return List.of();
+    }
     boolean read =
         stats.aggregations().stream().anyMatch(a -> a.field().equals(java.util.Optional.of(by)));
     return read ? List.of() : List.of(by);
@@ -53,9 +60,13 @@ record PageShape(
 
   /**
    * The shape of a batch search on pages: {@code filters} before {@code stats}, {@code reduce}
-   * after it.
+   * after it; {@code filterFields} the fields the search's filter reads.
    */
-  static PageShape of(List<Command> filters, Command aggregation, List<Command> reduce) {
+  static PageShape of(
+      List<Command> filters,
+      Command aggregation,
+      List<Command> reduce,
+      java.util.Collection<String> filterFields) {
     int fused = EventPages.fusedPrefix(filters);
     List<Command> chained = filters.subList(fused, filters.size());
     boolean overEvents = PageChain.supportsOverEvents(chained); // the chain takes events
@@ -80,6 +91,6 @@ record PageShape(
         List.copyOf(sourceFields),
         ReduceCoverage.supportsOverResults(reduce),
         ownText,
-        onPages ? byOrdinal(filters, aggregation) : List.of());
+        onPages ? byOrdinal(filters, aggregation, filterFields) : List.of());
   }
 }

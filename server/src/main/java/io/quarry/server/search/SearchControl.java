@@ -31,6 +31,7 @@ public final class SearchControl {
   private final LongAdder eventsRead = new LongAdder();
   private final LongAdder extractionNanos = new LongAdder();
   private final LongAdder eventsByRun = new LongAdder();
+  private final LongAdder pagesByOrdinal = new LongAdder();
 
   private volatile boolean everyEventField;
 
@@ -250,6 +251,16 @@ public final class SearchControl {
   /** The events put on pages by block runs so far, over every thread of the search. */
   long eventsByRun() {
     return eventsByRun.sum();
+  }
+
+  /** Counts {@code pages} of a {@code stats … by} grouped by segment ordinal. */
+  void byOrdinal(long pages) {
+    pagesByOrdinal.add(pages);
+  }
+
+  /** The pages grouped by segment ordinal so far ({@link SearchStats#pagesByOrdinal}). */
+  long pagesByOrdinal() {
+    return pagesByOrdinal.sum();
   }
 
   /** The search-time field extraction time so far, over every thread of the search. */

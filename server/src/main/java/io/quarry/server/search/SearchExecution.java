@@ -142,6 +142,7 @@ final class SearchExecution {
             scan.costs(),
             control.extraction(),
             control.eventsByRun(),
+            control.pagesByOrdinal(),
             stages.stages(),
             messages,
             java.util.Optional.empty(),

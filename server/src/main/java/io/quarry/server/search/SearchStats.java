@@ -20,6 +20,8 @@ import java.util.List;
  * @param fieldExtraction search-time field extraction time (sampled, summed over threads)
  * @param eventsByRun events the scan put on pages by block runs, one loop per column over a run of
  *     a block's events rather than event by event (see {@code EventPages})
+ * @param pagesByOrdinal pages of a {@code stats … by} grouped by segment ordinal: their by-field a
+ *     segment's whole dictionary ({@link PageShape#byOrdinal}, {@code SegmentDictionaryBlocks})
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -40,6 +42,7 @@ public record SearchStats(
     io.quarry.codecs.store.ScanStats.Costs scanCosts,
     Duration fieldExtraction,
     long eventsByRun,
+    long pagesByOrdinal,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -86,6 +89,7 @@ public record SearchStats(
         scanCosts,
         fieldExtraction,
         eventsByRun,
+        pagesByOrdinal,
         stages,
         messages,
         metricScan,
@@ -128,7 +132,9 @@ public record SearchStats(
             .append(" field_extraction_ms=")
             .append(fieldExtraction.toMillis())
             .append(" events_by_run=")
-            .append(eventsByRun);
+            .append(eventsByRun)
+            .append(" pages_by_ordinal=")
+            .append(pagesByOrdinal);
     metricScan.ifPresent(
         scan ->
             line.append(" series=")

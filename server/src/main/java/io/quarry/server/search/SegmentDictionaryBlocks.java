@@ -1,9 +1,13 @@
 package io.quarry.server.search;
 
 import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
 import io.quarry.ql.exec.MemoryTracker;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The whole keyword dictionaries of the segments one search scans, as string blocks a column of
@@ -13,40 +17,110 @@ import java.util.Map;
  * shared by the others, so every page of the segment's slices holds the same dictionary and the
  * aggregation numbers its groups by entry once per dictionary ({@code EntryGroups}), not by text
  * per event. Each block and the decoded texts behind it are charged to the search's memory ({@code
- * memory}) when made: a search over its limit fails there ({@link
- * io.quarry.plugin.api.data.MemoryLimitExceededException}). Thread-safe; dropped with the search.
+ * memory}) while a slice holds it ({@link #hold}): the last slice to let it go ({@link #letGo}: its
+ * scan moved to another segment, or it ended) gives its charge back, so what is charged is the
+ * dictionaries of the segments being read now, not the sum over every segment. A block is made only
+ * while it takes at most half of what the search's limit leaves free (the rest stays for the
+ * aggregation's groups, which must fit: the block only saves time). A charge refused (so, or over
+ * the search's limit) does not fail the search: {@link #hold} answers null and that dictionary's
+ * pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped with the
+ * search.
  */
 final class SegmentDictionaryBlocks {
   /** The heap a decoded text takes besides its bytes: the String, its array, the slot. */
   static final long TEXT_OVERHEAD_BYTES = 64;
 
   private final MemoryTracker memory;
-  private final Map<String[], BytesBlock> blocks = new IdentityHashMap<>();
+  private final Map<String[], Held> blocks = new IdentityHashMap<>();
+  private final Set<String[]> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final LongAdder pages = new LongAdder(); // pages built on a whole dictionary
+
+  /** A block, what it is charged, and how many slices hold it. */
+  private static final class Held {
+    final BytesBlock block;
+    final MemoryTracker charge;
+    int holders;
+
+    Held(BytesBlock block, MemoryTracker charge) {
+      this.block = block;
+      this.charge = charge;
+    }
+  }
 
   SegmentDictionaryBlocks(MemoryTracker memory) {
     this.memory = memory;
   }
 
-  /** The block of {@code texts} (a segment's whole dictionary by ordinal), made on first use. */
-  synchronized BytesBlock block(String[] texts) {
-    BytesBlock block = blocks.get(texts);
-    if (block == null) {
-      BytesBlock.Builder builder = BytesBlock.builder(texts.length);
+  /**
+   * The block of {@code texts} (a segment's whole dictionary by ordinal), made and charged on first
+   * use, held by the caller until it {@link #letGo lets it go}; null when its charge was refused
+   * (now or before, in this search): the caller goes on with per-page dictionaries.
+   */
+  synchronized BytesBlock hold(String[] texts) {
+    Held held = blocks.get(texts);
+    if (held == null) {
+      if (refused.contains(texts)) {
+        return null;
+      }
       long textBytes = 0;
       for (String text : texts) {
-        builder.append(text);
         textBytes += TEXT_OVERHEAD_BYTES + text.length();
       }
-      block = builder.build();
-      memory.add(textBytes + block.ramBytesUsed()); // throws over the search's limit
-      blocks.put(texts, block);
+      // the block and its texts (about twice textBytes) may take at most half of what is free:
+      // the rest is the aggregation's groups', which must fit (this block only saves time)
+      held = 4 * textBytes > memory.free() ? null : charged(texts, textBytes);
+      if (held == null) {
+        refused.add(texts);
+        return null;
+      }
+      blocks.put(texts, held);
     }
-    return block;
+    held.holders++;
+    return held.block;
   }
 
-  /** Gives back what the blocks were charged. */
+  /** The block of {@code texts} and its charge; null when the search's limit refused it. */
+  private Held charged(String[] texts, long textBytes) {
+    MemoryTracker charge = memory.sibling();
+    try {
+      charge.add(textBytes); // before the block is made: a refused one is never built
+      BytesBlock.Builder builder = BytesBlock.builder(texts.length);
+      for (String text : texts) {
+        builder.append(text);
+      }
+      BytesBlock block = builder.build();
+      charge.add(block.ramBytesUsed());
+      return new Held(block, charge);
+    } catch (MemoryLimitExceededException overLimit) {
+      charge.release();
+      return null;
+    }
+  }
+
+  /** One holder of {@code texts}' block is done with it; the last gives back its charge. */
+  synchronized void letGo(String[] texts) {
+    Held held = blocks.get(texts);
+    if (held != null && --held.holders == 0) {
+      blocks.remove(texts);
+      held.charge.release();
+    }
+  }
+
+  /** Counts a page built on a whole dictionary (its positions segment ordinals). */
+  void pageByOrdinal() {
+    pages.increment();
+  }
+
+  /** The pages built on whole dictionaries so far. */
+  long pages() {
+    return pages.sum();
+  }
+
+  /** Gives back what the blocks still held were charged (a slice that failed let none go). */
   synchronized void release() {
+    for (Held held : blocks.values()) {
+      held.charge.release();
+    }
     blocks.clear();
-    memory.release();
   }
 }

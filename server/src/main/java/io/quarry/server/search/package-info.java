@@ -25,7 +25,7 @@
  * of the fields' ordinals, {@code JointCounts}, over blocks from their value codes, {@code
  * BlockGroupCounting}); a {@code stats} by one index-time keyword field straight after the search
  * groups by the segment's ordinals ({@code PageShape.byOrdinal}: the pages hold ordinals into the
- * segment's whole dictionary, {@code SegmentDictionaryBlocks}, charged to the search's memory);
+ * segment's whole dictionary, {@code SegmentDictionaryBlocks}, charged while a slice holds it);
  * {@code EventFilter} is the per-event check of an inexact translation over the page sources'
  * pages; {@code FieldExtractor} extracts an event's search-time fields on demand (the sourcetype's
  * extraction, JSON, key=value); {@code SearchControl} carries time limits, finalize, cancel and

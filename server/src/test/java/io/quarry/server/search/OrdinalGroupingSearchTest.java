@@ -194,6 +194,18 @@ class OrdinalGroupingSearchTest {
   }
 
   @Test
+  void theSearchStatsCountThePagesGroupedByOrdinal() throws Exception {
+    String grouped = "search index=bl " + QUERY;
+    SearchStats stats =
+        server.search().run(grouped, server.search().plan(grouped, null, null), page -> {});
+    assertThat(stats.pagesByOrdinal()).as(stats.toString()).isPositive();
+    String notGrouped = "search index=bl | eval x=1 | stats count by session";
+    stats =
+        server.search().run(notGrouped, server.search().plan(notGrouped, null, null), page -> {});
+    assertThat(stats.pagesByOrdinal()).as(stats.toString()).isZero();
+  }
+
+  @Test
   void aFilterInFrontAnswersAsComputed() throws Exception {
     Map<String, String> expected = expected(i -> user(i).equals("alice"));
     assertThat(answer("search index=bl user=alice " + QUERY)).isEqualTo(expected);

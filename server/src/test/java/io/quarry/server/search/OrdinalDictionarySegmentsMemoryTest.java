@@ -1,0 +1,142 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import io.quarry.server.config.HecToken;
+import io.quarry.server.config.IndexStorage;
+import io.quarry.server.config.Storage;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review (session 36): the whole dictionaries a {@code stats … by} grouped by ordinal makes ({@link
+ * SegmentDictionaryBlocks}) are kept, and charged, until the search ends: their sum over every
+ * segment the search scans, not the one a slice reads. Index {@code one} holds {@value #PER}
+ * events, index {@code four} as many in each of at least {@value #SEGMENTS} segments; every event
+ * its own 40-byte {@code session} (index-time), one in eight {@code level=warn} (3,000 a request:
+ * the dictionary is decoded in a segment's first page, its next pages group by ordinal). One
+ * segment's dictionary (24,000 values, ~3.6 MB charged) fits the limit of {@value #LIMIT} bytes;
+ * the same search over {@code four} (12,000 small groups, one segment's dictionary read at a time)
+ * fails with 422 {@code MEMORY_LIMIT} once the kept dictionaries add up — on main it answers.
+ */
+class OrdinalDictionarySegmentsMemoryTest {
+  private static final String PASSWORD = "dictionary-segments-password";
+  private static final String TOKEN = "dictionary-segments-token";
+  private static final long LIMIT = 8L << 20;
+  private static final int PER = 24_000;
+  private static final int SEGMENTS = 4;
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    IndexStorage blocks =
+        new IndexStorage(null, null, null, null, null, null, null, null, "blocks", null);
+    server =
+        TestServers.start(
+            root.resolve("data"),
+            PASSWORD,
+            settings ->
+                settings
+                    .put("search.maxMemoryBytes", LIMIT)
+                    .put("indexes", List.of("one", "four"))
+                    .put(
+                        "hec.tokens",
+                        List.of(new HecToken(TOKEN, "test", "one", List.of("one", "four"), null)))
+                    .put(
+                        "storage",
+                        new Storage(
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            Map.of("one", blocks, "four", blocks),
+                            null,
+                            null)));
+    post("one", 0);
+    awaitCount("one", PER);
+    for (int segment = 0; segment < SEGMENTS; segment++) {
+      post("four", segment);
+      awaitCount("four", (segment + 1) * PER); // searchable before the next: its own segment
+    }
+  }
+
+  private static void post(String index, int segment) throws Exception {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < PER; i++) {
+      int n = segment * PER + i;
+      body.append(
+          String.format(
+              "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mem\",\"index\":\"%s\","
+                  + "\"event\":\"event %d\",\"fields\":{\"level\":\"%s\",\"session\":\"%s\"}}%n",
+              1767780000L + n,
+              index,
+              n,
+              i % 8 == 0 ? "warn" : "info",
+              "session-%033d".formatted(n)));
+    }
+    TestServers.postEvents(server, TOKEN, body.toString());
+  }
+
+  private static void awaitCount(String index, int count) throws Exception {
+    for (int wait = 0;
+        !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
+            .contains("\"count\":\"" + count + "\"");
+        wait++) {
+      assertThat(wait).as("events of %s searchable", index).isLessThan(400);
+      Thread.sleep(50);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void fourHasAtLeastFourSegments() throws Exception {
+    for (String index : List.of("one", "four")) {
+      // by level (two values: its dictionary is never decoded whole), so nothing is charged
+      String query = "search index=" + index + " level=warn | stats range(_time) AS d by level";
+      SearchStats stats =
+          server.search().run(query, server.search().plan(query, null, null), page -> {});
+      assertThat(stats.segments())
+          .as(stats.toString())
+          .isGreaterThanOrEqualTo(index.equals("one") ? 1 : SEGMENTS);
+    }
+  }
+
+  @Test
+  void oneSegmentsDictionaryFits() throws Exception {
+    HttpResponse<String> one =
+        TestServers.export(
+            server,
+            PASSWORD,
+            "search index=one level=warn | stats range(_time) AS d, count by session");
+    assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
+    assertThat(one.body().split("\"count\":\"1\"", -1)).hasSize(PER / 8 + 1);
+  }
+
+  @Test
+  void fourSegmentsEachFittingAnswerToo() throws Exception {
+    HttpResponse<String> four =
+        TestServers.export(
+            server,
+            PASSWORD,
+            "search index=four level=warn | stats range(_time) AS d, count by session");
+    assertThat(four.statusCode()).as(four.body()).isEqualTo(200);
+    assertThat(four.body().split("\"count\":\"1\"", -1)).hasSize(SEGMENTS * PER / 8 + 1);
+  }
+}

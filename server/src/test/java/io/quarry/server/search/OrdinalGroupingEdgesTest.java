@@ -1,0 +1,213 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntPredicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review (session 36): {@code stats … by} an index-time field grouped by segment ordinal over three
+ * segments whose dictionaries order the same texts differently, with events lacking the field,
+ * multivalue events (Splunk: the event counts in the group of each of its values) and non-ASCII
+ * values, then commands after {@code stats} and a search-time filter in front. Expected answers
+ * computed here from the events sent, not from Quarry.
+ */
+class OrdinalGroupingEdgesTest {
+  private static final String PASSWORD = "ordinal-edges-password";
+  private static final String TOKEN = "ordinal-edges-token";
+  private static final long START = 1767780000L;
+  private static final int PER_REQUEST = 10_000;
+  private static final int REQUESTS = 3;
+  private static final int EVENTS = REQUESTS * PER_REQUEST;
+  private static final String[] PREFIX = {"m", "c", "x"}; // a text before/after the others
+
+  @TempDir static Path root;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
+    for (int r = 0; r < REQUESTS; r++) {
+      for (String index : List.of("ev", "bl")) {
+        post(index, r * PER_REQUEST, (r + 1) * PER_REQUEST);
+      }
+      for (String index : List.of("ev", "bl")) {
+        String count = "\"count\":\"" + (r + 1) * PER_REQUEST + "\"";
+        for (int wait = 0;
+            !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
+                .contains(count);
+            wait++) {
+          assertThat(wait).as("events of %s searchable", index).isLessThan(400);
+          Thread.sleep(50);
+        }
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static String single(int i) {
+    int v = i * 7 % 1200;
+    int request = i / PER_REQUEST;
+    // half the values shared by every segment ("m…"), half the request's own prefix
+    return (v % 2 == 0 ? "m" : PREFIX[request]) + "%04d".formatted(v);
+  }
+
+  /** Event {@code i}'s sessions: none, one, or two. */
+  private static List<String> sessions(int i) {
+    if (i % 5 == 1) {
+      return List.of();
+    }
+    if (i % 13 == 0) {
+      return List.of("é" + "%03d".formatted(i % 40));
+    }
+    if (i % 11 == 0 && i >= EVENTS - 1_000) {
+      // multivalues in the last request's last blocks only: a block holding one keeps its column in
+      // its payload (no ordinals), so the blocks before still group by ordinal
+      return List.of(single(i), single(i + 1));
+    }
+    return List.of(single(i));
+  }
+
+  private static long time(int i) {
+    return START + i * 2L;
+  }
+
+  private static int n(int i) {
+    return i * 31 % 101;
+  }
+
+  private static void post(String index, int from, int to) throws Exception {
+    StringBuilder body = new StringBuilder();
+    ObjectMapper json = new ObjectMapper();
+    for (int i = from; i < to; i++) {
+      List<String> sessions = sessions(i);
+      String field =
+          switch (sessions.size()) {
+            case 0 -> "";
+            case 1 -> ",\"session\":" + json.writeValueAsString(sessions.get(0));
+            default -> ",\"session\":" + json.writeValueAsString(sessions);
+          };
+      body.append(
+          String.format(
+              "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"edge\",\"index\":\"%s\","
+                  + "\"event\":\"event %d n=%d\",\"fields\":{\"level\":\"l%d\"%s}}%n",
+              time(i), index, i, n(i), i % 3, field));
+    }
+    TestServers.postEvents(server, TOKEN, body.toString());
+  }
+
+  private static Map<String, String> expected(IntPredicate selected) {
+    Map<String, List<Integer>> bySession = new TreeMap<>();
+    for (int i = 0; i < EVENTS; i++) {
+      if (selected.test(i)) {
+        for (String s : sessions(i)) {
+          bySession.computeIfAbsent(s, k -> new ArrayList<>()).add(i);
+        }
+      }
+    }
+    Map<String, String> rows = new TreeMap<>();
+    bySession.forEach(
+        (s, events) -> {
+          long lo = events.stream().mapToLong(OrdinalGroupingEdgesTest::time).min().orElseThrow();
+          long hi = events.stream().mapToLong(OrdinalGroupingEdgesTest::time).max().orElseThrow();
+          int max = events.stream().mapToInt(OrdinalGroupingEdgesTest::n).max().orElseThrow();
+          rows.put(s, "count=%d d=%d hi=%d".formatted(events.size(), hi - lo, max));
+        });
+    return rows;
+  }
+
+  private static List<JsonNode> results(String search) throws Exception {
+    String body = TestServers.exportOk(server, PASSWORD, search);
+    List<JsonNode> rows = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : body.split("\n")) {
+      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
+      if (result != null) {
+        rows.add(result);
+      }
+    }
+    return rows;
+  }
+
+  private static final String QUERY = "| stats count, range(_time) AS d, max(n) AS hi by session";
+
+  private static Map<String, String> answer(String search) throws Exception {
+    Map<String, String> rows = new TreeMap<>();
+    for (JsonNode r : results(search)) {
+      rows.put(
+          r.get("session").asText(),
+          "count=%s d=%s hi=%s"
+              .formatted(r.get("count").asText(), r.get("d").asText(), r.get("hi").asText()));
+    }
+    return rows;
+  }
+
+  @Test
+  void threeSegmentsMultivaluesAndMissingValues() throws Exception {
+    Map<String, String> expected = expected(i -> true);
+    assertThat(expected).hasSizeGreaterThan(1900);
+    assertThat(answer("search index=bl " + QUERY)).isEqualTo(expected);
+    assertThat(answer("search index=ev " + QUERY)).isEqualTo(expected);
+  }
+
+  @Test
+  void aSearchTimeFilterInFront() throws Exception {
+    Map<String, String> expected = expected(i -> n(i) > 50);
+    assertThat(answer("search index=bl n>50 " + QUERY)).isEqualTo(expected);
+  }
+
+  @Test
+  void commandsAfterStats() throws Exception {
+    Map<String, String> expected = expected(i -> true);
+    List<Long> counts =
+        expected.values().stream()
+            .map(v -> Long.parseLong(v.substring("count=".length(), v.indexOf(' '))))
+            .sorted(Comparator.reverseOrder())
+            .toList();
+    List<JsonNode> top =
+        results("search index=bl | stats count by session | sort - count | head 5");
+    assertThat(top.stream().map(r -> r.get("count").asLong()).toList())
+        .isEqualTo(counts.subList(0, 5));
+    long total = counts.stream().mapToLong(Long::longValue).sum();
+    List<JsonNode> withTotal =
+        results("search index=bl | stats count by session | eventstats sum(count) AS total");
+    assertThat(withTotal).hasSize(expected.size());
+    assertThat(withTotal.get(0).get("total").asLong()).isEqualTo(total);
+  }
+
+  /**
+   * Explain names the fields the run groups by ordinal: not one the filter reads ({@code
+   * EventPages.groupByOrdinal} keeps those on page entries) nor a default field (no ordinal
+   * column).
+   */
+  @Test
+  void explainNamesOnlyWhatIsGroupedByOrdinal() throws Exception {
+    for (String search :
+        List.of(
+            "search index=bl session=m* | stats range(_time) AS d by session",
+            "search index=bl | stats range(_time) AS d by host")) {
+      assertThat(server.search().explain(server.search().plan(search, null, null)))
+          .as(search)
+          .doesNotContainKey("grouped_by_ordinal");
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.ql.exec.SearchResources;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A segment's whole dictionary block is charged while a slice holds it and given back when the last
+ * lets it go, so a search's segments read one after another are charged one at a time; a block that
+ * would take more than half of what the limit leaves free is refused (null: per-page dictionaries),
+ * never an error. Each dictionary: {@value #VALUES} texts of 40 characters, its texts charged
+ * {@value #VALUES} × 104 bytes; the limit {@value #LIMIT} bytes fits one such block, not two.
+ */
+class SegmentDictionaryBlocksTest {
+  private static final int VALUES = 1_000;
+  private static final long LIMIT = 500_000;
+
+  private final MemoryAccount account = new MemoryAccount("search", LIMIT);
+  private final SegmentDictionaryBlocks blocks =
+      new SegmentDictionaryBlocks(
+          new SearchResources(account, () -> false, w -> {}).tracker("stats"));
+
+  private static String[] dictionary(char segment) {
+    String[] texts = new String[VALUES];
+    for (int i = 0; i < VALUES; i++) {
+      texts[i] = segment + "-%038d".formatted(i);
+    }
+    return texts;
+  }
+
+  @Test
+  void aSegmentLetGoByItsLastSliceGivesBackItsCharge() {
+    String[] first = dictionary('a');
+    BytesBlock block = blocks.hold(first);
+    assertThat(block).isNotNull();
+    assertThat(block.positionCount()).isEqualTo(VALUES);
+    assertThat(block.getStringValue(7)).isEqualTo(first[7]);
+    long one = account.used();
+    assertThat(one).isGreaterThanOrEqualTo(VALUES * 104L);
+    assertThat(blocks.hold(first)).as("a second slice shares it").isSameAs(block);
+    assertThat(account.used()).isEqualTo(one);
+    blocks.letGo(first);
+    assertThat(account.used()).as("one slice still holds it").isEqualTo(one);
+    blocks.letGo(first);
+    assertThat(account.used()).isZero();
+    // the next segments, one after another, each fit
+    for (char segment = 'b'; segment <= 'e'; segment++) {
+      String[] next = dictionary(segment);
+      assertThat(blocks.hold(next)).as("segment %s", segment).isNotNull();
+      blocks.letGo(next);
+    }
+    assertThat(account.used()).isZero();
+  }
+
+  @Test
+  void aBlockOverHalfOfWhatIsFreeIsRefusedNotAnError() {
+    String[] first = dictionary('a');
+    String[] second = dictionary('b');
+    assertThat(blocks.hold(first)).isNotNull();
+    long one = account.used();
+    assertThat(blocks.hold(second)).as("both held would leave the groups too little").isNull();
+    assertThat(account.used()).isEqualTo(one);
+    blocks.letGo(first);
+    assertThat(blocks.hold(second))
+        .as("refused once: per-page for the rest of the search")
+        .isNull();
+    blocks.release();
+    assertThat(account.used()).isZero();
+  }
+
+  @Test
+  void releaseGivesBackWhatSlicesThatFailedStillHeld() {
+    assertThat(blocks.hold(dictionary('a'))).isNotNull();
+    assertThat(account.used()).isPositive();
+    blocks.release();
+    assertThat(account.used()).isZero();
+  }
+}
