@@ -6,7 +6,7 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,7 @@ class BlockRunMixTest {
   private static final long START = LayoutEvents.START;
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -63,13 +63,6 @@ class BlockRunMixTest {
     return String.format(
         "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mix\",\"index\":\"%s\",\"event\":\"%s\"%s}%n",
         START + i * 7L, index, text, fields);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static String search(String query) throws Exception {

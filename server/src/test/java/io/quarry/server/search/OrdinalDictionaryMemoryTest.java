@@ -8,7 +8,7 @@ import io.quarry.server.config.HecToken;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +29,7 @@ class OrdinalDictionaryMemoryTest {
   private static final int EVENTS = 40_000;
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -59,13 +59,6 @@ class OrdinalDictionaryMemoryTest {
                 "session-%033d".formatted(i)));
       }
       TestServers.postEvents(server, TOKEN, body.toString());
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
     }
   }
 
