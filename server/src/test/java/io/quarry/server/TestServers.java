@@ -88,14 +88,27 @@ public final class TestServers {
     return start(
         data,
         password,
-        settings ->
-            more.apply(
-                settings
-                    .put("indexes", indexes)
-                    .put(
-                        "hec.tokens",
-                        List.of(new HecToken(token, "test", indexes.get(0), indexes, null)))
-                    .put("storage", storage)));
+        settings -> more.apply(indexes(settings, token, indexes).put("storage", storage)));
+  }
+
+  /**
+   * {@code settings} with {@code indexes}, HEC token {@code token} writing to all (the first its
+   * default).
+   */
+  public static ConfigBuilder indexes(ConfigBuilder settings, String token, List<String> indexes) {
+    return settings
+        .put("indexes", indexes)
+        .put("hec.tokens", List.of(new HecToken(token, "test", indexes.get(0), indexes, null)));
+  }
+
+  /**
+   * {@code settings} with index {@code main} and a metric index {@code m} of at most {@code
+   * maxBucketPoints} points a hot bucket, HEC token {@link #TOKEN} writing to both.
+   */
+  public static ConfigBuilder withMetricIndex(ConfigBuilder settings, long maxBucketPoints) {
+    return indexes(settings, TOKEN, List.of("main", "m"))
+        .put("storage.indexes.m.datatype", "metric")
+        .put("storage.indexes.m.maxBucketPoints", maxBucketPoints);
   }
 
   /**

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,18 +38,8 @@ class ResultsOnPagesTest {
   @BeforeAll
   static void load() throws Exception {
     server =
-        QuarryServer.start(
-            TestServers.settings(dataDirectory, PASSWORD)
-                .put("indexes", List.of("main", "m"))
-                .put(
-                    "hec.tokens",
-                    List.of(
-                        new HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
-                .put("storage.indexes.m.datatype", "metric")
-                .put("storage.indexes.m.maxBucketPoints", 200L)
-                .build(),
-            Clock.systemUTC());
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> TestServers.withMetricIndex(settings, 200L));
     StringBuilder body = new StringBuilder();
     for (int i = 0; i < 6; i++) { // h0 h1 h2 h0 h1 h2; even: WARN alpha, odd: INFO beta
       Map<String, Object> envelope = new LinkedHashMap<>();

@@ -7,13 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,17 +56,8 @@ class MetricSearchTest {
   }
 
   static QuarryServer start() throws Exception {
-    return QuarryServer.start(
-        TestServers.settings(dataDirectory, PASSWORD)
-            .put("indexes", List.of("main", "m"))
-            .put(
-                "hec.tokens",
-                List.of(
-                    new HecToken(TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
-            .put("storage.indexes.m.datatype", "metric")
-            .put("storage.indexes.m.maxBucketPoints", 200L)
-            .build(),
-        Clock.systemUTC());
+    return TestServers.start(
+        dataDirectory, PASSWORD, settings -> TestServers.withMetricIndex(settings, 200L));
   }
 
   @BeforeAll
