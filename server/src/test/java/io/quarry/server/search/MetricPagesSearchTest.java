@@ -17,7 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +37,7 @@ class MetricPagesSearchTest {
   private static final int POINTS = 240; // 40 minutes at 10 s
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void load() throws Exception {
@@ -66,11 +66,6 @@ class MetricPagesSearchTest {
       }
     }
     TestServers.postEvents(server, TestServers.TOKEN, body.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   /** Answers computed here from the points sent (h1..h3; cpu.user (i % 7) + 10h + 0.5). */

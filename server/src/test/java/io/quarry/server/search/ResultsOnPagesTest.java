@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +33,7 @@ class ResultsOnPagesTest {
   private static final long T0 = Instant.parse("2026-01-07T10:00:00Z").getEpochSecond();
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void load() throws Exception {
@@ -69,11 +69,6 @@ class ResultsOnPagesTest {
     }
     TestServers.postEvents(server, TestServers.TOKEN, body.toString());
     EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   /** The forms over a generator's rows, a metric command's and an aggregation's. */

@@ -18,7 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +37,7 @@ class MetricSearchTest {
   private static final int POINTS = 180; // 30 minutes at 10 s
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   /** Every point sent: host → metric → time (s) → value. */
   private static final Map<String, Map<String, TreeMap<Long, Double>>> SENT = new TreeMap<>();
@@ -112,11 +112,6 @@ class MetricSearchTest {
     }
     HttpResponse<String> sent = hec(body.toString());
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   static HttpResponse<String> hec(String body) throws Exception {
