@@ -22,24 +22,20 @@ import java.util.Objects;
 public final class Evaluator {
   private final Instant now;
   private final ZoneId zone;
-
   private final LookupTable.Source lookups;
+  private final LookupTable.Writer lookupWriter;
 
   /** Every eval function applied to its arguments' values ({@link #apply}, {@link #bind}). */
   private final FunctionCalls functions;
 
+  private SearchResources resources = SearchResources.unbounded();
+  private RawTermMatcher rawTerms; // null: a position's raw text cannot be searched
   private SearchInfo searchInfo = SearchInfo.NONE;
-
-  /** The search's time: what {@code now()} returns. */
-  public Instant now() {
-    return now;
-  }
+  private MetricAppend metricAppend = MetricAppend.NONE;
 
   public Evaluator(Instant now, ZoneId zone) {
     this(now, zone, LookupTable.Source.NONE);
   }
-
-  private final LookupTable.Writer lookupWriter;
 
   /** An evaluator whose searches can read lookup tables from {@code lookups}. */
   public Evaluator(Instant now, ZoneId zone, LookupTable.Source lookups) {
@@ -56,15 +52,16 @@ public final class Evaluator {
     this.functions = new FunctionCalls(now, zone, () -> resources.stopped());
   }
 
-  private SearchResources resources = SearchResources.unbounded();
+  /** The search's time: what {@code now()} returns. */
+  public Instant now() {
+    return now;
+  }
 
   /** This evaluator, its search's operators using {@code runtime} (memory, cancellation). */
   public Evaluator withResources(SearchResources runtime) {
     this.resources = Objects.requireNonNull(runtime, "runtime is null");
     return this;
   }
-
-  private RawTermMatcher rawTerms; // null: a position's raw text cannot be searched
 
   /** This evaluator, matching search terms in a page's {@code _raw} with {@code matcher}. */
   public Evaluator withRawTermMatcher(RawTermMatcher matcher) {
@@ -107,8 +104,6 @@ public final class Evaluator {
   public LookupTable.Writer lookupWriter() {
     return lookupWriter;
   }
-
-  private MetricAppend metricAppend = MetricAppend.NONE;
 
   /** This evaluator, its search's {@code mstats append=true} reading points from {@code source}. */
   public Evaluator withMetricAppend(MetricAppend source) {
