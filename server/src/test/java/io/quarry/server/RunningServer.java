@@ -10,24 +10,38 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One server with the default settings ({@link TestServers#start(Path, String)}) over a fresh data
- * directory, for the whole of a test class: {@code @RegisterExtension static final RunningServer
- * SERVER = new RunningServer(PASSWORD);}. Started before the class's first test; closed, and its
- * directory deleted, after its last.
+ * One server over a fresh data directory, for the whole of a test class: {@code @RegisterExtension
+ * static final RunningServer SERVER = new RunningServer(PASSWORD);} (the default settings, {@link
+ * TestServers#start(Path, String)}), or with a {@link Starter} of its own (settings, events loaded
+ * before the first test). Started before the class's first test; closed, and its directory deleted,
+ * after its last.
  */
 public final class RunningServer implements BeforeAllCallback, AfterAllCallback {
+  /** Starts the server over its data directory (and loads what the tests search). */
+  @FunctionalInterface
+  public interface Starter {
+    QuarryServer start(Path data) throws Exception;
+  }
+
   private final String password;
+  private final Starter starter;
   private Path root;
   private QuarryServer server;
 
   public RunningServer(String password) {
-    this.password = password;
+    this(password, data -> TestServers.start(data, password));
+  }
+
+  /** A server that {@code starter} starts, whose admin password is {@code password}. */
+  public RunningServer(String password, Starter starter) {
+    this.password = java.util.Objects.requireNonNull(password, "password is null");
+    this.starter = java.util.Objects.requireNonNull(starter, "starter is null");
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     root = Files.createTempDirectory("quarry-test-server");
-    server = TestServers.start(root.resolve("data"), password);
+    server = starter.start(root.resolve("data"));
   }
 
   @Override
@@ -52,6 +66,11 @@ public final class RunningServer implements BeforeAllCallback, AfterAllCallback 
 
   public String password() {
     return password;
+  }
+
+  /** The export endpoint's answer to {@code query} as admin, which must be 200. */
+  public String exportOk(String query) throws Exception {
+    return TestServers.exportOk(server(), password, query);
   }
 
   private static void delete(Path directory) throws IOException {

@@ -88,4 +88,15 @@ public final class TestConfig {
     Files.writeString(config, text(directory.resolve("data")));
     return QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
   }
+
+  /**
+   * Closes {@code running} (if there is one) and starts a server from this configuration over the
+   * same {@code directory} again: what survives a restart.
+   */
+  public QuarryServer restart(QuarryServer running, Path directory) throws Exception {
+    if (running != null) {
+      running.close();
+    }
+    return start(directory);
+  }
 }

@@ -62,17 +62,53 @@ public final class TestServers {
       String token,
       Map<String, io.quarry.server.sourcetype.SourcetypeSettings> sourcetypes)
       throws Exception {
+    return startLayouts(
+        data, password, token, settings -> settings.put("sourcetypes", sourcetypes));
+  }
+
+  /** As above, with what {@code more} changes or adds (limits, sourcetypes). */
+  public static QuarryServer startLayouts(
+      Path data, String password, String token, UnaryOperator<ConfigBuilder> more)
+      throws Exception {
+    return startIndexes(data, password, token, List.of("ev", "bl"), eventsBesideBlocks(), more);
+  }
+
+  /**
+   * A server with {@code indexes} kept as {@code storage} says, {@code token} writing to all of
+   * them (its default index the first), with what {@code more} changes or adds.
+   */
+  public static QuarryServer startIndexes(
+      Path data,
+      String password,
+      String token,
+      List<String> indexes,
+      Storage storage,
+      UnaryOperator<ConfigBuilder> more)
+      throws Exception {
     return start(
         data,
         password,
-        settings ->
-            settings
-                .put("indexes", List.of("ev", "bl"))
-                .put(
-                    "hec.tokens",
-                    List.of(new HecToken(token, "test", "ev", List.of("ev", "bl"), null)))
-                .put("storage", eventsBesideBlocks())
-                .put("sourcetypes", sourcetypes));
+        settings -> more.apply(indexes(settings, token, indexes).put("storage", storage)));
+  }
+
+  /**
+   * {@code settings} with {@code indexes}, HEC token {@code token} writing to all (the first its
+   * default).
+   */
+  public static ConfigBuilder indexes(ConfigBuilder settings, String token, List<String> indexes) {
+    return settings
+        .put("indexes", indexes)
+        .put("hec.tokens", List.of(new HecToken(token, "test", indexes.get(0), indexes, null)));
+  }
+
+  /**
+   * {@code settings} with index {@code main} and a metric index {@code m} of at most {@code
+   * maxBucketPoints} points a hot bucket, HEC token {@link #TOKEN} writing to both.
+   */
+  public static ConfigBuilder withMetricIndex(ConfigBuilder settings, long maxBucketPoints) {
+    return indexes(settings, TOKEN, List.of("main", "m"))
+        .put("storage.indexes.m.datatype", "metric")
+        .put("storage.indexes.m.maxBucketPoints", maxBucketPoints);
   }
 
   /**
@@ -80,19 +116,18 @@ public final class TestServers {
    * ({@code format: events}), index {@code bl} one per block of events ({@code format: blocks}).
    */
   public static Storage eventsBesideBlocks() {
-    return new Storage(
-        null,
-        null,
-        null,
-        null,
-        null,
-        Map.of(
-            "ev",
-            new IndexStorage(null, null, null, null, null, null, null, null, "events", null),
-            "bl",
-            new IndexStorage(null, null, null, null, null, null, null, null, "blocks", null)),
-        null,
-        null);
+    return storage(Map.of("ev", "events", "bl", "blocks"));
+  }
+
+  /** Storage keeping each of {@code formats}' indexes in the format it names. */
+  public static Storage storage(Map<String, String> formats) {
+    Map<String, IndexStorage> indexes = new java.util.HashMap<>();
+    formats.forEach(
+        (index, format) ->
+            indexes.put(
+                index,
+                new IndexStorage(null, null, null, null, null, null, null, null, format, null)));
+    return new Storage(null, null, null, null, null, Map.copyOf(indexes), null, null);
   }
 
   /**

@@ -10,10 +10,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.StoredField;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
@@ -36,10 +33,8 @@ class JournalBlockBuffersTest {
   void largeBlocksReuseTheWritersBuffers() throws IOException {
     Random random = new Random(23);
     List<byte[]> payloads = new ArrayList<>();
-    for (int i = 0; i < 8; i++) {
-      byte[] payload = new byte[DOCUMENT_BYTES]; // random: its compressed bound is its own size
-      random.nextBytes(payload);
-      payloads.add(payload);
+    for (int i = 0; i < 8; i++) { // random: a payload's compressed bound is its own size
+      payloads.add(JournalPayloads.randomBytes(random, DOCUMENT_BYTES));
     }
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -48,11 +43,10 @@ class JournalBlockBuffersTest {
         IndexWriter writer =
             new IndexWriter(
                 fs,
-                new IndexWriterConfig()
-                    .setCodec(new QuarryCodec(JournalCompression.ZSTD, BLOCK_SIZE))
+                JournalPayloads.config(JournalCompression.ZSTD, BLOCK_SIZE)
                     .setRAMBufferSizeMB(256))) {
       Document document = new Document();
-      StoredField field = new StoredField("payload", new BytesRef(payloads.get(0)));
+      StoredField field = new StoredField(JournalPayloads.FIELD, new BytesRef(payloads.get(0)));
       document.add(field);
       for (int doc = 0; doc < 16; doc++) { // the writer's buffers grown, the JIT past its start
         field.setBytesValue(new BytesRef(payloads.get(doc % payloads.size())));
@@ -71,16 +65,10 @@ class JournalBlockBuffersTest {
     assertThat(allocated / (DOCUMENTS - 16))
         .as("bytes allocated per block of %d bytes", DOCUMENT_BYTES)
         .isLessThan(DOCUMENT_BYTES / 2);
-    try (FSDirectory fs = FSDirectory.open(directory);
-        DirectoryReader reader = DirectoryReader.open(fs)) {
-      assertThat(reader.maxDoc()).isEqualTo(DOCUMENTS);
-      StoredFields fields = reader.leaves().get(0).reader().storedFields();
-      for (int doc = 0; doc < DOCUMENTS; doc++) {
-        BytesRef read = fields.document(doc).getBinaryValue("payload");
-        assertThat(BytesRef.deepCopyOf(read).bytes)
-            .as("doc %d", doc)
-            .isEqualTo(payloads.get(doc % payloads.size()));
-      }
+    List<byte[]> written = new ArrayList<>();
+    for (int doc = 0; doc < DOCUMENTS; doc++) {
+      written.add(payloads.get(doc % payloads.size()));
     }
+    JournalPayloads.assertReadBack(directory, written);
   }
 }

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,17 +90,9 @@ class MetricIndexCliTest {
   }
 
   private static QuarryServer start(Path data) throws Exception {
-    return QuarryServer.start(
-        TestServers.settings(data, "pw")
-            .put("server.workerThreads", 2)
-            .put("indexes", List.of("main", "m"))
-            .put(
-                "hec.tokens",
-                List.of(
-                    new HecToken(TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
-            .put("storage.indexes.m.datatype", "metric")
-            .put("storage.indexes.m.maxBucketPoints", 500L)
-            .build(),
-        Clock.systemUTC());
+    return TestServers.start(
+        data,
+        "pw",
+        settings -> TestServers.withMetricIndex(settings.put("server.workerThreads", 2), 500L));
   }
 }

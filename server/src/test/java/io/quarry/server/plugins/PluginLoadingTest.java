@@ -14,7 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +29,7 @@ class PluginLoadingTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   /** A plugin of one command; {@code body} is the operator's process(Page) body. */
@@ -283,13 +283,6 @@ class PluginLoadingTest {
         io.quarry.server.TestServers.postRaw(
             server, "tok", "app", "2026-01-07T10:00:00Z x=hello\n2026-01-07T10:00:01Z x=world\n");
     assertThat(loaded.statusCode()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static HttpResponse<String> search(String query) throws Exception {

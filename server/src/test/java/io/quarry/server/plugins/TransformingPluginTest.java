@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -221,7 +221,7 @@ class TransformingPluginTest {
       """;
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -269,13 +269,6 @@ class TransformingPluginTest {
   private static String line(int i) {
     String v = i % 70 == 0 ? "" : " v=" + (i % 50 == 7 ? "n/a" : String.valueOf(i % 10));
     return "2026-01-07T10:%02d:%02dZ g=h%d%s".formatted(i / 60 % 60, i % 60, i % 3, v);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   /** The (count, sum) per group of the events' whole numbers v, optionally only where v > above. */

@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +29,7 @@ class RestRolesTest {
   private static final String ADMIN = "admin:admin-pw";
 
   @TempDir Path directory;
-  private QuarryServer server;
+  @AutoClose private QuarryServer server;
 
   private static final TestConfig CONFIG =
       TestConfig.yaml("indexes: [main, web]")
@@ -54,15 +54,7 @@ class RestRolesTest {
   }
 
   private void restart() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-    server = CONFIG.start(directory);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    server.close();
+    server = CONFIG.restart(server, directory);
   }
 
   @Test

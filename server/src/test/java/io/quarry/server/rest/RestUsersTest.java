@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,7 @@ class RestUsersTest {
   private static final String USERS = "/services/authentication/users";
 
   @TempDir Path directory;
-  private QuarryServer server;
+  @AutoClose private QuarryServer server;
 
   private static final TestConfig CONFIG =
       TestConfig.yaml("indexes: [main, web]")
@@ -37,15 +37,7 @@ class RestUsersTest {
   }
 
   private void restart() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-    server = CONFIG.start(directory);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    server.close();
+    server = CONFIG.restart(server, directory);
   }
 
   @Test

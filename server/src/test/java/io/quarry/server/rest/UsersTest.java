@@ -8,19 +8,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestConfig;
+import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.ConfigException;
 import io.quarry.server.config.ConfigLoader;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,22 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UsersTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
     server = TestConfig.yaml().user("alice").user("bob").start(directory);
     TestServers.loadRaw(server, "one event\nanother event\n");
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test
@@ -200,20 +191,9 @@ class UsersTest {
     return ids;
   }
 
+  /** {@link TestHttp#send} to the server. */
   private static HttpResponse<String> send(
       String method, String path, String authorization, String body) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url() + path));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    if (body != null && body.startsWith("{")) {
-      request.header("Content-Type", "application/json");
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new TestHttp(server.url()).send(method, path, authorization, body);
   }
 }

@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +25,7 @@ class BlockIndexSearchTest {
   private static final String TOKEN = "block-token";
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -47,13 +47,6 @@ class BlockIndexSearchTest {
   private static void post(String index, String sourcetype, String body) throws Exception {
     HttpResponse<String> response = TestServers.postRaw(server, TOKEN, sourcetype, index, body);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static String search(String query) throws Exception {

@@ -2,14 +2,10 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
+import io.quarry.server.RunningServer;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The scan's block runs (issue 21, session 32) answer as the event layout and as the per-event path
@@ -23,13 +19,9 @@ class BlockRunMixTest {
   private static final String TOKEN = "block-run-token";
   private static final long START = LayoutEvents.START;
 
-  @TempDir static Path root;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = LayoutEvents.start(root.resolve("data"), PASSWORD, TOKEN, BlockRunMixTest::envelope);
-  }
+  @RegisterExtension
+  static final RunningServer SERVER =
+      LayoutEvents.running(PASSWORD, TOKEN, BlockRunMixTest::envelope);
 
   /** Event {@code i}: its text and index-time fields vary by request, so blocks mix them. */
   private static String envelope(String index, int i) {
@@ -65,15 +57,8 @@ class BlockRunMixTest {
         START + i * 7L, index, text, fields);
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-  }
-
   private static String search(String query) throws Exception {
-    return TestServers.exportOk(server, PASSWORD, query);
+    return SERVER.exportOk(query);
   }
 
   /** Runs (bl, no head) answer as events (ev) and as the per-event path (head) do. */

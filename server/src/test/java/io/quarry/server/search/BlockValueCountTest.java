@@ -2,14 +2,10 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.nio.file.Path;
+import io.quarry.server.RunningServer;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The block layout's counts from per-block value counts (issue 23): {@code stats count}, {@code
@@ -24,14 +20,9 @@ class BlockValueCountTest {
   private static final String TOKEN = "block-count-token";
   private static final long START = LayoutEvents.START;
 
-  @TempDir static Path root;
-  private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        LayoutEvents.start(root.resolve("data"), PASSWORD, TOKEN, BlockValueCountTest::envelope);
-  }
+  @RegisterExtension
+  static final RunningServer SERVER =
+      LayoutEvents.running(PASSWORD, TOKEN, BlockValueCountTest::envelope);
 
   private static final String[] LEVELS = {"info", "WARN", "Error", "info"};
   private static final String[] CODES = {"200", "404", "500", "503", "200"};
@@ -60,19 +51,15 @@ class BlockValueCountTest {
         tags == null ? "" : ",\"tag\":" + tags);
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-  }
-
   private static String search(String query) throws Exception {
-    return TestServers.exportOk(server, PASSWORD, query);
+    return SERVER.exportOk(query);
   }
 
   private static SearchStats stats(String query) throws Exception {
-    return server.search().run(query, server.search().plan(query, null, null), page -> {});
+    return SERVER
+        .server()
+        .search()
+        .run(query, SERVER.server().search().plan(query, null, null), page -> {});
   }
 
   private static final List<String> RANGES =
@@ -185,17 +172,24 @@ class BlockValueCountTest {
                 .journalBlocks())
         .isPositive();
     String plan =
-        server
+        SERVER
+            .server()
             .search()
-            .explain(server.search().plan("index=bl level=warn | stats count by level", null, null))
+            .explain(
+                SERVER
+                    .server()
+                    .search()
+                    .plan("index=bl level=warn | stats count by level", null, null))
             .toString();
     assertThat(plan).contains("engine=index").contains("counted_from_block_values=true");
     for (String index : List.of("ev", "bl")) {
       String grouped =
-          server
+          SERVER
+              .server()
               .search()
               .explain(
-                  server
+                  SERVER
+                      .server()
                       .search()
                       .plan("index=" + index + " | stats count by level, code", null, null))
               .toString();

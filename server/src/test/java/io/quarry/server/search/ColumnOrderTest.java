@@ -8,7 +8,7 @@ import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +25,7 @@ class ColumnOrderTest {
   private static final String PASSWORD = "column-order-pw";
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -35,11 +35,6 @@ class ColumnOrderTest {
         "2026-01-01 00:00:01 user=ann took=10 zone=b\n"
             + "2026-01-01 00:00:02 user=bob took=12\n"
             + "2026-01-01 00:00:03 zone=a user=ann code=7\n");
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   @Test

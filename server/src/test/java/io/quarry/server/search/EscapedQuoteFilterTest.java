@@ -10,7 +10,7 @@ import io.quarry.server.sourcetype.SourcetypeSettings;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +27,7 @@ class EscapedQuoteFilterTest {
   private static final String ADMIN = TestHttp.basic("admin", "filter-pw");
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -55,13 +55,6 @@ class EscapedQuoteFilterTest {
     HttpResponse<String> loaded =
         TestServers.postRaw(server, TestServers.TOKEN, "esc", lines.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,18 +24,11 @@ class EventListingMemoryLimitTest {
   private static final String PASSWORD = "listing-memory-password";
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
     server = MemoryLimitServers.start(root.resolve("data"), PASSWORD, 400L << 10, 5_000);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static HttpResponse<String> search(String query) throws Exception {

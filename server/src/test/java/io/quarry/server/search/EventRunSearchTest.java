@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +33,7 @@ class EventRunSearchTest {
   private static final long MIDNIGHT = 1767225600L; // 2026-01-01T00:00:00Z
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static final Map<String, long[]> byIp = new TreeMap<>(); // count, min time, max time
   private static final Map<String, Long> bySid = new TreeMap<>();
   private static final Map<String, Long> byIpWithSid = new TreeMap<>();
@@ -109,11 +109,6 @@ class EventRunSearchTest {
       lines.append(line.apply(i)).append('\n');
     }
     return lines.toString();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   private static List<JsonNode> results(String search) throws Exception {

@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class EventTableTest {
   private static final int EVENTS = 2_600;
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -66,11 +66,6 @@ class EventTableTest {
     }
     TestServers.postEvents(server, TestServers.TOKEN, envelopes.toString());
     EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   private static final List<String> WRITES =

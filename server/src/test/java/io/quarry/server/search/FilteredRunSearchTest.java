@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class FilteredRunSearchTest {
   private static final int KINDS = 8;
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static final int[] ofKind = new int[KINDS];
   private static final Map<String, Long> rarewordByWho = new TreeMap<>();
 
@@ -78,11 +78,6 @@ class FilteredRunSearchTest {
     Collections.shuffle(past, random);
     TestServers.loadRaw(server, EventRunSearchTest.lines(ascii, FilteredRunSearchTest::line));
     TestServers.loadRaw(server, EventRunSearchTest.lines(past, FilteredRunSearchTest::line));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   private static List<JsonNode> results(String search) throws Exception {

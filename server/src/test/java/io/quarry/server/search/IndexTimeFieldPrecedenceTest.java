@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexTimeFieldPrecedenceTest {
   private static final long BASE = 1_767_225_600L;
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -47,11 +47,6 @@ class IndexTimeFieldPrecedenceTest {
       TestServers.postEvents(server, TestServers.TOKEN, String.join("", part));
       EnginePages.rows(server, "* | head 1"); // a refresh: the next request is another segment
     }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   private static String envelope(int i, String text, String fields) {

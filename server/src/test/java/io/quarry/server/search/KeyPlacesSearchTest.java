@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +36,7 @@ class KeyPlacesSearchTest {
   private static final int ESCAPED_LINES = 600;
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static final Map<String, Long> expected = new TreeMap<>();
   private static final Map<String, Long> expectedOfAnn = new TreeMap<>(); // user=ann's lines
 
@@ -112,11 +112,6 @@ class KeyPlacesSearchTest {
       }
     }
     TestServers.loadRaw(server, lines.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   /** The {@code sid} counts a search answers by {@code stats count by sid}. */

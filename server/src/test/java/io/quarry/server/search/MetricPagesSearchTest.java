@@ -6,20 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,23 +37,13 @@ class MetricPagesSearchTest {
   private static final int POINTS = 240; // 40 minutes at 10 s
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void load() throws Exception {
     server =
-        QuarryServer.start(
-            TestServers.settings(dataDirectory, PASSWORD)
-                .put("indexes", List.of("main", "m"))
-                .put(
-                    "hec.tokens",
-                    List.of(
-                        new HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
-                .put("storage.indexes.m.datatype", "metric")
-                .put("storage.indexes.m.maxBucketPoints", 200L)
-                .build(),
-            Clock.systemUTC());
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> TestServers.withMetricIndex(settings, 200L));
     StringBuilder body = new StringBuilder();
     String[] hosts = {"h1", "h2", "h3"};
     for (int h = 0; h < hosts.length; h++) {
@@ -78,11 +66,6 @@ class MetricPagesSearchTest {
       }
     }
     TestServers.postEvents(server, TestServers.TOKEN, body.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   /** Answers computed here from the points sent (h1..h3; cpu.user (i % 7) + 10h + 0.5). */

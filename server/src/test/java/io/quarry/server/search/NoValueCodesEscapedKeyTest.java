@@ -3,16 +3,12 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
+import io.quarry.server.RunningServer;
 import io.quarry.server.sourcetype.SourcetypeSettings;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Review (session 34, review-d) of the "no value" codes ({@code _bp.<f>}, {@code TextMentions}):
@@ -26,24 +22,18 @@ class NoValueCodesEscapedKeyTest {
   private static final long START = LayoutEvents.START;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        LayoutEvents.start(
-            root.resolve("data"),
-            PASSWORD,
-            TOKEN,
-            Map.of(
-                "sid",
-                new SourcetypeSettings.Builder()
-                    .searchExtractions(List.of("sid:(?<session>\\w+)"))
-                    .build()),
-            200,
-            NoValueCodesEscapedKeyTest::envelope);
-  }
+  @RegisterExtension
+  static final RunningServer SERVER =
+      LayoutEvents.running(
+          PASSWORD,
+          TOKEN,
+          Map.of(
+              "sid",
+              new SourcetypeSettings.Builder()
+                  .searchExtractions(List.of("sid:(?<session>\\w+)"))
+                  .build()),
+          200,
+          NoValueCodesEscapedKeyTest::envelope);
 
   /**
    * Event {@code i} of 200: index-time {@code session} in even ones; event 1 is JSON whose key is
@@ -65,7 +55,7 @@ class NoValueCodesEscapedKeyTest {
   }
 
   private static String search(String query) throws Exception {
-    return TestServers.exportOk(server, PASSWORD, query);
+    return SERVER.exportOk(query);
   }
 
   @Test
@@ -77,8 +67,7 @@ class NoValueCodesEscapedKeyTest {
   @Test
   void aJsonKeyWithAnEscapeIsNotANoValue() throws Exception {
     LayoutEvents.assertSameOverBoth(
-        server,
-        PASSWORD,
+        SERVER,
         List.of(
             "| stats count by session",
             "| stats range(_time) AS d, count by session",

@@ -8,7 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class OptionalIndexedFieldTest {
   private static final long START = 1767780000L; // 2026-01-07T10:00:00Z
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -59,13 +59,6 @@ class OptionalIndexedFieldTest {
               has ? ",\"session\":\"s" + (i % 37) + "\"" : ""));
     }
     TestServers.postEvents(server, TOKEN, body.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static String search(String query) throws Exception {

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,43 +28,18 @@ class OrdinalDictionaryMemoryTest {
   private static final int EVENTS = 40_000;
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
     server =
-        TestServers.start(
+        TestServers.startLayouts(
             root.resolve("data"),
             PASSWORD,
-            settings ->
-                settings
-                    .put("search.maxMemoryBytes", LIMIT)
-                    .put("indexes", List.of("ev", "bl"))
-                    .put(
-                        "hec.tokens",
-                        List.of(new HecToken(TOKEN, "test", "ev", List.of("ev", "bl"), null)))
-                    .put("storage", TestServers.eventsBesideBlocks()));
+            TOKEN,
+            settings -> settings.put("search.maxMemoryBytes", LIMIT));
     for (String index : List.of("ev", "bl")) {
-      StringBuilder body = new StringBuilder();
-      for (int i = 0; i < EVENTS; i++) {
-        body.append(
-            String.format(
-                "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mem\",\"index\":\"%s\","
-                    + "\"event\":\"event %d\",\"fields\":{\"level\":\"%s\",\"session\":\"%s\"}}%n",
-                1767780000L + i,
-                index,
-                i,
-                i % 20 == 0 ? "warn" : "info",
-                "session-%033d".formatted(i)));
-      }
-      TestServers.postEvents(server, TOKEN, body.toString());
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
+      TestServers.postEvents(server, TOKEN, SessionEvents.envelopes(index, 0, EVENTS, 20));
     }
   }
 

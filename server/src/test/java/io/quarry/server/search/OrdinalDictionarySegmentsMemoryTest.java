@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
-import io.quarry.server.config.IndexStorage;
-import io.quarry.server.config.Storage;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,34 +32,18 @@ class OrdinalDictionarySegmentsMemoryTest {
   private static final int SEGMENTS = 4;
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
-    IndexStorage blocks =
-        new IndexStorage(null, null, null, null, null, null, null, null, "blocks", null);
     server =
-        TestServers.start(
+        TestServers.startIndexes(
             root.resolve("data"),
             PASSWORD,
-            settings ->
-                settings
-                    .put("search.maxMemoryBytes", LIMIT)
-                    .put("indexes", List.of("one", "four"))
-                    .put(
-                        "hec.tokens",
-                        List.of(new HecToken(TOKEN, "test", "one", List.of("one", "four"), null)))
-                    .put(
-                        "storage",
-                        new Storage(
-                            null,
-                            null,
-                            null,
-                            null,
-                            null,
-                            Map.of("one", blocks, "four", blocks),
-                            null,
-                            null)));
+            TOKEN,
+            List.of("one", "four"),
+            TestServers.storage(Map.of("one", "blocks", "four", "blocks")),
+            settings -> settings.put("search.maxMemoryBytes", LIMIT));
     post("one", 0);
     awaitCount("one", PER);
     for (int segment = 0; segment < SEGMENTS; segment++) {
@@ -72,20 +53,7 @@ class OrdinalDictionarySegmentsMemoryTest {
   }
 
   private static void post(String index, int segment) throws Exception {
-    StringBuilder body = new StringBuilder();
-    for (int i = 0; i < PER; i++) {
-      int n = segment * PER + i;
-      body.append(
-          String.format(
-              "{\"time\":%d,\"host\":\"h\",\"sourcetype\":\"mem\",\"index\":\"%s\","
-                  + "\"event\":\"event %d\",\"fields\":{\"level\":\"%s\",\"session\":\"%s\"}}%n",
-              1767780000L + n,
-              index,
-              n,
-              i % 8 == 0 ? "warn" : "info",
-              "session-%033d".formatted(n)));
-    }
-    TestServers.postEvents(server, TOKEN, body.toString());
+    TestServers.postEvents(server, TOKEN, SessionEvents.envelopes(index, segment * PER, PER, 8));
   }
 
   private static void awaitCount(String index, int count) throws Exception {
@@ -95,13 +63,6 @@ class OrdinalDictionarySegmentsMemoryTest {
         wait++) {
       assertThat(wait).as("events of %s searchable", index).isLessThan(400);
       Thread.sleep(50);
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
     }
   }
 

@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class PageEngineSearchTest {
   private static final String PASSWORD = "page-engine-pw";
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -212,11 +212,6 @@ class PageEngineSearchTest {
             "* | bin took span=5 AS slot | bin _time span=1m")) {
       samePagedAnyWay(query);
     }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   /**

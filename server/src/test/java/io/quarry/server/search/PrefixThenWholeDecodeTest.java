@@ -8,7 +8,7 @@ import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +30,7 @@ class PrefixThenWholeDecodeTest {
   private static final int LINES = 12_000;
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -48,11 +48,6 @@ class PrefixThenWholeDecodeTest {
           .append('\n');
     }
     TestServers.loadRaw(server, lines.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   @Test

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +23,7 @@ class PrefixTimesSearchTest {
   private static final int LINES = 6_000;
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -39,13 +39,6 @@ class PrefixTimesSearchTest {
               1_767_225_600L + i, i, padding, zone));
     }
     TestServers.postEvents(server, TestServers.TOKEN, events.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

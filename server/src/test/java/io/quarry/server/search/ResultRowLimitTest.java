@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import io.quarry.server.config.Search;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +22,7 @@ class ResultRowLimitTest {
   private static final String PASSWORD = "result-limit-password";
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -42,13 +42,6 @@ class ResultRowLimitTest {
     }
     HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "app", lines.toString());
     assertThat(loaded.statusCode()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @ParameterizedTest

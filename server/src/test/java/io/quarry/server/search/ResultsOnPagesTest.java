@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,23 +33,13 @@ class ResultsOnPagesTest {
   private static final long T0 = Instant.parse("2026-01-07T10:00:00Z").getEpochSecond();
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void load() throws Exception {
     server =
-        QuarryServer.start(
-            TestServers.settings(dataDirectory, PASSWORD)
-                .put("indexes", List.of("main", "m"))
-                .put(
-                    "hec.tokens",
-                    List.of(
-                        new HecToken(
-                            TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
-                .put("storage.indexes.m.datatype", "metric")
-                .put("storage.indexes.m.maxBucketPoints", 200L)
-                .build(),
-            Clock.systemUTC());
+        TestServers.start(
+            dataDirectory, PASSWORD, settings -> TestServers.withMetricIndex(settings, 200L));
     StringBuilder body = new StringBuilder();
     for (int i = 0; i < 6; i++) { // h0 h1 h2 h0 h1 h2; even: WARN alpha, odd: INFO beta
       Map<String, Object> envelope = new LinkedHashMap<>();
@@ -81,11 +69,6 @@ class ResultsOnPagesTest {
     }
     TestServers.postEvents(server, TestServers.TOKEN, body.toString());
     EnginePages.uploadRegions(server, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   /** The forms over a generator's rows, a metric command's and an aggregation's. */

@@ -15,7 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +32,7 @@ class SavedSearchTest {
   private static final String SAVED = "/servicesNS/nobody/search/saved/searches";
 
   @TempDir Path directory;
-  private QuarryServer server;
+  @AutoClose private QuarryServer server;
 
   private static final TestConfig CONFIG =
       TestConfig.yaml(
@@ -56,15 +56,7 @@ class SavedSearchTest {
   }
 
   private void restart() throws Exception {
-    if (server != null) {
-      server.close();
-    }
-    server = CONFIG.start(directory);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    server.close();
+    server = CONFIG.restart(server, directory);
   }
 
   @Test

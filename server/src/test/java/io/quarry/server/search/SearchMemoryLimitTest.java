@@ -6,7 +6,7 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +19,7 @@ class SearchMemoryLimitTest {
   private static final String PASSWORD = "memory-test-password";
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -36,13 +36,6 @@ class SearchMemoryLimitTest {
     HttpResponse<String> loaded =
         TestServers.postRaw(server, "tok", "access_combined", access.toString());
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   private static HttpResponse<String> search(String query) throws Exception {

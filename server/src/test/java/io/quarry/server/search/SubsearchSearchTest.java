@@ -12,7 +12,7 @@ import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class SubsearchSearchTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path directory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
   private static TestHttp http;
 
   @BeforeAll
@@ -48,13 +48,6 @@ class SubsearchSearchTest {
         "2026-01-01 00:00:03 user=ann page=a\n"
             + "2026-01-01 00:00:04 user=ben page=b\n"
             + "2026-01-01 00:00:05 user=ann page=c\n");
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

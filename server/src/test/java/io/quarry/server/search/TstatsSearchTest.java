@@ -6,7 +6,7 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +20,7 @@ class TstatsSearchTest {
   private static final String PASSWORD = "tstats-pw";
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -37,11 +37,6 @@ class TstatsSearchTest {
     HttpResponse<String> loaded =
         TestServers.postRaw(server, TestServers.TOKEN, "access_combined", lines);
     assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   @Test

@@ -7,7 +7,7 @@ import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +22,7 @@ class WholeSegmentCountTest {
   private static final String PASSWORD = "pw";
 
   @TempDir static Path root;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   @BeforeAll
   static void start() throws Exception {
@@ -59,13 +59,6 @@ class WholeSegmentCountTest {
       assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
       // each batch its own segment: wait for it to be searchable before the next
       assertThat(search("index=main | stats count")).contains("\"count\":\"" + 1500 * (batch + 1));
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (server != null) {
-      server.close();
     }
   }
 

@@ -7,20 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.config.HecToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +37,7 @@ class MetricSearchTest {
   private static final int POINTS = 180; // 30 minutes at 10 s
 
   @TempDir static Path dataDirectory;
-  private static QuarryServer server;
+  @AutoClose private static QuarryServer server;
 
   /** Every point sent: host → metric → time (s) → value. */
   private static final Map<String, Map<String, TreeMap<Long, Double>>> SENT = new TreeMap<>();
@@ -58,17 +56,8 @@ class MetricSearchTest {
   }
 
   static QuarryServer start() throws Exception {
-    return QuarryServer.start(
-        TestServers.settings(dataDirectory, PASSWORD)
-            .put("indexes", List.of("main", "m"))
-            .put(
-                "hec.tokens",
-                List.of(
-                    new HecToken(TestServers.TOKEN, "test", "main", List.of("main", "m"), null)))
-            .put("storage.indexes.m.datatype", "metric")
-            .put("storage.indexes.m.maxBucketPoints", 200L)
-            .build(),
-        Clock.systemUTC());
+    return TestServers.start(
+        dataDirectory, PASSWORD, settings -> TestServers.withMetricIndex(settings, 200L));
   }
 
   @BeforeAll
@@ -123,11 +112,6 @@ class MetricSearchTest {
     }
     HttpResponse<String> sent = hec(body.toString());
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   static HttpResponse<String> hec(String body) throws Exception {
