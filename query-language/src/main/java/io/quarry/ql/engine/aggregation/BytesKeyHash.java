@@ -66,7 +66,7 @@ public final class BytesKeyHash {
   private int[] hashes = new int[0];
   private int[] offsets = new int[0];
   private int[] lengths = new int[0];
-  private byte[][] arrays = new byte[0][]; // a merge's keys: the pool page each lies in
+  private byte[][] arrays = new byte[0][]; // a batch's keys: the array each lies in
   private final io.quarry.plugin.api.data.ByteSlice slice =
       new io.quarry.plugin.api.data.ByteSlice();
 
@@ -76,32 +76,70 @@ public final class BytesKeyHash {
    * lookups — each a likely cache miss with many groups — do not wait on one another's work.
    */
   void ids(io.quarry.plugin.api.data.BytesBlock block, int count, int[] ids) {
-    if (hashes.length < count) {
-      hashes = new int[count];
-      offsets = new int[count];
-      lengths = new int[count];
-    }
-    byte[] bytes = null;
+    prepare(count);
     for (int p = 0; p < count; p++) {
       if (block.isNull(p)) {
         lengths[p] = -1;
         continue;
       }
       block.getBytes(p, slice);
-      bytes = slice.bytes();
+      arrays[p] = slice.bytes();
       offsets[p] = slice.offset();
       lengths[p] = slice.length();
-      hashes[p] = hash(bytes, offsets[p], lengths[p]);
+      hashes[p] = hash(arrays[p], offsets[p], lengths[p]);
     }
+    lookUpPrepared(count, ids);
+  }
+
+  /**
+   * The ids of entries {@code entries[from, from + count)} of a string block (a dictionary) into
+   * {@code ids[0, count)}, new keys added: as {@link #ids(io.quarry.plugin.api.data.BytesBlock,
+   * int, int[])}, hashed first and every first slot read before the lookups.
+   */
+  void entryIds(
+      io.quarry.plugin.api.data.BytesBlock dictionary,
+      int[] entries,
+      int from,
+      int count,
+      int[] ids) {
+    prepare(count);
+    for (int i = 0; i < count; i++) {
+      dictionary.getBytes(entries[from + i], slice);
+      arrays[i] = slice.bytes();
+      offsets[i] = slice.offset();
+      lengths[i] = slice.length();
+      hashes[i] = hash(arrays[i], offsets[i], lengths[i]);
+    }
+    lookUpPrepared(count, ids);
+  }
+
+  /** Makes room for a batch of {@code count} keys' hashes, arrays, offsets and lengths. */
+  private void prepare(int count) {
+    if (hashes.length < count) {
+      hashes = new int[count];
+      offsets = new int[count];
+      lengths = new int[count];
+    }
+    if (arrays.length < count) {
+      arrays = new byte[count][];
+    }
+  }
+
+  /**
+   * Looks the batch's keys up (a negative length: none, id -1), every first slot read first; the
+   * batch's arrays are not kept alive from here.
+   */
+  private void lookUpPrepared(int count, int[] ids) {
     touchSlots(count);
-    for (int p = 0; p < count; p++) {
-      if (lengths[p] < 0) {
-        ids[p] = -1;
+    for (int i = 0; i < count; i++) {
+      if (lengths[i] < 0) {
+        ids[i] = -1;
       } else {
-        int id = id(bytes, offsets[p], lengths[p], hashes[p]);
-        ids[p] = id >= 0 ? id : -id - 1;
+        int id = id(arrays[i], offsets[i], lengths[i], hashes[i]);
+        ids[i] = id >= 0 ? id : -id - 1;
       }
     }
+    Arrays.fill(arrays, 0, count, null);
   }
 
   /**
@@ -221,14 +259,7 @@ public final class BytesKeyHash {
    * and every first slot read before the lookups, so a merge's misses overlap.
    */
   void idsOf(BytesKeyHash other, int from, int count, int[] ids) {
-    if (hashes.length < count) {
-      hashes = new int[count];
-      offsets = new int[count];
-      lengths = new int[count];
-    }
-    if (arrays.length < count) {
-      arrays = new byte[count][];
-    }
+    prepare(count);
     for (int i = 0; i < count; i++) {
       int start = other.starts.get(from + i);
       arrays[i] = other.pool.page(start);
@@ -236,12 +267,7 @@ public final class BytesKeyHash {
       lengths[i] = other.length(from + i);
       hashes[i] = hash(arrays[i], offsets[i], lengths[i]);
     }
-    touchSlots(count);
-    for (int i = 0; i < count; i++) {
-      int id = id(arrays[i], offsets[i], lengths[i], hashes[i]);
-      ids[i] = id >= 0 ? id : -id - 1;
-    }
-    Arrays.fill(arrays, 0, count, null); // the other hash's pages are not kept alive from here
+    lookUpPrepared(count, ids); // the other hash's pages are not kept alive from here
   }
 
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */

@@ -39,6 +39,13 @@ public final class HashAggregationOperator implements PageAggregator {
   private boolean finishing;
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
+  private final EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+
+  /**
+   * The fewest entries of a dictionary whose pages group by entry ({@link EntryPartial}): more than
+   * a scan's page holds, so a per-page dictionary never does.
+   */
+  private static final int ENTRY_GROUPS_FROM = 1024;
 
   /** Whether every aggregation of {@code command} has a page implementation. */
   public static boolean supports(StatsCommand command) {
@@ -64,6 +71,10 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     this.bytesPerGroup = bytes;
     this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
+    this.entries =
+        command.groupBy().size() == 1
+            ? new EntryPartial(aggregations, memory.sibling(), bytesPerGroup)
+            : null;
     grow();
   }
 
@@ -110,18 +121,27 @@ public final class HashAggregationOperator implements PageAggregator {
     if (pageIds.length < count) {
       pageIds = new int[count];
     }
+    if (needsTime) {
+      if (pageTimes.length < count) {
+        pageTimes = new long[count];
+      }
+      for (int p = 0; p < count; p++) {
+        pageTimes[p] = time(times, p);
+      }
+    }
+    if (byEntry(keyBlocks, count)) {
+      entries.addPage(
+          (io.quarry.plugin.api.data.BytesBlock) keyBlocks[0],
+          count,
+          pageIds,
+          valueBlocks,
+          needsTime ? pageTimes : null);
+      return;
+    }
     if (keys.groupOfEach(keyBlocks, count, pageIds)) {
       // one group per position: function by function over the page (a block each), each state
       // lookup independent of the last
       long grown = grow();
-      if (needsTime) {
-        if (pageTimes.length < count) {
-          pageTimes = new long[count];
-        }
-        for (int p = 0; p < count; p++) {
-          pageTimes[p] = time(times, p);
-        }
-      }
       for (int f = 0; f < functions.length; f++) {
         grown += functions[f].addPage(pageIds, count, valueBlocks[f], needsTime ? pageTimes : null);
       }
@@ -148,6 +168,34 @@ public final class HashAggregationOperator implements PageAggregator {
   }
 
   /**
+   * Whether the page's groups go to {@link #entries}: its one by-field refers to a dictionary
+   * shared beyond the page, the one the entries' groups were made for or one taken now (those of
+   * another handed over first). Otherwise the entries' groups are handed over, so the page's values
+   * follow theirs in every group (a {@code list} keeps its order).
+   */
+  private boolean byEntry(Block[] keyBlocks, int count) {
+    io.quarry.plugin.api.data.BytesBlock dictionary =
+        entries == null ? null : EntryPartial.sharedDictionary(keyBlocks, count, ENTRY_GROUPS_FROM);
+    if (dictionary != null && dictionary == entries.dictionary()) {
+      return true;
+    }
+    flushEntries();
+    return dictionary != null && entries.take(dictionary);
+  }
+
+  /** Hands the groups {@link #entries} holds to the keys and functions here. */
+  private void flushEntries() {
+    if (entries != null && entries.dictionary() != null) {
+      memory.add(entries.flushInto(keys, functions, this::grow));
+    }
+  }
+
+  /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
+  public long groupsByEntry() {
+    return entries == null ? 0 : entries.flushed();
+  }
+
+  /**
    * Adds counts a source made in place of rows ({@link CountPages}): each position's by-field
    * values pick its groups (as {@link #addInput}'s do), and every function — each a plain {@code
    * count}, as {@link CountShortcut} requires — adds the position's count instead of one.
@@ -157,6 +205,7 @@ public final class HashAggregationOperator implements PageAggregator {
     if (finishing) {
       throw new IllegalStateException("input after finish");
     }
+    flushEntries();
     for (GroupingFunction function : functions) {
       if (!(function instanceof CountFunction count) || !count.countsRows()) {
         throw new IllegalStateException("counts added to stats that does not only count rows");
@@ -245,6 +294,8 @@ public final class HashAggregationOperator implements PageAggregator {
     if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
+    flushEntries();
+    partial.flushEntries();
     if (!keys.isEmpty() || partial.keys.isEmpty()) {
       if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
         memory.add(
@@ -302,11 +353,13 @@ public final class HashAggregationOperator implements PageAggregator {
 
   /** The number of groups. */
   public int groupCount() {
+    flushEntries();
     return keys.size();
   }
 
   /** Group {@code id}'s key: each by-field's value as text (a timestamp's microseconds). */
   public List<String> key(int id) {
+    flushEntries();
     List<String> key = new ArrayList<>(command.groupBy().size());
     for (int k = 0; k < command.groupBy().size(); k++) {
       key.add(keys.key(id, k));
@@ -316,6 +369,7 @@ public final class HashAggregationOperator implements PageAggregator {
 
   /** Group {@code id}'s result of aggregation {@code f} ({@link GroupingFunction#result}). */
   public Object result(int id, int f) {
+    flushEntries();
     return functions[f].result(id);
   }
 
@@ -327,6 +381,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   public HashAggregationOperator regrouped(
       java.util.function.UnaryOperator<List<String>> newKey, MemoryTracker memory) {
+    flushEntries();
     HashAggregationOperator into = new HashAggregationOperator(command, memory, pageSize);
     long grown = 0;
     for (int from = 0; from < keys.size(); from++) {
@@ -372,6 +427,7 @@ public final class HashAggregationOperator implements PageAggregator {
       java.util.function.BooleanSupplier stop) {
     if (!finishing) {
       finishing = true;
+      flushEntries();
       output.addAll(
           new AggregationOutput(command, keys, functions, pageSize, parallel, helpers, stop)
               .pages());
@@ -385,6 +441,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   @Override
   public List<Page> snapshot() {
+    flushEntries();
     return new AggregationOutput(command, keys, functions, pageSize, null, 0, SharedTasks.NEVER)
         .pages();
   }
@@ -402,6 +459,9 @@ public final class HashAggregationOperator implements PageAggregator {
   @Override
   public void close() {
     output.clear();
+    if (entries != null) {
+      entries.release();
+    }
     memory.release();
   }
 }
