@@ -28,8 +28,6 @@ import java.util.Arrays;
  * table slot never crosses a table page, and its bytes never cross a pool page. Not thread-safe.
  */
 public final class BytesKeyHash {
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int HEADER = 2 * Integer.BYTES; // a key's length, then its id
@@ -54,12 +52,12 @@ public final class BytesKeyHash {
 
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
   public int id(byte[] bytes, int offset, int length) {
-    return id(bytes, offset, length, hash(bytes, offset, length));
+    return id(bytes, offset, length, KeyWords.hash(bytes, offset, length));
   }
 
   /** The id of a key, or -1 when it is not there (nothing added: a join's probe side). */
   public int find(byte[] bytes, int offset, int length) {
-    int slot = slot(bytes, offset, length, hash(bytes, offset, length));
+    int slot = slot(bytes, offset, length, KeyWords.hash(bytes, offset, length));
     return slot < 0 ? -1 : (int) table.get(slot) - 1;
   }
 
@@ -86,7 +84,7 @@ public final class BytesKeyHash {
       arrays[p] = slice.bytes();
       offsets[p] = slice.offset();
       lengths[p] = slice.length();
-      hashes[p] = hash(arrays[p], offsets[p], lengths[p]);
+      hashes[p] = KeyWords.hash(arrays[p], offsets[p], lengths[p]);
     }
     lookUpPrepared(count, ids);
   }
@@ -108,7 +106,7 @@ public final class BytesKeyHash {
       arrays[i] = slice.bytes();
       offsets[i] = slice.offset();
       lengths[i] = slice.length();
-      hashes[i] = hash(arrays[i], offsets[i], lengths[i]);
+      hashes[i] = KeyWords.hash(arrays[i], offsets[i], lengths[i]);
     }
     lookUpPrepared(count, ids);
   }
@@ -173,8 +171,8 @@ public final class BytesKeyHash {
    * would go.
    */
   private int slot(byte[] bytes, int offset, int length, int hash) {
-    long first = word(bytes, offset, length, 0);
-    long second = word(bytes, offset, length, Long.BYTES);
+    long first = KeyWords.word(bytes, offset, length, 0);
+    long second = KeyWords.word(bytes, offset, length, Long.BYTES);
     int mask = table.capacity() / SLOT - 1;
     for (int i = hash & mask; ; i = (i + 1) & mask) {
       int slot = i * SLOT;
@@ -197,60 +195,12 @@ public final class BytesKeyHash {
   /** Whether key {@code id}'s bytes after its first 16 are {@code bytes[offset + 16, + length)}. */
   private boolean sameTail(int id, byte[] bytes, int offset, int length) {
     int start = starts.get(id);
-    return same(
+    return KeyWords.same(
         pool.page(start),
         BytePool.offset(start) + HEADER + INLINE,
         bytes,
         offset + INLINE,
         length - INLINE);
-  }
-
-  /** The key's bytes {@code [at, at + 8)} as a little-endian word, zero past its end. */
-  private static long word(byte[] bytes, int offset, int length, int at) {
-    if (at + Long.BYTES <= length) {
-      return (long) LONGS.get(bytes, offset + at);
-    }
-    return at < length ? tail(bytes, offset + at, length - at) : 0;
-  }
-
-  /**
-   * The {@code n < 8} bytes at {@code bytes[from]} as a little-endian word, zero above them: one
-   * load and a mask where the array holds eight bytes from there (a key inside a block's bytes, or
-   * the pool, nearly always does), else byte by byte — a 14-byte session id's last six bytes were
-   * six loads and shifts per lookup, twice (the hash, then the slot's second word).
-   */
-  private static long tail(byte[] bytes, int from, int n) {
-    if (n == 0) {
-      return 0;
-    }
-    if (from + Long.BYTES <= bytes.length) {
-      return (long) LONGS.get(bytes, from) & (-1L >>> (Long.SIZE - Byte.SIZE * n));
-    }
-    long word = 0;
-    for (int i = 0; i < n; i++) {
-      word |= (bytes[from + i] & 0xFFL) << (Byte.SIZE * i);
-    }
-    return word;
-  }
-
-  /**
-   * Whether {@code a[aFrom, +length)} and {@code b[bFrom, +length)} hold the same bytes: eight at a
-   * time, for the short keys groups have ({@code Arrays.equals} over ranges costs a call and its
-   * checks per key, a tenth of a 200,000-group aggregation).
-   */
-  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
-    int i = 0;
-    for (; i + Long.BYTES <= length; i += Long.BYTES) {
-      if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
-        return false;
-      }
-    }
-    for (; i < length; i++) {
-      if (a[aFrom + i] != b[bFrom + i]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -265,7 +215,7 @@ public final class BytesKeyHash {
       arrays[i] = other.pool.page(start);
       offsets[i] = BytePool.offset(start) + HEADER;
       lengths[i] = other.length(from + i);
-      hashes[i] = hash(arrays[i], offsets[i], lengths[i]);
+      hashes[i] = KeyWords.hash(arrays[i], offsets[i], lengths[i]);
     }
     lookUpPrepared(count, ids); // the other hash's pages are not kept alive from here
   }
@@ -349,8 +299,8 @@ public final class BytesKeyHash {
     long[] slots = table.page(slot);
     int at = LongPages.offset(slot);
     slots[at] = ((long) hash << 32) | (id + 1);
-    slots[at + 1] = word(bytes, offset, length, 0);
-    slots[at + 2] = word(bytes, offset, length, Long.BYTES);
+    slots[at + 1] = KeyWords.word(bytes, offset, length, 0);
+    slots[at + 2] = KeyWords.word(bytes, offset, length, Long.BYTES);
     slots[at + 3] = length;
     if ((long) size * 2 * SLOT > table.capacity()) {
       rehash();
@@ -411,20 +361,5 @@ public final class BytesKeyHash {
     page[at + 1] = first;
     page[at + 2] = second;
     page[at + 3] = length;
-  }
-
-  /** A hash of the bytes, eight at a time, finished with a 64-bit mix. */
-  static int hash(byte[] bytes, int offset, int length) {
-    long h = length * 0x9E3779B97F4A7C15L;
-    int i = offset;
-    int end = offset + length;
-    for (; i + Long.BYTES <= end; i += Long.BYTES) {
-      h = (h ^ (long) LONGS.get(bytes, i)) * 0xC2B2AE3D27D4EB4FL;
-      h = Long.rotateLeft(h, 31);
-    }
-    h = (h ^ tail(bytes, i, end - i)) * 0xBF58476D1CE4E5B9L;
-    h ^= h >>> 31;
-    h *= 0x94D049BB133111EBL;
-    return (int) (h ^ (h >>> 32));
   }
 }
