@@ -116,18 +116,58 @@ final class EntryPartial {
       }
       groups[p] = group;
     }
-    long grown = 0;
-    if (size > grownTo) {
-      grown += bytesPerGroup * (size - grownTo);
-      for (GroupingFunction function : functions) {
-        function.grow(size);
-      }
-      grownTo = size;
-    }
+    long grown = grown();
     for (int f = 0; f < functions.length; f++) {
       grown += functions[f].addPage(groups, count, values[f], times);
     }
     charge.add(grown);
+  }
+
+  /**
+   * Adds the groups of {@code other} (holding the same dictionary: another search thread's partial
+   * over the same segment) by entry, no key looked up, and empties it (its charge given back).
+   */
+  void mergeFrom(EntryPartial other) {
+    if (other.dictionary != dictionary) {
+      throw new IllegalArgumentException("groups of another dictionary");
+    }
+    int[] ids = new int[Math.min(Math.max(other.size, 1), LOOKUP)];
+    long grown = 0;
+    for (int from = 0; from < other.size; from += LOOKUP) {
+      int count = Math.min(LOOKUP, other.size - from);
+      for (int i = 0; i < count; i++) {
+        int entry = other.entryOf[from + i];
+        int group = groupOf[entry] - 1;
+        if (group < 0) {
+          group = size++;
+          groupOf[entry] = group + 1;
+          if (group == entryOf.length) {
+            entryOf = Arrays.copyOf(entryOf, group * 2);
+          }
+          entryOf[group] = entry;
+        }
+        ids[i] = group;
+      }
+      grown += grown();
+      for (int f = 0; f < functions.length; f++) {
+        grown += functions[f].mergePage(ids, count, other.functions[f], from);
+      }
+    }
+    charge.add(grown);
+    other.release();
+  }
+
+  /** Makes room in the functions for the groups made since; returns the bytes they take. */
+  private long grown() {
+    if (size == grownTo) {
+      return 0;
+    }
+    long bytes = bytesPerGroup * (size - grownTo);
+    for (GroupingFunction function : functions) {
+      function.grow(size);
+    }
+    grownTo = size;
+    return bytes;
   }
 
   /**

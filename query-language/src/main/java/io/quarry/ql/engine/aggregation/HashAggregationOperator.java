@@ -39,7 +39,7 @@ public final class HashAggregationOperator implements PageAggregator {
   private boolean finishing;
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
-  private final EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+  private EntryPartial entries; // by one field: the groups of a shared dictionary's entries
 
   /**
    * The fewest entries of a dictionary whose pages group by entry ({@link EntryPartial}): more than
@@ -294,8 +294,8 @@ public final class HashAggregationOperator implements PageAggregator {
     if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
-    flushEntries();
-    partial.flushEntries();
+    mergeEntries(partial);
+    partial.flushEntries(); // groups of another dictionary than the one here: by text
     if (!keys.isEmpty() || partial.keys.isEmpty()) {
       if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
         memory.add(
@@ -325,6 +325,24 @@ public final class HashAggregationOperator implements PageAggregator {
     grownTo = partial.grownTo;
     partial.clear(); // new keys and states for it, its memory released
     memory.add(bytes);
+  }
+
+  /**
+   * Merges the partial's groups of a dictionary's entries by entry when this holds the same
+   * dictionary (the threads' partials over one segment: no key looked up), or takes them whole when
+   * this holds none; the entries' keys are looked up once, when this hands them over.
+   */
+  private void mergeEntries(HashAggregationOperator partial) {
+    EntryPartial theirs = partial.entries;
+    if (entries == null || theirs.dictionary() == null) {
+      return;
+    }
+    if (entries.dictionary() == null) {
+      partial.entries = entries; // empty
+      entries = theirs;
+    } else if (entries.dictionary() == theirs.dictionary()) {
+      entries.mergeFrom(theirs);
+    }
   }
 
   /** Groups a merge looks up together, as {@link #addInput} does a page's rows. */
