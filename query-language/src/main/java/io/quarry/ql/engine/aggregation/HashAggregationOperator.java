@@ -211,24 +211,7 @@ public final class HashAggregationOperator implements PageAggregator {
         throw new IllegalStateException("counts added to stats that does not only count rows");
       }
     }
-    Block[] keyBlocks = keyBlocks(counts);
-    io.quarry.plugin.api.data.LongBlock rows = CountPages.counts(counts);
-    long grown = 0;
-    for (int p = 0; p < counts.positionCount(); p++) {
-      int n = keys.groupsOf(keyBlocks, p);
-      if (n == 0) {
-        continue;
-      }
-      grown += grow();
-      long count = CountPages.count(rows, p);
-      int[] ids = keys.ids();
-      for (int i = 0; i < n; i++) {
-        for (GroupingFunction function : functions) {
-          ((CountFunction) function).addCount(ids[i], count);
-        }
-      }
-    }
-    memory.add(grown);
+    memory.add(CountPages.addCounts(counts, keyBlocks(counts), keys, functions, this::grow));
   }
 
   /** The page's by-field blocks, in a new array (see {@link #addInput}). */
@@ -345,27 +328,9 @@ public final class HashAggregationOperator implements PageAggregator {
     }
   }
 
-  /** Groups a merge looks up together, as {@link #addInput} does a page's rows. */
-  private static final int MERGE_CHUNK = 1024;
-
-  /**
-   * Adds a partial's groups a chunk at a time: the chunk's keys looked up here together, then each
-   * function merges the chunk's states in one loop (a call per group and function let one cache
-   * miss wait on the last: the merge after a 200,000-group scan runs on one thread).
-   */
+  /** Adds a partial's groups on this thread ({@link SharedMerge#alone}) and empties it. */
   private void mergeGroups(HashAggregationOperator partial) {
-    long grown = 0;
-    int groups = partial.keys.size();
-    int[] ids = new int[Math.min(groups, MERGE_CHUNK)];
-    for (int from = 0; from < groups; from += MERGE_CHUNK) {
-      int count = Math.min(MERGE_CHUNK, groups - from);
-      keys.idsOf(partial.keys, from, count, ids);
-      grown += grow();
-      for (int f = 0; f < functions.length; f++) {
-        grown += functions[f].mergePage(ids, count, partial.functions[f], from);
-      }
-    }
-    memory.add(grown);
+    memory.add(SharedMerge.alone(keys, functions, partial.keys, partial.functions, this::grow));
     partial.clear();
   }
 
