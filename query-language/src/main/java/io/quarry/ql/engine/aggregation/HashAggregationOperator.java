@@ -313,11 +313,23 @@ public final class HashAggregationOperator implements PageAggregator {
   /**
    * Merges the partial's groups of a dictionary's entries by entry when this holds the same
    * dictionary (the threads' partials over one segment: no key looked up), or takes them whole when
-   * this holds none; the entries' keys are looked up once, when this hands them over.
+   * this holds none; the entries' keys are looked up once, when this hands them over. The groups
+   * held here by entry were read before anything the partial adds to the keys (its keys, its
+   * entries of another dictionary): they are handed to the keys first, so each group's values stay
+   * in the order read ({@code list}; among values of one time the first seen stays) — a partial
+   * merged for a preview and again at the end answers as if merged once.
    */
   private void mergeEntries(HashAggregationOperator partial) {
+    if (entries == null) {
+      return;
+    }
     EntryPartial theirs = partial.entries;
-    if (entries == null || theirs.dictionary() == null) {
+    if (entries.dictionary() != null
+        && (!partial.keys.isEmpty()
+            || theirs.dictionary() != null && theirs.dictionary() != entries.dictionary())) {
+      flushEntries();
+    }
+    if (theirs.dictionary() == null) {
       return;
     }
     if (entries.dictionary() == null) {
