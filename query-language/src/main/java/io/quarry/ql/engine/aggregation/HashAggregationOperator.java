@@ -40,6 +40,9 @@ public final class HashAggregationOperator implements PageAggregator {
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
   private EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+  // whether a group's answer depends on the order its values came in (list; among values of one
+  // time, the first seen): then a merge keeps the order read (mergeEntries)
+  private final boolean orderMatters;
 
   /**
    * The fewest entries of a dictionary whose pages group by entry ({@link EntryPartial}): more than
@@ -71,6 +74,13 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     this.bytesPerGroup = bytes;
     this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
+    this.orderMatters =
+        java.util.Arrays.stream(functions)
+            .anyMatch(
+                f ->
+                    f instanceof ListFunction
+                        || f instanceof TimeOrderedFunction
+                        || f instanceof RateFunction);
     this.entries =
         command.groupBy().size() == 1
             ? new EntryPartial(aggregations, memory.sibling(), bytesPerGroup)
@@ -317,14 +327,17 @@ public final class HashAggregationOperator implements PageAggregator {
    * held here by entry were read before anything the partial adds to the keys (its keys, its
    * entries of another dictionary): they are handed to the keys first, so each group's values stay
    * in the order read ({@code list}; among values of one time the first seen stays) — a partial
-   * merged for a preview and again at the end answers as if merged once.
+   * merged for a preview and again at the end answers as if merged once. Where no function's answer
+   * depends on that order ({@code count}, {@code range} …) they stay, to be merged by entry with a
+   * later partial's of the same dictionary.
    */
   private void mergeEntries(HashAggregationOperator partial) {
     if (entries == null) {
       return;
     }
     EntryPartial theirs = partial.entries;
-    if (entries.dictionary() != null
+    if (orderMatters
+        && entries.dictionary() != null
         && (!partial.keys.isEmpty()
             || theirs.dictionary() != null && theirs.dictionary() != entries.dictionary())) {
       flushEntries();
