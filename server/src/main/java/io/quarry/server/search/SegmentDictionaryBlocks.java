@@ -15,16 +15,18 @@ import java.util.concurrent.atomic.LongAdder;
  * PageShape#byOrdinal}): one block per decoded dictionary (the texts array the scan's slices of a
  * segment share, {@code codecs.store.SegmentDictionaries}), made by the first slice that asks and
  * shared by the others, so every page of the segment's slices holds the same dictionary and the
- * aggregation numbers its groups by entry once per dictionary ({@code EntryGroups}), not by text
- * per event. Each block and the decoded texts behind it are charged to the search's memory ({@code
- * memory}) while a slice holds it ({@link #hold}): the last slice to let it go ({@link #letGo}: its
- * scan moved to another segment, or it ended) gives its charge back, so what is charged is the
- * dictionaries of the segments being read now, not the sum over every segment. A block is made only
- * while it takes at most half of what the search's limit leaves free (the rest stays for the
- * aggregation's groups, which must fit: the block only saves time). A charge refused (so, or over
- * the search's limit) does not fail the search: {@link #hold} answers null and that dictionary's
- * pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped with the
- * search.
+ * aggregation keeps its groups by entry ({@code EntryPartial}: the threads' partials of one segment
+ * merge by entry, each entry's text hashed once, when the groups are handed over), not by text per
+ * event. The aggregation may hold a block after the slices let it go, until it hands its groups
+ * over: it charges the block again for that time itself. Each block and the decoded texts behind it
+ * are charged to the search's memory ({@code memory}) while a slice holds it ({@link #hold}): the
+ * last slice to let it go ({@link #letGo}: its scan moved to another segment, or it ended) gives
+ * its charge back, so what is charged is the dictionaries of the segments being read now, not the
+ * sum over every segment. A block is made only while it takes at most half of what the search's
+ * limit leaves free (the rest stays for the aggregation's groups, which must fit: the block only
+ * saves time). A charge refused (so, or over the search's limit) does not fail the search: {@link
+ * #hold} answers null and that dictionary's pages keep their per-page dictionaries, as without the
+ * rule. Thread-safe; dropped with the search.
  */
 final class SegmentDictionaryBlocks {
   /** The heap a decoded text takes besides its bytes: the String, its array, the slot. */

@@ -28,8 +28,6 @@ import java.util.Arrays;
  * table slot never crosses a table page, and its bytes never cross a pool page. Not thread-safe.
  */
 public final class BytesKeyHash {
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int HEADER = 2 * Integer.BYTES; // a key's length, then its id
@@ -54,19 +52,19 @@ public final class BytesKeyHash {
 
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
   public int id(byte[] bytes, int offset, int length) {
-    return id(bytes, offset, length, hash(bytes, offset, length));
+    return id(bytes, offset, length, KeyWords.hash(bytes, offset, length));
   }
 
   /** The id of a key, or -1 when it is not there (nothing added: a join's probe side). */
   public int find(byte[] bytes, int offset, int length) {
-    int slot = slot(bytes, offset, length, hash(bytes, offset, length));
+    int slot = slot(bytes, offset, length, KeyWords.hash(bytes, offset, length));
     return slot < 0 ? -1 : (int) table.get(slot) - 1;
   }
 
   private int[] hashes = new int[0];
   private int[] offsets = new int[0];
   private int[] lengths = new int[0];
-  private byte[][] arrays = new byte[0][]; // a merge's keys: the pool page each lies in
+  private byte[][] arrays = new byte[0][]; // a batch's keys: the array each lies in
   private final io.quarry.plugin.api.data.ByteSlice slice =
       new io.quarry.plugin.api.data.ByteSlice();
 
@@ -76,32 +74,70 @@ public final class BytesKeyHash {
    * lookups — each a likely cache miss with many groups — do not wait on one another's work.
    */
   void ids(io.quarry.plugin.api.data.BytesBlock block, int count, int[] ids) {
-    if (hashes.length < count) {
-      hashes = new int[count];
-      offsets = new int[count];
-      lengths = new int[count];
-    }
-    byte[] bytes = null;
+    prepare(count);
     for (int p = 0; p < count; p++) {
       if (block.isNull(p)) {
         lengths[p] = -1;
         continue;
       }
       block.getBytes(p, slice);
-      bytes = slice.bytes();
+      arrays[p] = slice.bytes();
       offsets[p] = slice.offset();
       lengths[p] = slice.length();
-      hashes[p] = hash(bytes, offsets[p], lengths[p]);
+      hashes[p] = KeyWords.hash(arrays[p], offsets[p], lengths[p]);
     }
+    lookUpPrepared(count, ids);
+  }
+
+  /**
+   * The ids of entries {@code entries[from, from + count)} of a string block (a dictionary) into
+   * {@code ids[0, count)}, new keys added: as {@link #ids(io.quarry.plugin.api.data.BytesBlock,
+   * int, int[])}, hashed first and every first slot read before the lookups.
+   */
+  void entryIds(
+      io.quarry.plugin.api.data.BytesBlock dictionary,
+      int[] entries,
+      int from,
+      int count,
+      int[] ids) {
+    prepare(count);
+    for (int i = 0; i < count; i++) {
+      dictionary.getBytes(entries[from + i], slice);
+      arrays[i] = slice.bytes();
+      offsets[i] = slice.offset();
+      lengths[i] = slice.length();
+      hashes[i] = KeyWords.hash(arrays[i], offsets[i], lengths[i]);
+    }
+    lookUpPrepared(count, ids);
+  }
+
+  /** Makes room for a batch of {@code count} keys' hashes, arrays, offsets and lengths. */
+  private void prepare(int count) {
+    if (hashes.length < count) {
+      hashes = new int[count];
+      offsets = new int[count];
+      lengths = new int[count];
+    }
+    if (arrays.length < count) {
+      arrays = new byte[count][];
+    }
+  }
+
+  /**
+   * Looks the batch's keys up (a negative length: none, id -1), every first slot read first; the
+   * batch's arrays are not kept alive from here.
+   */
+  private void lookUpPrepared(int count, int[] ids) {
     touchSlots(count);
-    for (int p = 0; p < count; p++) {
-      if (lengths[p] < 0) {
-        ids[p] = -1;
+    for (int i = 0; i < count; i++) {
+      if (lengths[i] < 0) {
+        ids[i] = -1;
       } else {
-        int id = id(bytes, offsets[p], lengths[p], hashes[p]);
-        ids[p] = id >= 0 ? id : -id - 1;
+        int id = id(arrays[i], offsets[i], lengths[i], hashes[i]);
+        ids[i] = id >= 0 ? id : -id - 1;
       }
     }
+    Arrays.fill(arrays, 0, count, null);
   }
 
   /**
@@ -135,8 +171,8 @@ public final class BytesKeyHash {
    * would go.
    */
   private int slot(byte[] bytes, int offset, int length, int hash) {
-    long first = word(bytes, offset, length, 0);
-    long second = word(bytes, offset, length, Long.BYTES);
+    long first = KeyWords.word(bytes, offset, length, 0);
+    long second = KeyWords.word(bytes, offset, length, Long.BYTES);
     int mask = table.capacity() / SLOT - 1;
     for (int i = hash & mask; ; i = (i + 1) & mask) {
       int slot = i * SLOT;
@@ -159,60 +195,12 @@ public final class BytesKeyHash {
   /** Whether key {@code id}'s bytes after its first 16 are {@code bytes[offset + 16, + length)}. */
   private boolean sameTail(int id, byte[] bytes, int offset, int length) {
     int start = starts.get(id);
-    return same(
+    return KeyWords.same(
         pool.page(start),
         BytePool.offset(start) + HEADER + INLINE,
         bytes,
         offset + INLINE,
         length - INLINE);
-  }
-
-  /** The key's bytes {@code [at, at + 8)} as a little-endian word, zero past its end. */
-  private static long word(byte[] bytes, int offset, int length, int at) {
-    if (at + Long.BYTES <= length) {
-      return (long) LONGS.get(bytes, offset + at);
-    }
-    return at < length ? tail(bytes, offset + at, length - at) : 0;
-  }
-
-  /**
-   * The {@code n < 8} bytes at {@code bytes[from]} as a little-endian word, zero above them: one
-   * load and a mask where the array holds eight bytes from there (a key inside a block's bytes, or
-   * the pool, nearly always does), else byte by byte — a 14-byte session id's last six bytes were
-   * six loads and shifts per lookup, twice (the hash, then the slot's second word).
-   */
-  private static long tail(byte[] bytes, int from, int n) {
-    if (n == 0) {
-      return 0;
-    }
-    if (from + Long.BYTES <= bytes.length) {
-      return (long) LONGS.get(bytes, from) & (-1L >>> (Long.SIZE - Byte.SIZE * n));
-    }
-    long word = 0;
-    for (int i = 0; i < n; i++) {
-      word |= (bytes[from + i] & 0xFFL) << (Byte.SIZE * i);
-    }
-    return word;
-  }
-
-  /**
-   * Whether {@code a[aFrom, +length)} and {@code b[bFrom, +length)} hold the same bytes: eight at a
-   * time, for the short keys groups have ({@code Arrays.equals} over ranges costs a call and its
-   * checks per key, a tenth of a 200,000-group aggregation).
-   */
-  private static boolean same(byte[] a, int aFrom, byte[] b, int bFrom, int length) {
-    int i = 0;
-    for (; i + Long.BYTES <= length; i += Long.BYTES) {
-      if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
-        return false;
-      }
-    }
-    for (; i < length; i++) {
-      if (a[aFrom + i] != b[bFrom + i]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -221,27 +209,15 @@ public final class BytesKeyHash {
    * and every first slot read before the lookups, so a merge's misses overlap.
    */
   void idsOf(BytesKeyHash other, int from, int count, int[] ids) {
-    if (hashes.length < count) {
-      hashes = new int[count];
-      offsets = new int[count];
-      lengths = new int[count];
-    }
-    if (arrays.length < count) {
-      arrays = new byte[count][];
-    }
+    prepare(count);
     for (int i = 0; i < count; i++) {
       int start = other.starts.get(from + i);
       arrays[i] = other.pool.page(start);
       offsets[i] = BytePool.offset(start) + HEADER;
       lengths[i] = other.length(from + i);
-      hashes[i] = hash(arrays[i], offsets[i], lengths[i]);
+      hashes[i] = KeyWords.hash(arrays[i], offsets[i], lengths[i]);
     }
-    touchSlots(count);
-    for (int i = 0; i < count; i++) {
-      int id = id(arrays[i], offsets[i], lengths[i], hashes[i]);
-      ids[i] = id >= 0 ? id : -id - 1;
-    }
-    Arrays.fill(arrays, 0, count, null); // the other hash's pages are not kept alive from here
+    lookUpPrepared(count, ids); // the other hash's pages are not kept alive from here
   }
 
   /** The id of another hash's key {@code otherId} (see {@link #id(byte[], int, int)}). */
@@ -323,8 +299,8 @@ public final class BytesKeyHash {
     long[] slots = table.page(slot);
     int at = LongPages.offset(slot);
     slots[at] = ((long) hash << 32) | (id + 1);
-    slots[at + 1] = word(bytes, offset, length, 0);
-    slots[at + 2] = word(bytes, offset, length, Long.BYTES);
+    slots[at + 1] = KeyWords.word(bytes, offset, length, 0);
+    slots[at + 2] = KeyWords.word(bytes, offset, length, Long.BYTES);
     slots[at + 3] = length;
     if ((long) size * 2 * SLOT > table.capacity()) {
       rehash();
@@ -385,20 +361,5 @@ public final class BytesKeyHash {
     page[at + 1] = first;
     page[at + 2] = second;
     page[at + 3] = length;
-  }
-
-  /** A hash of the bytes, eight at a time, finished with a 64-bit mix. */
-  static int hash(byte[] bytes, int offset, int length) {
-    long h = length * 0x9E3779B97F4A7C15L;
-    int i = offset;
-    int end = offset + length;
-    for (; i + Long.BYTES <= end; i += Long.BYTES) {
-      h = (h ^ (long) LONGS.get(bytes, i)) * 0xC2B2AE3D27D4EB4FL;
-      h = Long.rotateLeft(h, 31);
-    }
-    h = (h ^ tail(bytes, i, end - i)) * 0xBF58476D1CE4E5B9L;
-    h ^= h >>> 31;
-    h *= 0x94D049BB133111EBL;
-    return (int) (h ^ (h >>> 32));
   }
 }

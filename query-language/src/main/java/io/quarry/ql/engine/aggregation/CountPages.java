@@ -110,6 +110,39 @@ public final class CountPages {
     return new Page(new Schema(columns), blocks);
   }
 
+  /**
+   * Adds a counts page's counts to the groups of {@code keys} (each position's by-field values,
+   * {@code keyBlocks}, pick its groups as a page's rows do) in {@code functions}, each a plain
+   * {@code count} adding the position's count instead of one; {@code grow} makes room in the
+   * functions for the groups the keys hold now and returns the bytes they take.
+   *
+   * @return the bytes the groups grew
+   */
+  static long addCounts(
+      Page counts,
+      io.quarry.plugin.api.data.Block[] keyBlocks,
+      GroupKeys keys,
+      GroupingFunction[] functions,
+      java.util.function.LongSupplier grow) {
+    LongBlock rows = counts(counts);
+    long grown = 0;
+    for (int p = 0; p < counts.positionCount(); p++) {
+      int n = keys.groupsOf(keyBlocks, p);
+      if (n == 0) {
+        continue;
+      }
+      grown += grow.getAsLong();
+      long count = count(rows, p);
+      int[] ids = keys.ids();
+      for (int i = 0; i < n; i++) {
+        for (GroupingFunction function : functions) {
+          ((CountFunction) function).addCount(ids[i], count);
+        }
+      }
+    }
+    return grown;
+  }
+
   /** The {@link #COUNT} column of an intermediate page. */
   static LongBlock counts(Page page) {
     if (!(page.block(COUNT) instanceof LongBlock counts)) {

@@ -137,6 +137,18 @@ final class GroupKeys {
   }
 
   /**
+   * The ids of the one by-field's values that are entries {@code entries[from, from + count)} of
+   * {@code dictionary} into {@code ids[0, count)} (made here when new), looked up together ({@link
+   * BytesKeyHash#entryIds}; {@link EntryPartial}).
+   */
+  void entryIds(BytesBlock dictionary, int[] entries, int from, int count, int[] ids) {
+    if (width != 1) {
+      throw new IllegalStateException("entries of one dictionary group by one field, not " + width);
+    }
+    hash.entryIds(dictionary, entries, from, count, ids);
+  }
+
+  /**
    * The groups of position {@code position}, given the by-fields' blocks (null for a field the page
    * lacks): their ids are {@link #ids()}{@code [0, n)}.
    *

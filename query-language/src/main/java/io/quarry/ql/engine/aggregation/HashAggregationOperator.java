@@ -39,6 +39,16 @@ public final class HashAggregationOperator implements PageAggregator {
   private boolean finishing;
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
+  private EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+  // whether a group's answer depends on the order its values came in (list; among values of one
+  // time, the first seen): then a merge keeps the order read (mergeEntries)
+  private final boolean orderMatters;
+
+  /**
+   * The fewest entries of a dictionary whose pages group by entry ({@link EntryPartial}): more than
+   * a scan's page holds, so a per-page dictionary never does.
+   */
+  private static final int ENTRY_GROUPS_FROM = 1024;
 
   /** Whether every aggregation of {@code command} has a page implementation. */
   public static boolean supports(StatsCommand command) {
@@ -64,6 +74,17 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     this.bytesPerGroup = bytes;
     this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
+    this.orderMatters =
+        java.util.Arrays.stream(functions)
+            .anyMatch(
+                f ->
+                    f instanceof ListFunction
+                        || f instanceof TimeOrderedFunction
+                        || f instanceof RateFunction);
+    this.entries =
+        command.groupBy().size() == 1
+            ? new EntryPartial(aggregations, memory.sibling(), bytesPerGroup)
+            : null;
     grow();
   }
 
@@ -110,18 +131,27 @@ public final class HashAggregationOperator implements PageAggregator {
     if (pageIds.length < count) {
       pageIds = new int[count];
     }
+    if (needsTime) {
+      if (pageTimes.length < count) {
+        pageTimes = new long[count];
+      }
+      for (int p = 0; p < count; p++) {
+        pageTimes[p] = time(times, p);
+      }
+    }
+    if (byEntry(keyBlocks, count)) {
+      entries.addPage(
+          (io.quarry.plugin.api.data.BytesBlock) keyBlocks[0],
+          count,
+          pageIds,
+          valueBlocks,
+          needsTime ? pageTimes : null);
+      return;
+    }
     if (keys.groupOfEach(keyBlocks, count, pageIds)) {
       // one group per position: function by function over the page (a block each), each state
       // lookup independent of the last
       long grown = grow();
-      if (needsTime) {
-        if (pageTimes.length < count) {
-          pageTimes = new long[count];
-        }
-        for (int p = 0; p < count; p++) {
-          pageTimes[p] = time(times, p);
-        }
-      }
       for (int f = 0; f < functions.length; f++) {
         grown += functions[f].addPage(pageIds, count, valueBlocks[f], needsTime ? pageTimes : null);
       }
@@ -148,6 +178,34 @@ public final class HashAggregationOperator implements PageAggregator {
   }
 
   /**
+   * Whether the page's groups go to {@link #entries}: its one by-field refers to a dictionary
+   * shared beyond the page, the one the entries' groups were made for or one taken now (those of
+   * another handed over first). Otherwise the entries' groups are handed over, so the page's values
+   * follow theirs in every group (a {@code list} keeps its order).
+   */
+  private boolean byEntry(Block[] keyBlocks, int count) {
+    io.quarry.plugin.api.data.BytesBlock dictionary =
+        entries == null ? null : EntryPartial.sharedDictionary(keyBlocks, count, ENTRY_GROUPS_FROM);
+    if (dictionary != null && dictionary == entries.dictionary()) {
+      return true;
+    }
+    flushEntries();
+    return dictionary != null && entries.take(dictionary);
+  }
+
+  /** Hands the groups {@link #entries} holds to the keys and functions here. */
+  private void flushEntries() {
+    if (entries != null && entries.dictionary() != null) {
+      memory.add(entries.flushInto(keys, functions, this::grow));
+    }
+  }
+
+  /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
+  public long groupsByEntry() {
+    return entries == null ? 0 : entries.flushed();
+  }
+
+  /**
    * Adds counts a source made in place of rows ({@link CountPages}): each position's by-field
    * values pick its groups (as {@link #addInput}'s do), and every function — each a plain {@code
    * count}, as {@link CountShortcut} requires — adds the position's count instead of one.
@@ -157,29 +215,13 @@ public final class HashAggregationOperator implements PageAggregator {
     if (finishing) {
       throw new IllegalStateException("input after finish");
     }
+    flushEntries();
     for (GroupingFunction function : functions) {
       if (!(function instanceof CountFunction count) || !count.countsRows()) {
         throw new IllegalStateException("counts added to stats that does not only count rows");
       }
     }
-    Block[] keyBlocks = keyBlocks(counts);
-    io.quarry.plugin.api.data.LongBlock rows = CountPages.counts(counts);
-    long grown = 0;
-    for (int p = 0; p < counts.positionCount(); p++) {
-      int n = keys.groupsOf(keyBlocks, p);
-      if (n == 0) {
-        continue;
-      }
-      grown += grow();
-      long count = CountPages.count(rows, p);
-      int[] ids = keys.ids();
-      for (int i = 0; i < n; i++) {
-        for (GroupingFunction function : functions) {
-          ((CountFunction) function).addCount(ids[i], count);
-        }
-      }
-    }
-    memory.add(grown);
+    memory.add(CountPages.addCounts(counts, keyBlocks(counts), keys, functions, this::grow));
   }
 
   /** The page's by-field blocks, in a new array (see {@link #addInput}). */
@@ -245,6 +287,8 @@ public final class HashAggregationOperator implements PageAggregator {
     if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
+    mergeEntries(partial);
+    partial.flushEntries(); // groups of another dictionary than the one here: by text
     if (!keys.isEmpty() || partial.keys.isEmpty()) {
       if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
         memory.add(
@@ -276,37 +320,54 @@ public final class HashAggregationOperator implements PageAggregator {
     memory.add(bytes);
   }
 
-  /** Groups a merge looks up together, as {@link #addInput} does a page's rows. */
-  private static final int MERGE_CHUNK = 1024;
-
   /**
-   * Adds a partial's groups a chunk at a time: the chunk's keys looked up here together, then each
-   * function merges the chunk's states in one loop (a call per group and function let one cache
-   * miss wait on the last: the merge after a 200,000-group scan runs on one thread).
+   * Merges the partial's groups of a dictionary's entries by entry when this holds the same
+   * dictionary (the threads' partials over one segment: no key looked up), or takes them whole when
+   * this holds none; the entries' keys are looked up once, when this hands them over. The groups
+   * held here by entry were read before anything the partial adds to the keys (its keys, its
+   * entries of another dictionary): they are handed to the keys first, so each group's values stay
+   * in the order read ({@code list}; among values of one time the first seen stays) — a partial
+   * merged for a preview and again at the end answers as if merged once. Where no function's answer
+   * depends on that order ({@code count}, {@code range} …) they stay, to be merged by entry with a
+   * later partial's of the same dictionary.
    */
-  private void mergeGroups(HashAggregationOperator partial) {
-    long grown = 0;
-    int groups = partial.keys.size();
-    int[] ids = new int[Math.min(groups, MERGE_CHUNK)];
-    for (int from = 0; from < groups; from += MERGE_CHUNK) {
-      int count = Math.min(MERGE_CHUNK, groups - from);
-      keys.idsOf(partial.keys, from, count, ids);
-      grown += grow();
-      for (int f = 0; f < functions.length; f++) {
-        grown += functions[f].mergePage(ids, count, partial.functions[f], from);
-      }
+  private void mergeEntries(HashAggregationOperator partial) {
+    if (entries == null) {
+      return;
     }
-    memory.add(grown);
+    EntryPartial theirs = partial.entries;
+    if (orderMatters
+        && entries.dictionary() != null
+        && (!partial.keys.isEmpty()
+            || theirs.dictionary() != null && theirs.dictionary() != entries.dictionary())) {
+      flushEntries();
+    }
+    if (theirs.dictionary() == null) {
+      return;
+    }
+    if (entries.dictionary() == null) {
+      partial.entries = entries; // empty
+      entries = theirs;
+    } else if (entries.dictionary() == theirs.dictionary()) {
+      entries.mergeFrom(theirs);
+    }
+  }
+
+  /** Adds a partial's groups on this thread ({@link SharedMerge#alone}) and empties it. */
+  private void mergeGroups(HashAggregationOperator partial) {
+    memory.add(SharedMerge.alone(keys, functions, partial.keys, partial.functions, this::grow));
     partial.clear();
   }
 
   /** The number of groups. */
   public int groupCount() {
+    flushEntries();
     return keys.size();
   }
 
   /** Group {@code id}'s key: each by-field's value as text (a timestamp's microseconds). */
   public List<String> key(int id) {
+    flushEntries();
     List<String> key = new ArrayList<>(command.groupBy().size());
     for (int k = 0; k < command.groupBy().size(); k++) {
       key.add(keys.key(id, k));
@@ -316,6 +377,7 @@ public final class HashAggregationOperator implements PageAggregator {
 
   /** Group {@code id}'s result of aggregation {@code f} ({@link GroupingFunction#result}). */
   public Object result(int id, int f) {
+    flushEntries();
     return functions[f].result(id);
   }
 
@@ -327,6 +389,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   public HashAggregationOperator regrouped(
       java.util.function.UnaryOperator<List<String>> newKey, MemoryTracker memory) {
+    flushEntries();
     HashAggregationOperator into = new HashAggregationOperator(command, memory, pageSize);
     long grown = 0;
     for (int from = 0; from < keys.size(); from++) {
@@ -372,6 +435,7 @@ public final class HashAggregationOperator implements PageAggregator {
       java.util.function.BooleanSupplier stop) {
     if (!finishing) {
       finishing = true;
+      flushEntries();
       output.addAll(
           new AggregationOutput(command, keys, functions, pageSize, parallel, helpers, stop)
               .pages());
@@ -385,6 +449,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   @Override
   public List<Page> snapshot() {
+    flushEntries();
     return new AggregationOutput(command, keys, functions, pageSize, null, 0, SharedTasks.NEVER)
         .pages();
   }
@@ -402,6 +467,9 @@ public final class HashAggregationOperator implements PageAggregator {
   @Override
   public void close() {
     output.clear();
+    if (entries != null) {
+      entries.release();
+    }
     memory.release();
   }
 }

@@ -62,6 +62,38 @@ final class SharedMerge {
         .run(grow, parallel, helpers, stop);
   }
 
+  /** Groups a merge on one thread looks up together, as a page's rows are. */
+  private static final int MERGE_CHUNK = 1024;
+
+  /**
+   * Merges {@code theirKeys}' groups and {@code theirFunctions}' states into {@code keys} and
+   * {@code functions} on this thread, a chunk at a time: the chunk's keys looked up together, then
+   * each function merges the chunk's states in one loop (a call per group and function let one
+   * cache miss wait on the last: the merge after a 200,000-group scan runs on one thread); {@code
+   * grow} as for {@link #run}.
+   *
+   * @return the bytes the merge grew
+   */
+  static long alone(
+      GroupKeys keys,
+      GroupingFunction[] functions,
+      GroupKeys theirKeys,
+      GroupingFunction[] theirFunctions,
+      LongSupplier grow) {
+    long grown = 0;
+    int groups = theirKeys.size();
+    int[] ids = new int[Math.min(groups, MERGE_CHUNK)];
+    for (int from = 0; from < groups; from += MERGE_CHUNK) {
+      int count = Math.min(MERGE_CHUNK, groups - from);
+      keys.idsOf(theirKeys, from, count, ids);
+      grown += grow.getAsLong();
+      for (int f = 0; f < functions.length; f++) {
+        grown += functions[f].mergePage(ids, count, theirFunctions[f], from);
+      }
+    }
+    return grown;
+  }
+
   private long run(LongSupplier grow, Executor parallel, int helpers, BooleanSupplier stop) {
     int groups = theirKeys.size();
     int rounds = (groups + ROUND - 1) / ROUND;

@@ -2,9 +2,12 @@
  * Hash aggregation over pages: one class per kind of {@code stats} function, each holding its state
  * for every group in arrays by dense group id ({@link
  * io.quarry.ql.engine.aggregation.GroupingFunction}), the group keys ({@link
- * io.quarry.ql.engine.aggregation.GroupKeys}), and the operator that feeds pages through them and
- * emits the answer as typed pages ({@link io.quarry.ql.engine.aggregation.HashAggregationOperator},
- * its partials' merge ({@link io.quarry.ql.engine.aggregation.SharedMerge}) and its answer ({@link
+ * io.quarry.ql.engine.aggregation.GroupKeys}; by one field over a dictionary shared beyond a page,
+ * a segment's, the groups of its entries kept apart until handed over by text, {@link
+ * io.quarry.ql.engine.aggregation.EntryPartial}), and the operator that feeds pages through them
+ * and emits the answer as typed pages ({@link
+ * io.quarry.ql.engine.aggregation.HashAggregationOperator}, its partials' merge ({@link
+ * io.quarry.ql.engine.aggregation.SharedMerge}) and its answer ({@link
  * io.quarry.ql.engine.aggregation.AggregationOutput}: sort and pages) shared with a pool's threads
  * by {@link io.quarry.ql.engine.aggregation.SharedTasks}, which stops starting tasks once a
  * cancelled search's stop check says so); the same keys and states fed position by position and

@@ -1,0 +1,224 @@
+package io.quarry.ql.engine.aggregation;
+
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
+import io.quarry.ql.ast.Aggregation;
+import io.quarry.ql.exec.MemoryTracker;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The groups of one by-field's pages while they refer to one dictionary shared beyond a page (a
+ * segment's whole dictionary, {@code server.search.SegmentDictionaryBlocks}: each position a
+ * segment ordinal): their states kept here by dictionary entry — a group per entry met, numbered in
+ * the order met, no key hashed per page or per entry — and handed to the aggregation's own groups
+ * ({@link #flushInto}) only when the pages move to another dictionary or the aggregation is read or
+ * merged: then each entry's text is looked up in its keys once, the entries together ({@link
+ * BytesKeyHash#entryIds}: hashed first, every first slot read before the lookups, so their cache
+ * misses overlap), and each function merges the entries' states in one loop. A search thread reads
+ * a segment's events into small state arrays of the segment's groups instead of the partial's,
+ * whose tens of megabytes are touched once per group and segment, not once per event.
+ *
+ * <p>Memory: the states, the entry map (an int per dictionary entry) and the dictionary itself,
+ * which this holds until the flush, possibly after the scan let it go, are charged to the search's
+ * memory ({@code charge}, a sibling of the aggregation's tracker) and given back at the flush. A
+ * dictionary whose charge the limit refuses is not taken ({@link #take} false): its pages group by
+ * text as before. Not thread-safe; one per {@link HashAggregationOperator}.
+ */
+final class EntryPartial {
+  /** Entries whose keys are looked up together at a flush. */
+  private static final int LOOKUP = 1024;
+
+  private final List<Aggregation> aggregations;
+  private final MemoryTracker charge;
+  private final long bytesPerGroup;
+  private BytesBlock dictionary; // the dictionary the groups are entries of; null: none
+  private int[] groupOf = new int[0]; // entry → its group + 1 (0: not met)
+  private int[] entryOf = new int[16]; // group → its entry
+  private int size;
+  private int grownTo;
+  private GroupingFunction[] functions;
+  private long flushed; // groups handed over so far
+
+  EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
+    this.aggregations = aggregations;
+    this.charge = charge;
+    this.bytesPerGroup = bytesPerGroup;
+  }
+
+  /**
+   * The dictionary of the page's by-field (its only one) when it is single-valued and refers to a
+   * dictionary of more entries than the page has positions and than {@code smallest}: a dictionary
+   * shared beyond one page, the kind this groups by entry; else null.
+   */
+  static BytesBlock sharedDictionary(Block[] keys, int count, int smallest) {
+    if (keys.length != 1
+        || !(keys[0] instanceof BytesBlock bytes)
+        || bytes.dictionary() == null
+        || bytes.mayHaveMultivaluedFields()) {
+      return null;
+    }
+    BytesBlock dictionary = bytes.dictionary();
+    int entries = dictionary.positionCount();
+    return entries > count && entries > smallest ? dictionary : null;
+  }
+
+  /** The dictionary the groups here are entries of (null: none). */
+  BytesBlock dictionary() {
+    return dictionary;
+  }
+
+  /**
+   * Takes {@code dictionary} for the pages to come (nothing held here: flushed before); false, and
+   * nothing taken, when the search's limit refuses its charge.
+   */
+  boolean take(BytesBlock dictionary) {
+    int entries = dictionary.positionCount();
+    try {
+      charge.add(
+          dictionary.ramBytesUsed() + (long) Integer.BYTES * Math.max(entries, groupOf.length));
+    } catch (MemoryLimitExceededException refused) {
+      charge.release();
+      return false;
+    }
+    if (groupOf.length < entries) {
+      groupOf = new int[entries];
+    }
+    this.dictionary = dictionary;
+    this.functions = new GroupingFunction[aggregations.size()];
+    for (int f = 0; f < functions.length; f++) {
+      functions[f] = GroupingFunction.of(aggregations.get(f));
+    }
+    return true;
+  }
+
+  /**
+   * Adds a page whose by-field {@code key} refers to the dictionary taken: each position's group
+   * (by its entry; -1 without a value) into {@code groups}, then every function's values.
+   */
+  void addPage(BytesBlock key, int count, int[] groups, Block[] values, long[] times) {
+    for (int p = 0; p < count; p++) {
+      if (key.isNull(p)) {
+        groups[p] = -1;
+        continue;
+      }
+      int entry = key.getOrdinal(p);
+      int group = groupOf[entry] - 1;
+      if (group < 0) {
+        group = size++;
+        groupOf[entry] = group + 1;
+        if (group == entryOf.length) {
+          entryOf = Arrays.copyOf(entryOf, group * 2);
+        }
+        entryOf[group] = entry;
+      }
+      groups[p] = group;
+    }
+    long grown = grown();
+    for (int f = 0; f < functions.length; f++) {
+      grown += functions[f].addPage(groups, count, values[f], times);
+    }
+    charge.add(grown);
+  }
+
+  /**
+   * Adds the groups of {@code other} (holding the same dictionary: another search thread's partial
+   * over the same segment) by entry, no key looked up, and empties it (its charge given back).
+   */
+  void mergeFrom(EntryPartial other) {
+    if (other.dictionary != dictionary) {
+      throw new IllegalArgumentException("groups of another dictionary");
+    }
+    int[] ids = new int[Math.min(Math.max(other.size, 1), LOOKUP)];
+    long grown = 0;
+    for (int from = 0; from < other.size; from += LOOKUP) {
+      int count = Math.min(LOOKUP, other.size - from);
+      for (int i = 0; i < count; i++) {
+        int entry = other.entryOf[from + i];
+        int group = groupOf[entry] - 1;
+        if (group < 0) {
+          group = size++;
+          groupOf[entry] = group + 1;
+          if (group == entryOf.length) {
+            entryOf = Arrays.copyOf(entryOf, group * 2);
+          }
+          entryOf[group] = entry;
+        }
+        ids[i] = group;
+      }
+      grown += grown();
+      for (int f = 0; f < functions.length; f++) {
+        grown += functions[f].mergePage(ids, count, other.functions[f], from);
+      }
+    }
+    charge.add(grown);
+    other.release();
+  }
+
+  /** Makes room in the functions for the groups made since; returns the bytes they take. */
+  private long grown() {
+    if (size == grownTo) {
+      return 0;
+    }
+    long bytes = bytesPerGroup * (size - grownTo);
+    for (GroupingFunction function : functions) {
+      function.grow(size);
+    }
+    grownTo = size;
+    return bytes;
+  }
+
+  /**
+   * Hands every group to {@code keys} and {@code into} (the aggregation's; {@code grow} makes room
+   * in {@code into} for the groups {@code keys} holds now and returns the bytes they take) and lets
+   * the dictionary go, its charge given back.
+   *
+   * @return the bytes the aggregation grew (its new groups and states)
+   */
+  long flushInto(GroupKeys keys, GroupingFunction[] into, LongSupplier grow) {
+    if (dictionary == null) {
+      return 0;
+    }
+    long grown = 0;
+    int[] ids = new int[Math.min(Math.max(size, 1), LOOKUP)];
+    for (int from = 0; from < size; from += LOOKUP) {
+      int count = Math.min(LOOKUP, size - from);
+      keys.entryIds(dictionary, entryOf, from, count, ids);
+      grown += grow.getAsLong();
+      for (int f = 0; f < into.length; f++) {
+        grown += into[f].mergePage(ids, count, functions[f], from);
+      }
+    }
+    for (int group = 0; group < size; group++) {
+      groupOf[entryOf[group]] = 0;
+    }
+    flushed += size;
+    size = 0;
+    grownTo = 0;
+    dictionary = null;
+    functions = null;
+    charge.release();
+    return grown;
+  }
+
+  /** The groups handed to the aggregation so far (each entry met once per dictionary taken). */
+  long flushed() {
+    return flushed;
+  }
+
+  /** Gives back what is charged, dropping any groups not handed over (the aggregation closed). */
+  void release() {
+    if (dictionary != null) {
+      for (int group = 0; group < size; group++) {
+        groupOf[entryOf[group]] = 0;
+      }
+      size = 0;
+      grownTo = 0;
+      dictionary = null;
+      functions = null;
+    }
+    charge.release();
+  }
+}
