@@ -52,7 +52,7 @@ import org.apache.lucene.store.FSDirectory;
  * writes, the full one is committed and, with compaction deferred, compacted in the background
  * (Lucene's merge threads) into the roll's own segments, once the node grants it one of its {@link
  * CompactionPermits} permits; a later commit rolls it once no merge of its writer runs, so the
- * roll's forced merge, which holds the index's commit lock on the store's one scheduler thread,
+ * roll's forced merge, which holds the index's commit lock on the index's committer thread,
  * merges nothing. When the hot bucket fills while an older full bucket still waits, it goes on
  * taking events past its limit ({@link FullBucketRolls#anyWaiting}), so no scheduled roll compacts
  * under the commit lock and the node compacts at most its permits' buckets at once; at twice its
