@@ -361,7 +361,7 @@ final class Bucket implements Closeable {
   /**
    * The error a search of a bucket whose writer failed gets: its last searcher may miss
    * acknowledged events, so it is not answered from (the index recovers the bucket, {@code
-   * IndexStore.recover}, at its next search, add or commit).
+   * IndexWrites.recover}, at its next search, add or commit).
    */
   private IOException writerFailed(Throwable cause) {
     IndexWriter current = writer;

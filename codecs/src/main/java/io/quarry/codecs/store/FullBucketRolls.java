@@ -12,7 +12,7 @@ import java.util.logging.Logger;
  * segments, once the node has a permit for it ({@link CompactionPermits}) and no back-off after a
  * failed compaction holds it ({@link IndexCompaction#backingOff}), and a later commit rolls it once
  * no merge of it runs, so the roll's forced merge under the commit lock finds nothing to merge.
- * {@code IndexStore} calls it under its commit lock, and rolls its hot bucket only while no full
+ * {@link IndexCommits} calls it under its commit lock, and rolls its hot bucket only while no full
  * bucket waits ({@link #anyWaiting}) or once the hot bucket took twice its limits ({@link
  * #overrun}): then two (or more, while compaction lags) full buckets wait, none rolled under the
  * lock.
@@ -35,7 +35,8 @@ final class FullBucketRolls {
   private final List<Bucket> buckets; // the index's
   private final IndexCompaction compactions;
   private final IndexOptions options;
-  // guarded by IndexStore's commit lock: the delay before the next try after failed rolls, and when
+  // guarded by the commit lock (IndexCommits): the delay before the next try after failed rolls,
+  // and when
   private long retryNanos;
   private long notBefore = System.nanoTime();
 

@@ -26,7 +26,7 @@ final class LogRecovery {
   // IndexStore's logger: the messages are the index's, as before this class was split out
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
 
-  /** Adds a batch to a bucket in its layout ({@code IndexStore.addTo}). */
+  /** Adds a batch to a bucket in its layout ({@link BatchLayouts#addTo}). */
   @FunctionalInterface
   interface BatchAdd {
     void add(Bucket target, List<Event> events, long firstSequence) throws IOException;
