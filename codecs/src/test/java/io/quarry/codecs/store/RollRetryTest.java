@@ -35,6 +35,12 @@ class RollRetryTest {
 
   /** An index whose buckets fill at 5,000 events and compact only ahead of their roll. */
   private IndexStore open(Bucket.DirectoryFactory directories) throws java.io.IOException {
+    return open(directories, 1);
+  }
+
+  /** As above, with {@code permits} compactions at once on the node. */
+  private IndexStore open(Bucket.DirectoryFactory directories, int permits)
+      throws java.io.IOException {
     IndexOptions options =
         IndexOptions.builder()
             .maxBucketEvents(5_000)
@@ -48,7 +54,7 @@ class RollRetryTest {
         scheduler,
         Clock.systemUTC(),
         directories,
-        new CompactionPermits(1));
+        new CompactionPermits(permits));
   }
 
   /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
@@ -113,6 +119,52 @@ class RollRetryTest {
       assertThat(compactionMerges.get()).as("compaction merges tried in the back-off").isEqualTo(1);
       assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
       assertThat(StoredRaws.of(store)).hasSize(6_000).allSatisfy((raw, n) -> assertThat(n).isOne());
+    }
+  }
+
+  /**
+   * The back-off after a failed roll is the bucket's own: a full bucket whose roll keeps failing
+   * does not hold back the roll of another full bucket of its index. It was the index's (before
+   * commit2), so the second bucket, compacted and ready, waited out the first one's delay.
+   */
+  @Test
+  void aFailingRollHoldsBackOnlyItsOwnBucket() throws Exception {
+    try (IndexStore store = open(FSDirectory::open, 2)) {
+      Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
+      Files.createDirectories(blocker.resolve("in-the-way"));
+      fill(store);
+      scheduler.maintenance(0); // bucket 1 fills and compacts ahead of its roll
+      Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
+      // bucket 1's roll fails four times in a row, each past the delay before: its next try waits
+      // 8 s
+      for (long delay = 0; delay <= 4_000; delay = delay == 0 ? 1_000 : 2 * delay) {
+        Thread.sleep(delay == 0 ? 0 : delay + 100);
+        scheduler.maintenance(0);
+      }
+      long lastFailure = System.nanoTime();
+
+      // bucket 2 takes twice its limit while bucket 1 waits, then waits for its roll too
+      store.add(NumberedEvents.events(6_000, 10_000));
+      store.commit();
+      long compacted = store.compaction().compactions();
+      scheduler.maintenance(0);
+      Timed.until(
+          30, () -> store.compaction().compactions() > compacted && !store.compaction().running());
+      scheduler.maintenance(0); // bucket 2's compaction ended: it rolls
+
+      long sinceFailure = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastFailure);
+      org.junit.jupiter.api.Assumptions.assumeTrue(
+          sinceFailure < 8_000,
+          "bucket 1's back-off ended before bucket 2 was ready (" + sinceFailure + " ms)");
+      assertThat(store.buckets())
+          .as("bucket 2 rolled while bucket 1 backs off after its failed rolls")
+          .filteredOn(bucket -> bucket.id() == 2)
+          .extracting(BucketInfo::state)
+          .containsExactly("warm");
+      assertThat(store.buckets().getFirst().state()).isNotEqualTo("warm");
+      assertThat(StoredRaws.of(store))
+          .hasSize(16_000)
+          .allSatisfy((raw, n) -> assertThat(n).isOne());
     }
   }
 
