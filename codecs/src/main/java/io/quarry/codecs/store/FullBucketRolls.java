@@ -16,8 +16,8 @@ import java.util.logging.Logger;
  * no merge of it runs, so the roll's forced merge under the commit lock finds nothing to merge.
  * {@link IndexCommits} calls it under its commit lock, and rolls its hot bucket only while no full
  * bucket waits ({@link #anyWaiting}) or once the hot bucket took twice its limits ({@link
- * #overrun}): then two (or more, while compaction lags) full buckets wait, none rolled under the
- * lock.
+ * #overrun}) while fewer than {@code maxWaitingBuckets} wait ({@link #waitingFull}): then two (or
+ * more, while compaction lags) full buckets wait, none rolled under the lock.
  *
  * <p>A scheduled roll that throws (a full disk, a manifest that cannot be written) is logged and
  * retried by a later commit, not before a delay that doubles with each failure of that bucket's
@@ -132,6 +132,36 @@ final class FullBucketRolls {
     long events = saturatedTimes(OVERRUN, options.maxBucketEvents());
     long age = saturatedTimes(OVERRUN, options.maxHotAge().toMillis());
     return hot.events() >= events || hot.events() > 0 && nowMillis - hot.created() >= age;
+  }
+
+  /** How many buckets other than {@code hot} wait for their roll (full, failed or rolling). */
+  int waiting(Bucket hot) {
+    int waiting = 0;
+    for (Bucket bucket : buckets) {
+      if (bucket != hot && !bucket.isWarm()) {
+        waiting++;
+      }
+    }
+    return waiting;
+  }
+
+  /**
+   * Whether {@code maxWaitingBuckets} full buckets wait for their roll already: then a hot bucket
+   * past its {@link #overrun} does not turn full too, and once it holds {@link #OVERRUN} times
+   * {@code maxBucketEvents} it takes no more events ({@link #backlogged}).
+   */
+  boolean waitingFull(Bucket hot) {
+    return waiting(hot) >= options.maxWaitingBuckets();
+  }
+
+  /**
+   * Whether the index refuses events now ({@link IndexBusyException}): the hot bucket holds {@link
+   * #OVERRUN} times {@code maxBucketEvents} while {@code maxWaitingBuckets} full buckets wait for
+   * their roll. Its age past {@code maxHotAge} refuses nothing: only the bucket's size is bounded.
+   * Read by every add, without the commit lock: a bucket's state is volatile.
+   */
+  boolean backlogged(Bucket hot) {
+    return hot.events() >= saturatedTimes(OVERRUN, options.maxBucketEvents()) && waitingFull(hot);
   }
 
   private static long saturatedTimes(long factor, long value) {

@@ -32,9 +32,12 @@ import java.util.logging.Logger;
  * events past its limit ({@link FullBucketRolls#anyWaiting}), so no scheduled roll compacts under
  * the commit lock and the node compacts at most its permits' buckets at once; at twice its limits
  * it waits for its roll too and a new hot bucket opens ({@link FullBucketRolls#overrun}), so no
- * bucket grows without bound when ingest outruns compaction. A roll that fails is retried with a
- * back-off and does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is;
- * the next open starts its compaction again and does not wait for it.
+ * bucket grows without bound when ingest outruns compaction; with {@code maxWaitingBuckets} full
+ * buckets waiting already it does not, and at twice its event limit the index refuses adds ({@link
+ * FullBucketRolls#backlogged}, {@link IndexBusyException}) until one of them rolled, so neither the
+ * waiting buckets nor the hot one grow without bound. A roll that fails is retried with a back-off
+ * and does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is; the next
+ * open starts its compaction again and does not wait for it.
  *
  * <p>The commit lock comes first, before the locks of {@link IndexWrites}.
  */
@@ -107,8 +110,8 @@ final class IndexCommits {
       if (rollBucket
           && !waitForRoll
           && rolls.anyWaiting(hot)
-          && !rolls.overrun(hot, clock.millis())) {
-        rollBucket = false;
+          && (!rolls.overrun(hot, clock.millis()) || rolls.waitingFull(hot))) {
+        rollBucket = false; // past maxWaitingBuckets the adds are refused instead (backlogged)
       }
     }
 

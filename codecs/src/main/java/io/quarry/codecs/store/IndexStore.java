@@ -196,6 +196,7 @@ public final class IndexStore implements Closeable {
    *
    * @return the UTF-8 bytes of the events' raw texts
    * @throws InvalidEventException naming the first event that cannot be stored
+   * @throws IndexBusyException when compaction lags too far behind ingest: nothing is stored
    */
   public long add(List<Event> events) throws IOException {
     if (events.isEmpty()) {
@@ -206,6 +207,18 @@ public final class IndexStore implements Closeable {
       if (problem != null) {
         throw new InvalidEventException(i, problem);
       }
+    }
+    Bucket hot = writes.hot();
+    FullBucketRolls rolls = commits.rolls();
+    if (rolls.backlogged(hot)) {
+      throw new IndexBusyException(
+          "index "
+              + name
+              + ": compaction lags behind ingest ("
+              + rolls.waiting(hot)
+              + " full buckets wait for their roll and the hot bucket holds "
+              + hot.events()
+              + " events, twice its maxBucketEvents)");
     }
     return writes.add(events);
   }
