@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.store.FSDirectory;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A scheduled roll that fails neither stops nor delays the hot bucket's commit, and is retried
@@ -24,14 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a compaction at every commit whatever the back-off.
  */
 class RollRetryTest {
-  @TempDir Path data;
-
-  private final ManualScheduler scheduler = new ManualScheduler();
-
-  @AfterEach
-  void stop() {
-    scheduler.shutdownNow();
-  }
+  @RegisterExtension final StoreFixture stores = new StoreFixture();
 
   /** An index whose buckets fill at 5,000 events and compact only ahead of their roll. */
   private IndexStore open(Bucket.DirectoryFactory directories) throws java.io.IOException {
@@ -47,14 +38,7 @@ class RollRetryTest {
             .format(BucketFormat.BLOCKS)
             .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
             .build();
-    return new IndexStore(
-        "main",
-        data.resolve("main"),
-        options,
-        scheduler,
-        Clock.systemUTC(),
-        directories,
-        new CompactionPermits(permits));
+    return stores.open("main", options, directories, new CompactionPermits(permits));
   }
 
   /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
@@ -73,11 +57,11 @@ class RollRetryTest {
       Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
       Files.createDirectories(blocker.resolve("in-the-way"));
       fill(store);
-      scheduler.maintenance(0); // bucket 1 fills and compacts ahead of its roll
+      stores.scheduler().maintenance(0); // bucket 1 fills and compacts ahead of its roll
       Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
       store.add(NumberedEvents.events(6_000, 100));
 
-      scheduler.maintenance(0); // bucket 1's roll fails
+      stores.scheduler().maintenance(0); // bucket 1's roll fails
       Bucket hot = hot(store);
       assertThat(hot.id()).isEqualTo(2);
       assertThat(hot.hasUncommittedChanges()).as("the hot bucket committed").isFalse();
@@ -92,7 +76,7 @@ class RollRetryTest {
       Files.delete(blocker);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!store.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
-        scheduler.maintenance(0);
+        stores.scheduler().maintenance(0);
         Thread.sleep(50);
       }
       assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("warm", "hot");
@@ -110,11 +94,11 @@ class RollRetryTest {
                     FaultyDirectories.compaction(context)
                         && compactionMerges.incrementAndGet() > 0))) {
       fill(store);
-      scheduler.maintenance(0); // bucket 1 fills; its compaction ahead of the roll fails
+      stores.scheduler().maintenance(0); // bucket 1 fills; its compaction ahead of the roll fails
       Timed.until(30, () -> compactionMerges.get() > 0);
       for (int commit = 0; commit < 5; commit++) {
         Thread.sleep(200); // the merge's failure closes the writer: the next commit reopens it
-        scheduler.maintenance(0);
+        stores.scheduler().maintenance(0);
       }
       assertThat(compactionMerges.get()).as("compaction merges tried in the back-off").isEqualTo(1);
       assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
@@ -133,13 +117,13 @@ class RollRetryTest {
       Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
       Files.createDirectories(blocker.resolve("in-the-way"));
       fill(store);
-      scheduler.maintenance(0); // bucket 1 fills and compacts ahead of its roll
+      stores.scheduler().maintenance(0); // bucket 1 fills and compacts ahead of its roll
       Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
       // bucket 1's roll fails four times in a row, each past the delay before: its next try waits
       // 8 s
       for (long delay = 0; delay <= 4_000; delay = delay == 0 ? 1_000 : 2 * delay) {
         Thread.sleep(delay == 0 ? 0 : delay + 100);
-        scheduler.maintenance(0);
+        stores.scheduler().maintenance(0);
       }
       long lastFailure = System.nanoTime();
 
@@ -147,10 +131,10 @@ class RollRetryTest {
       store.add(NumberedEvents.events(6_000, 10_000));
       store.commit();
       long compacted = store.compaction().compactions();
-      scheduler.maintenance(0);
+      stores.scheduler().maintenance(0);
       Timed.until(
           30, () -> store.compaction().compactions() > compacted && !store.compaction().running());
-      scheduler.maintenance(0); // bucket 2's compaction ended: it rolls
+      stores.scheduler().maintenance(0); // bucket 2's compaction ended: it rolls
 
       long sinceFailure = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastFailure);
       org.junit.jupiter.api.Assumptions.assumeTrue(

@@ -3,15 +3,12 @@ package io.quarry.codecs.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * At most {@code maxWaitingBuckets} full buckets of an index wait for their roll: past that the hot
@@ -21,14 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * while ingest outran compaction.
  */
 class WaitingBucketBoundTest {
-  @TempDir Path data;
-
-  private final ManualScheduler scheduler = new ManualScheduler();
-
-  @AfterEach
-  void stop() {
-    scheduler.shutdownNow();
-  }
+  @RegisterExtension final StoreFixture stores = new StoreFixture();
 
   private IndexStore store(String name, Bucket.DirectoryFactory directories, CompactionPermits node)
       throws java.io.IOException {
@@ -40,8 +30,7 @@ class WaitingBucketBoundTest {
             .compaction(new CompactionSettings(true, Duration.ofDays(1), 1L << 40))
             .maxWaitingBuckets(1)
             .build();
-    return new IndexStore(
-        name, data.resolve(name), options, scheduler, Clock.systemUTC(), directories, node);
+    return stores.open(name, options, directories, node);
   }
 
   /** {@code count} events from {@code from}, committed in segments of 2,000. */
@@ -62,13 +51,15 @@ class WaitingBucketBoundTest {
         IndexStore index = store("main", FSDirectory::open, node)) {
       try {
         fill(busy, 0, 6_000);
-        scheduler.maintenance(0); // busy's compaction ahead of its roll takes the only permit
+        stores
+            .scheduler()
+            .maintenance(0); // busy's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
         fill(index, 0, 6_000);
-        scheduler.maintenance(1); // full: waits for a permit, the one bucket that may wait
+        stores.scheduler().maintenance(1); // full: waits for a permit, the one bucket that may wait
         fill(index, 6_000, 10_000); // the hot bucket now holds twice its limit
-        scheduler.maintenance(1);
+        stores.scheduler().maintenance(1);
         assertThat(index.buckets())
             .as("with one bucket waiting already the overrun hot bucket does not wait too")
             .extracting(BucketInfo::state)
@@ -84,9 +75,9 @@ class WaitingBucketBoundTest {
       Timed.until(
           60,
           () -> {
-            scheduler.maintenance(0);
-            scheduler.compaction(1);
-            scheduler.maintenance(1);
+            stores.scheduler().maintenance(0);
+            stores.scheduler().compaction(1);
+            stores.scheduler().maintenance(1);
             return index.buckets().getFirst().state().equals("warm");
           });
       assertThat(index.buckets().getFirst().state()).isEqualTo("warm");
