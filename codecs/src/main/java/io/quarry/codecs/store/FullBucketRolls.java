@@ -62,7 +62,7 @@ final class FullBucketRolls {
    */
   void compactOrRoll(Bucket full) {
     try {
-      if (!full.compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
+      if (!full.hotCompaction().compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
         roll(full);
       }
       retries.remove(full.id());
@@ -94,9 +94,11 @@ final class FullBucketRolls {
       try {
         if (retry != null && nanos - retry.notBefore() < 0) {
           // a bucket reopened after its failed roll waits again, starting nothing
-          bucket.compactBeforeRoll(compactions.node(), false);
-        } else if (!bucket.compactionMerging()
-            && !bucket.compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
+          bucket.hotCompaction().compactBeforeRoll(compactions.node(), false);
+        } else if (!bucket.hotCompaction().compactionMerging()
+            && !bucket
+                .hotCompaction()
+                .compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
           roll(bucket);
           retries.remove(bucket.id());
         }
@@ -183,7 +185,7 @@ final class FullBucketRolls {
         continue;
       }
       try {
-        bucket.compactBeforeRoll(compactions.node(), true);
+        bucket.hotCompaction().compactBeforeRoll(compactions.node(), true);
       } catch (IOException | RuntimeException e) {
         LOG.log(Level.FINE, "index " + name + ": bucket " + bucket.id() + " not compacted", e);
       }
