@@ -15,9 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -37,16 +35,9 @@ public final class EventStore implements Closeable {
 
   private final Map<String, IndexStore> indexes;
 
-  /**
-   * Each index's own committer thread ({@code quarry-committer-<index>}): its commits, rolls,
-   * retention, background refreshes and compaction checks. One thread for every index had made an
-   * index's commit wait for the others' (16-18 s late with three indexes ingesting under load): a
-   * slow commit now delays only its own index's, and acknowledgements never wait for any commit (an
-   * add returns once the log's fsync holds it).
-   */
-  private final List<ScheduledExecutorService> committers;
+  private final IndexCommitters committers; // one thread per index
 
-  private EventStore(Map<String, IndexStore> indexes, List<ScheduledExecutorService> committers) {
+  private EventStore(Map<String, IndexStore> indexes, IndexCommitters committers) {
     this.indexes = indexes;
     this.committers = committers;
   }
@@ -85,7 +76,7 @@ public final class EventStore implements Closeable {
       Function<String, Bucket.DirectoryFactory> directories)
       throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
-    List<ScheduledExecutorService> committers = new ArrayList<>();
+    IndexCommitters committers = new IndexCommitters();
     CompactionPermits permits = new CompactionPermits(CompactionPermits.DEFAULT_PERMITS);
     try {
       for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
@@ -96,15 +87,14 @@ public final class EventStore implements Closeable {
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
-        ScheduledExecutorService committer = committer(name);
-        committers.add(committer);
+        ScheduledExecutorService committer = committers.start(name);
         indexes.put(
             name,
             new IndexStore(
                 name, path, entry.getValue(), committer, clock, directories.apply(name), permits));
       }
     } catch (IOException | RuntimeException e) {
-      committers.forEach(ScheduledExecutorService::shutdownNow);
+      committers.stopNow();
       for (IndexStore store : indexes.values()) {
         try {
           store.close();
@@ -115,16 +105,6 @@ public final class EventStore implements Closeable {
       throw e;
     }
     return new EventStore(indexes, committers);
-  }
-
-  /** The thread of one index's periodic work (a daemon: it never holds up the JVM's exit). */
-  private static ScheduledExecutorService committer(String index) {
-    return Executors.newSingleThreadScheduledExecutor(
-        runnable -> {
-          Thread thread = new Thread(runnable, "quarry-committer-" + index);
-          thread.setDaemon(true);
-          return thread;
-        });
   }
 
   public Set<String> indexNames() {
@@ -390,21 +370,7 @@ public final class EventStore implements Closeable {
 
   @Override
   public void close() throws IOException {
-    // Not shutdownNow: interrupting a background commit or refresh in the middle of its file I/O
-    // makes Lucene's channel throw ClosedByInterruptException, which closes the IndexWriter as a
-    // tragedy. Periodic tasks stop being scheduled; one that runs finishes first.
-    committers.forEach(ScheduledExecutorService::shutdown);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    try {
-      for (ScheduledExecutorService committer : committers) {
-        if (!committer.awaitTermination(
-            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-          committer.shutdownNow();
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    committers.stop(60); // a commit or refresh that runs finishes first
     IOException failure = null;
     for (IndexStore store : indexes.values()) {
       try {
