@@ -8,9 +8,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
@@ -23,12 +21,13 @@ import org.apache.lucene.util.IOUtils;
  * or full and waiting for its roll, when the process stopped, and is opened for writing again.
  *
  * <p>With compaction deferred ({@link CompactionSettings}) the hot bucket's merges write fast
- * journal blocks and {@link #compactIfDue} starts a compaction ({@link CompactionMergePolicy}) in
- * the background once the bucket is idle or its fast segments pass the bound; the roll compacts
- * what is left. A compaction is a Lucene merge: searches see the segments before it or after it,
- * and a crash during one leaves the last commit as it was. A full bucket waits for its roll while
- * {@link #compactBeforeRoll} compacts it (or while it waits for the node's permit to, {@link
- * CompactionPermits}): it takes no event, and is neither hot nor warm.
+ * journal blocks and {@link HotBucketCompaction#compactIfDue} starts a compaction ({@link
+ * CompactionMergePolicy}) in the background once the bucket is idle or its fast segments pass the
+ * bound; the roll compacts what is left. A compaction is a Lucene merge: searches see the segments
+ * before it or after it, and a crash during one leaves the last commit as it was. A full bucket
+ * waits for its roll while {@link HotBucketCompaction#compactBeforeRoll} compacts it (or while it
+ * waits for the node's permit to, {@link CompactionPermits}): it takes no event, and is neither hot
+ * nor warm.
  */
 final class Bucket implements Closeable {
   static final String MANIFEST = BucketManifest.FILE;
@@ -41,14 +40,8 @@ final class Bucket implements Closeable {
   private final boolean termFilters;
   // hot (volatile: failed() reads it without the monitor a roll holds)
   private volatile IndexWriter writer;
-  private SearcherManager searchers;
-  // warm
-  private DirectoryReader reader; // opened on first search
+  private final BucketSearchers search; // the hot searchers or the warm reader, under the monitor
   private final Object statistics = new Object();
-  private final SharedRefresh refreshes = new SharedRefresh();
-  // never searched counts as search idle: a bucket nobody has searched yet (a new hot bucket, the
-  // _audit and _internal buckets a search writes to) is not refreshed in the background
-  private volatile long lastAcquiredNanos = System.nanoTime() - IndexStore.SEARCH_IDLE_NANOS;
   // one volatile: failed() reads it without the monitor a roll holds, and sees no half-made roll
   private volatile BucketState state = BucketState.HOT;
   private volatile long minTime;
@@ -57,8 +50,7 @@ final class Bucket implements Closeable {
   private volatile long maxSequence;
   private final BucketCompaction compaction;
   private AbortableMergeScheduler mergeScheduler; // hot
-  // full: takes no event, compacts ahead of its roll (compactBeforeRoll started one)
-  private volatile boolean waitingForRoll;
+  private final HotBucketCompaction hotCompaction;
 
   private Bucket(
       long id,
@@ -74,6 +66,8 @@ final class Bucket implements Closeable {
     this.format = recorded.format();
     this.termFilters = recorded.termFilters();
     this.compaction = new BucketCompaction(compaction);
+    this.hotCompaction = new HotBucketCompaction(this, this.compaction);
+    this.search = new BucketSearchers(this, directory);
   }
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
@@ -120,7 +114,7 @@ final class Bucket implements Closeable {
       IndexWriterConfig config =
           HotBucketConfig.of(options, recorded, bucket.compaction, bucket.mergeScheduler);
       bucket.writer = new IndexWriter(directory, config);
-      bucket.searchers = new SearcherManager(bucket.writer, null);
+      bucket.search.openHot(bucket.writer);
       bucket.recomputeBounds();
       if (policy != null) {
         bucket.writer.maybeMerge(); // the policy learns what waits for compaction after a restart
@@ -163,7 +157,7 @@ final class Bucket implements Closeable {
    * waits for its roll (full, compacting ahead of it) or rolls; {@code hot} otherwise.
    */
   String stateName() {
-    return state.displayName(waitingForRoll);
+    return state.displayName(hotCompaction.waitingForRoll());
   }
 
   long minTime() {
@@ -223,7 +217,7 @@ final class Bucket implements Closeable {
     }
     writer.addDocument(document);
     compaction.added();
-    refreshes.added();
+    search.added();
     synchronized (statistics) {
       events += count;
       if (lastSequence > maxSequence) {
@@ -232,31 +226,9 @@ final class Bucket implements Closeable {
     }
   }
 
-  /**
-   * Sets, in {@code into}, bit {@code s - low} for every sequence number {@code s} in {@code [low,
-   * high]} that this bucket holds.
-   */
-  void collectSequences(long low, long high, java.util.BitSet into) throws IOException {
-    if (events == 0) {
-      return;
-    }
-    IndexSearcher searcher = acquire();
-    try {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        if (format == BucketFormat.BLOCKS) {
-          BlockSequences.collect(leaf.reader(), low, high, into);
-        } else {
-          EventSequences.collect(leaf.reader(), low, high, into);
-        }
-      }
-    } finally {
-      release(searcher);
-    }
-  }
-
   /** A counter bumped after every add; pass it to {@link #refresh(long)}. */
   long addedGeneration() {
-    return refreshes.addedGeneration();
+    return search.addedGeneration();
   }
 
   /**
@@ -264,7 +236,7 @@ final class Bucket implements Closeable {
    * the refresh with concurrent callers ({@link SharedRefresh}).
    */
   void refresh(long generation) throws IOException {
-    refreshes.refresh(generation, this::reopenSearchers);
+    search.refresh(generation);
   }
 
   /**
@@ -320,50 +292,34 @@ final class Bucket implements Closeable {
   }
 
   /**
-   * Starts a compaction of the hot bucket in the background when it is due ({@link
-   * BucketCompaction#startIfDue}) and the node has a permit for it ({@link CompactionPermits});
-   * none once it is not hot.
-   *
-   * @return whether it started one
+   * The bucket's deferred compaction as its index and the node's permits see it, and the compaction
+   * ahead of its roll once full ({@link HotBucketCompaction}).
    */
-  boolean compactIfDue(CompactionSettings settings, CompactionPermits node) throws IOException {
-    IndexWriter current = writer;
-    if (state != BucketState.HOT || current == null) {
-      return false;
-    }
-    return compaction.startIfDue(
-        current,
-        settings,
-        () -> state == BucketState.HOT && !waitingForRoll,
-        this::reopenSearchers,
-        start -> node.start(this, start) == CompactionPermits.Started.MERGING);
+  HotBucketCompaction hotCompaction() {
+    return hotCompaction;
+  }
+
+  /** The hot bucket's writer: null once warm (volatile: read without the monitor a roll holds). */
+  IndexWriter writer() {
+    return writer;
+  }
+
+  /** Where the bucket is in its life (volatile). */
+  BucketState state() {
+    return state;
   }
 
   /** Reopens the hot bucket's searchers on what its writer holds now (a no-op once warm). */
-  private void reopenSearchers() throws IOException {
-    SearcherManager current;
-    synchronized (this) {
-      current = state == BucketState.WARM ? null : searchers;
-    }
-    if (current != null) {
-      try {
-        current.maybeRefreshBlocking();
-      } catch (org.apache.lucene.store.AlreadyClosedException closed) {
-        // rolled to warm meanwhile: its events are committed and seen through the warm reader;
-        // but a writer Lucene closed on a tragic exception (a failed merge or flush) is no roll
-        if (failed()) {
-          throw writerFailed(closed);
-        }
-      }
-    }
+  void reopenSearchers() throws IOException {
+    search.reopen();
   }
 
   /**
    * The error a search of a bucket whose writer failed gets: its last searcher may miss
    * acknowledged events, so it is not answered from (the index recovers the bucket, {@code
-   * IndexStore.recover}, at its next search, add or commit).
+   * IndexWrites.recover}, at its next search, add or commit).
    */
-  private IOException writerFailed(Throwable cause) {
+  IOException writerFailed(Throwable cause) {
     IndexWriter current = writer;
     Throwable tragic = current == null ? null : current.getTragicException();
     return new IOException(
@@ -375,120 +331,12 @@ final class Bucket implements Closeable {
         tragic != null ? tragic : cause);
   }
 
-  /**
-   * Starts compacting the bucket in the background ahead of its roll ({@link
-   * BucketCompaction#startForRoll}) once the node has a permit for it ({@link CompactionPermits}):
-   * the bucket no longer takes events and is committed.
-   *
-   * @param mayStart false while the index backs off after a failed compaction ({@code
-   *     IndexCompaction}): the bucket waits for its roll without starting one, unless nothing is
-   *     left to compact (its roll then merges nothing)
-   * @return whether the roll waits: a merge runs now ({@link #compactionMerging}), the node's
-   *     permits are taken, or {@code mayStart} is false and fast segments are left (false with
-   *     compaction inline: the roll compacts)
-   */
-  boolean compactBeforeRoll(CompactionPermits node, boolean mayStart) throws IOException {
-    IndexWriter current = writer;
-    if (state != BucketState.HOT || current == null) {
-      return false;
-    }
-    waitingForRoll = true;
-    if (compaction.policy() == null) {
-      return false;
-    }
-    if (!mayStart) {
-      // the back-off holds back merges; a bucket compacted ahead has none left: its roll commits
-      return compaction.mergingForRoll(current) || compaction.pendingBytes() > 0;
-    }
-    return node.startForRoll(
-            this, () -> compaction.startForRoll(current, () -> state == BucketState.HOT))
-        != CompactionPermits.Started.NOTHING;
-  }
-
-  /**
-   * Whether a merge the roll waits for is registered or running now ({@link
-   * BucketCompaction#mergingForRoll}).
-   */
-  boolean compactionMerging() {
-    IndexWriter current = writer;
-    return state != BucketState.WARM && current != null && compaction.mergingForRoll(current);
-  }
-
-  /**
-   * Whether the bucket keeps the node's permit it took for a compaction ({@link
-   * CompactionPermits}): its writer is open (not rolled, failed or closed) and it waits for its
-   * roll, or (an idle or bounded compaction) a compaction's merge of it is registered or running.
-   */
-  boolean holdsCompactionPermit() {
-    return (waitsForRoll() || state != BucketState.WARM && compaction.merging()) && !failed();
-  }
-
-  /**
-   * Whether the bucket waits for its roll ({@link #compactBeforeRoll} was asked): its last commit
-   * holds fast segments (and, while its compaction runs, its directory the compact ones replacing
-   * them) until the roll commits its compact ones.
-   */
-  boolean waitsForRoll() {
-    return waitingForRoll && state != BucketState.WARM;
-  }
-
-  /**
-   * Whether the bucket's writer failed (a tragic exception) after a compaction was started and
-   * before one finished: the index backs off its next compaction ({@code IndexCompaction}).
-   */
-  boolean compactionFailed() {
-    return compaction.failed(writer);
-  }
-
-  /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
-  long compactionPendingBytes() {
-    return state == BucketState.WARM ? 0 : compaction.pendingBytes();
-  }
-
-  /**
-   * Whether a compaction of this bucket runs now, or (a hot bucket's) its searchers do not see one
-   * that ended: a bucket waiting for its roll reopens its searchers only in the roll.
-   */
-  boolean compacting() {
-    return state != BucketState.WARM
-        && (waitingForRoll ? compaction.merging() : compaction.running());
-  }
-
-  /**
-   * Whether a compaction of this bucket will start or end without more events: a hot bucket's when
-   * {@link BucketCompaction#due}, and a full bucket's until it rolled (waiting for its roll, its
-   * fast and compact segments are both on disk until the roll's merge and commit).
-   */
-  boolean compactionDue(CompactionSettings settings) {
-    BucketState now = state;
-    if (now == BucketState.ROLLING || now != BucketState.WARM && waitingForRoll) {
-      return true; // full: its roll (a forced merge) runs without more events
-    }
-    IndexWriter current = writer;
-    if (now != BucketState.HOT || current == null) {
-      return false;
-    }
-    try {
-      return compaction.due(settings, current.ramBytesUsed());
-    } catch (org.apache.lucene.store.AlreadyClosedException rolled) {
-      return false; // rolled meanwhile (the roll compacts) or failed (recovery reopens it)
-    }
-  }
-
-  /**
-   * Counts this bucket's compaction merges in the index's {@code counter} from now on: before the
-   * bucket takes part in the index (none starts before {@link #compactIfDue} or the roll).
-   */
-  void countCompactionsIn(CompactionCounter counter) {
-    compaction.countIn(counter);
-  }
-
   private void rollToWarm() throws IOException {
     // nothing left to merge, unless a natural merge ended meanwhile
     writer.forceMerge(CompactionMergePolicy.ROLL_SEGMENTS);
     writer.commit();
-    IOUtils.close(searchers, writer);
-    searchers = null;
+    IOUtils.close(search::closeHot, writer);
+    search.droppedHot();
     writer = null;
     new BucketManifest(minTime, maxTime, events, maxSequence, created).write(path);
   }
@@ -500,14 +348,7 @@ final class Bucket implements Closeable {
    * searches and the background refresher.
    */
   IndexSearcher acquire() throws IOException {
-    lastAcquiredNanos = System.nanoTime();
-    if (state != BucketState.WARM) {
-      refresh(refreshes.addedGeneration());
-      if (failed()) { // no refresh was due, but the searcher it has may be older than the failure
-        throw writerFailed(null);
-      }
-    }
-    return acquireCurrent();
+    return search.acquire();
   }
 
   /**
@@ -515,31 +356,16 @@ final class Bucket implements Closeable {
    * since the bucket opened, if never: search idle from the start).
    */
   long nanosSinceAcquired() {
-    return System.nanoTime() - lastAcquiredNanos;
+    return search.nanosSinceAcquired();
   }
 
   /** Whether events were added since the last refresh. */
   boolean needsRefresh() {
-    return state != BucketState.WARM && refreshes.needed();
+    return search.needsRefresh();
   }
 
-  private synchronized IndexSearcher acquireCurrent() throws IOException {
-    if (state != BucketState.WARM) {
-      return searchers.acquire();
-    }
-    if (reader == null) {
-      reader = DirectoryReader.open(directory);
-    }
-    reader.incRef();
-    return new IndexSearcher(reader);
-  }
-
-  synchronized void release(IndexSearcher searcher) throws IOException {
-    if (searchers != null && state != BucketState.WARM) {
-      searchers.release(searcher);
-    } else {
-      searcher.getIndexReader().decRef();
-    }
+  void release(IndexSearcher searcher) throws IOException {
+    search.release(searcher);
   }
 
   /**
@@ -568,7 +394,7 @@ final class Bucket implements Closeable {
 
   @Override
   public synchronized void close() throws IOException {
-    IOUtils.close(searchers, writer, reader, directory);
+    IOUtils.close(search::closeHot, writer, search::closeReader, directory);
   }
 
   /** Opens the Lucene directory of a bucket path. */

@@ -69,7 +69,7 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
         }
         buckets.add(bucket);
         if (!bucket.isWarm()) {
-          if (hot != null && !hot.compactBeforeRoll(permits, true)) {
+          if (hot != null && !hot.hotCompaction().compactBeforeRoll(permits, true)) {
             hot.roll(); // compaction inline, or nothing left to compact: the roll is short
           }
           hot = bucket;

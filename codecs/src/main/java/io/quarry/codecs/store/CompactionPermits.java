@@ -9,24 +9,25 @@ import java.util.Set;
 /**
  * The node's bound on deferred compactions ({@link CompactionSettings}): at most {@code permits}
  * buckets, across every index of the {@link EventStore}, compact at once — a full bucket ahead of
- * its roll ({@link Bucket#compactBeforeRoll}) or a hot bucket that is idle or past its bound
- * ({@link Bucket#compactIfDue}). A bucket that finds no permit free does not compact: a hot one
- * tries again at its next scheduled check; a full one waits for its roll without compacting
- * (reported {@code rolling}, its index's compaction {@code due}) until its index's compaction check
- * (every second) or a later commit finds a permit free, while its index's hot bucket goes on taking
- * events past its limit ({@code IndexStore}): no roll compacts under a commit lock. Full buckets
- * waiting for a permit go first: an idle or bounded compaction takes a permit only while more are
- * free than full buckets wait ({@link #startForRoll}), since a full bucket's wait holds back its
- * index's roll and makes its hot bucket grow.
+ * its roll ({@link HotBucketCompaction#compactBeforeRoll}) or a hot bucket that is idle or past its
+ * bound ({@link HotBucketCompaction#compactIfDue}). A bucket that finds no permit free does not
+ * compact: a hot one tries again at its next scheduled check; a full one waits for its roll without
+ * compacting (reported {@code rolling}, its index's compaction {@code due}) until its index's
+ * compaction check (every second) or a later commit finds a permit free, while its index's hot
+ * bucket goes on taking events past its limit ({@code IndexStore}): no roll compacts under a commit
+ * lock. Full buckets waiting for a permit go first: an idle or bounded compaction takes a permit
+ * only while more are free than full buckets wait ({@link #startForRoll}), since a full bucket's
+ * wait holds back its index's roll and makes its hot bucket grow.
  *
  * <p>A permit is a bucket's from the start of its compaction until the compaction's merges end (an
- * idle or bounded one) or the bucket rolls ({@link Bucket#holdsCompactionPermit}): a bucket whose
- * compaction ahead of the roll ended rolls at its index's next commit without asking again, never
- * held back by another bucket that took the permit in between. It is free again once the bucket
- * rolled, failed or closed (its writer closed, its merges aborted); nothing has to hand it back, so
- * no close, failure or retention can leak one. The monitor is held only to count and reserve
- * permits, never while a compaction starts: starting one flushes and registers Lucene merges (and a
- * merge scheduler may stall the caller), which would hold every other index's ask meanwhile.
+ * idle or bounded one) or the bucket rolls ({@link HotBucketCompaction#holdsCompactionPermit}): a
+ * bucket whose compaction ahead of the roll ended rolls at its index's next commit without asking
+ * again, never held back by another bucket that took the permit in between. It is free again once
+ * the bucket rolled, failed or closed (its writer closed, its merges aborted); nothing has to hand
+ * it back, so no close, failure or retention can leak one. The monitor is held only to count and
+ * reserve permits, never while a compaction starts: starting one flushes and registers Lucene
+ * merges (and a merge scheduler may stall the caller), which would hold every other index's ask
+ * meanwhile.
  */
 final class CompactionPermits {
   /** One compaction at a time, two from four cores on. */
@@ -86,8 +87,9 @@ final class CompactionPermits {
   private Started start(Bucket bucket, boolean forRoll, IOStart start) throws IOException {
     boolean held;
     synchronized (this) {
-      holders.removeIf(holder -> holder != bucket && !holder.holdsCompactionPermit());
-      waiting.removeIf(full -> !full.waitsForRoll() || full.failed());
+      holders.removeIf(
+          holder -> holder != bucket && !holder.hotCompaction().holdsCompactionPermit());
+      waiting.removeIf(full -> !full.hotCompaction().waitsForRoll() || full.failed());
       if (starting.contains(bucket)) {
         return Started.NO_PERMIT; // being started by another thread: its permit is reserved
       }

@@ -15,14 +15,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.store.FSDirectory;
 
 /** All Quarry indexes of one data directory: {@code <data>/indexes/<name>/} each. */
 public final class EventStore implements Closeable {
@@ -33,11 +34,12 @@ public final class EventStore implements Closeable {
   public static final Pattern INDEX_NAME = Pattern.compile("[a-z0-9_][a-z0-9_-]{0,79}");
 
   private final Map<String, IndexStore> indexes;
-  private final ScheduledExecutorService scheduler;
 
-  private EventStore(Map<String, IndexStore> indexes, ScheduledExecutorService scheduler) {
+  private final IndexCommitters committers; // one thread per index
+
+  private EventStore(Map<String, IndexStore> indexes, IndexCommitters committers) {
     this.indexes = indexes;
-    this.scheduler = scheduler;
+    this.committers = committers;
   }
 
   /** Opens every index with default options. */
@@ -60,14 +62,21 @@ public final class EventStore implements Closeable {
   /** As {@link #open(Path, Map)}, with the clock that drives bucket rolling and retention. */
   public static EventStore open(
       Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock) throws IOException {
+    return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open);
+  }
+
+  /**
+   * As {@link #open(Path, Map, Clock)}, with each index's factory of bucket directories (tests slow
+   * down or fail one index's disk through it).
+   */
+  static EventStore open(
+      Path dataDirectory,
+      Map<String, IndexOptions> indexOptions,
+      Clock clock,
+      Function<String, Bucket.DirectoryFactory> directories)
+      throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
-    ScheduledExecutorService scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "quarry-committer");
-              thread.setDaemon(true);
-              return thread;
-            });
+    IndexCommitters committers = new IndexCommitters();
     CompactionPermits permits = new CompactionPermits(CompactionPermits.DEFAULT_PERMITS);
     try {
       for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
@@ -78,19 +87,14 @@ public final class EventStore implements Closeable {
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
+        ScheduledExecutorService committer = committers.start(name);
         indexes.put(
             name,
             new IndexStore(
-                name,
-                path,
-                entry.getValue(),
-                scheduler,
-                clock,
-                org.apache.lucene.store.FSDirectory::open,
-                permits));
+                name, path, entry.getValue(), committer, clock, directories.apply(name), permits));
       }
     } catch (IOException | RuntimeException e) {
-      scheduler.shutdownNow();
+      committers.stopNow();
       for (IndexStore store : indexes.values()) {
         try {
           store.close();
@@ -100,7 +104,7 @@ public final class EventStore implements Closeable {
       }
       throw e;
     }
-    return new EventStore(indexes, scheduler);
+    return new EventStore(indexes, committers);
   }
 
   public Set<String> indexNames() {
@@ -366,17 +370,7 @@ public final class EventStore implements Closeable {
 
   @Override
   public void close() throws IOException {
-    // Not shutdownNow: interrupting a background commit or refresh in the middle of its file I/O
-    // makes Lucene's channel throw ClosedByInterruptException, which closes the IndexWriter as a
-    // tragedy. Periodic tasks stop being scheduled; one that runs finishes first.
-    scheduler.shutdown();
-    try {
-      if (!scheduler.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS)) {
-        scheduler.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    committers.stop(60); // a commit or refresh that runs finishes first
     IOException failure = null;
     for (IndexStore store : indexes.values()) {
       try {

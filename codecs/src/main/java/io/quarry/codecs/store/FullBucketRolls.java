@@ -1,7 +1,9 @@
 package io.quarry.codecs.store;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -12,15 +14,17 @@ import java.util.logging.Logger;
  * segments, once the node has a permit for it ({@link CompactionPermits}) and no back-off after a
  * failed compaction holds it ({@link IndexCompaction#backingOff}), and a later commit rolls it once
  * no merge of it runs, so the roll's forced merge under the commit lock finds nothing to merge.
- * {@code IndexStore} calls it under its commit lock, and rolls its hot bucket only while no full
+ * {@link IndexCommits} calls it under its commit lock, and rolls its hot bucket only while no full
  * bucket waits ({@link #anyWaiting}) or once the hot bucket took twice its limits ({@link
- * #overrun}): then two (or more, while compaction lags) full buckets wait, none rolled under the
- * lock.
+ * #overrun}) while fewer than {@code maxWaitingBuckets} wait ({@link #waitingFull}): then two (or
+ * more, while compaction lags) full buckets wait, none rolled under the lock.
  *
  * <p>A scheduled roll that throws (a full disk, a manifest that cannot be written) is logged and
- * retried by a later commit, not before a delay that doubles with each failure in a row, from
- * {@link #FIRST_RETRY_NANOS} up to {@link #MAX_RETRY_NANOS}: it never stops the hot bucket's commit
- * that asked for it (the bucket keeps its events: committed, or in the log).
+ * retried by a later commit, not before a delay that doubles with each failure of that bucket's
+ * roll in a row, from {@link #FIRST_RETRY_NANOS} up to {@link #MAX_RETRY_NANOS}: it never stops the
+ * hot bucket's commit that asked for it (the bucket keeps its events: committed, or in the log).
+ * The delay is the bucket's own: another full bucket of the index whose roll can go on rolls
+ * meanwhile (it was the index's, so one bucket whose roll kept failing held back every other's).
  */
 final class FullBucketRolls {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -35,9 +39,13 @@ final class FullBucketRolls {
   private final List<Bucket> buckets; // the index's
   private final IndexCompaction compactions;
   private final IndexOptions options;
-  // guarded by IndexStore's commit lock: the delay before the next try after failed rolls, and when
-  private long retryNanos;
-  private long notBefore = System.nanoTime();
+
+  /** The back-off of one bucket's roll after failures in a row: its delay, and when it ends. */
+  private record Retry(long delayNanos, long notBefore) {}
+
+  // by bucket id (a bucket reopened after a failed roll is another object); guarded by the commit
+  // lock (IndexCommits)
+  private final Map<Long, Retry> retries = new HashMap<>();
 
   FullBucketRolls(
       String name, List<Bucket> buckets, IndexCompaction compactions, IndexOptions options) {
@@ -54,10 +62,10 @@ final class FullBucketRolls {
    */
   void compactOrRoll(Bucket full) {
     try {
-      if (!full.compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
+      if (!full.hotCompaction().compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
         roll(full);
       }
-      retryNanos = 0;
+      retries.remove(full.id());
     } catch (IOException | RuntimeException e) {
       failed(full, e);
     }
@@ -67,33 +75,39 @@ final class FullBucketRolls {
    * Rolls each bucket but {@code hot} that waits for its roll and whose merges ended: when fast
    * segments are left (flushed by its last commit while an idle compaction ran, or after a restart)
    * another compaction starts first; one waiting for the node's permit, or backing off after a
-   * failed compaction, starts its compaction later. A failure is logged and retried after the
-   * delay. With {@code now} (a roll asked for: tests, {@code quarry reindex}) it rolls at once,
-   * waiting for the compaction under the commit lock, and a failure is thrown.
+   * failed compaction, starts its compaction later. A failure is logged and that bucket's roll
+   * retried after its delay. With {@code now} (a roll asked for: tests, {@code quarry reindex}) it
+   * rolls at once, waiting for the compaction under the commit lock, and a failure is thrown.
    */
   void rollWaiting(Bucket hot, boolean now) throws IOException {
-    boolean retrying = !now && System.nanoTime() - notBefore < 0;
+    long nanos = System.nanoTime();
     for (Bucket bucket : buckets) {
       if (bucket == hot || bucket.isWarm()) {
         continue;
       }
       if (now) {
         roll(bucket);
+        retries.remove(bucket.id());
         continue;
       }
+      Retry retry = retries.get(bucket.id());
       try {
-        if (retrying) {
+        if (retry != null && nanos - retry.notBefore() < 0) {
           // a bucket reopened after its failed roll waits again, starting nothing
-          bucket.compactBeforeRoll(compactions.node(), false);
-        } else if (!bucket.compactionMerging()
-            && !bucket.compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
+          bucket.hotCompaction().compactBeforeRoll(compactions.node(), false);
+        } else if (!bucket.hotCompaction().compactionMerging()
+            && !bucket
+                .hotCompaction()
+                .compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
           roll(bucket);
-          retryNanos = 0;
+          retries.remove(bucket.id());
         }
       } catch (IOException | RuntimeException e) {
         failed(bucket, e);
       }
     }
+    // a bucket gone (rolled by another path, deleted, quarantined) leaves no back-off behind
+    retries.keySet().removeIf(id -> buckets.stream().noneMatch(b -> b.id() == id && !b.isWarm()));
   }
 
   /**
@@ -122,6 +136,36 @@ final class FullBucketRolls {
     return hot.events() >= events || hot.events() > 0 && nowMillis - hot.created() >= age;
   }
 
+  /** How many buckets other than {@code hot} wait for their roll (full, failed or rolling). */
+  int waiting(Bucket hot) {
+    int waiting = 0;
+    for (Bucket bucket : buckets) {
+      if (bucket != hot && !bucket.isWarm()) {
+        waiting++;
+      }
+    }
+    return waiting;
+  }
+
+  /**
+   * Whether {@code maxWaitingBuckets} full buckets wait for their roll already: then a hot bucket
+   * past its {@link #overrun} does not turn full too, and once it holds {@link #OVERRUN} times
+   * {@code maxBucketEvents} it takes no more events ({@link #backlogged}).
+   */
+  boolean waitingFull(Bucket hot) {
+    return waiting(hot) >= options.maxWaitingBuckets();
+  }
+
+  /**
+   * Whether the index refuses events now ({@link IndexBusyException}): the hot bucket holds {@link
+   * #OVERRUN} times {@code maxBucketEvents} while {@code maxWaitingBuckets} full buckets wait for
+   * their roll. Its age past {@code maxHotAge} refuses nothing: only the bucket's size is bounded.
+   * Read by every add, without the commit lock: a bucket's state is volatile.
+   */
+  boolean backlogged(Bucket hot) {
+    return hot.events() >= saturatedTimes(OVERRUN, options.maxBucketEvents()) && waitingFull(hot);
+  }
+
   private static long saturatedTimes(long factor, long value) {
     return value > Long.MAX_VALUE / factor ? Long.MAX_VALUE : factor * value;
   }
@@ -141,7 +185,7 @@ final class FullBucketRolls {
         continue;
       }
       try {
-        bucket.compactBeforeRoll(compactions.node(), true);
+        bucket.hotCompaction().compactBeforeRoll(compactions.node(), true);
       } catch (IOException | RuntimeException e) {
         LOG.log(Level.FINE, "index " + name + ": bucket " + bucket.id() + " not compacted", e);
       }
@@ -162,9 +206,10 @@ final class FullBucketRolls {
   }
 
   private void failed(Bucket bucket, Exception e) {
-    long retry = retryNanos == 0 ? FIRST_RETRY_NANOS : Math.min(2 * retryNanos, MAX_RETRY_NANOS);
-    retryNanos = retry;
-    notBefore = System.nanoTime() + retry;
+    Retry last = retries.get(bucket.id());
+    long retry =
+        last == null ? FIRST_RETRY_NANOS : Math.min(2 * last.delayNanos(), MAX_RETRY_NANOS);
+    retries.put(bucket.id(), new Retry(retry, System.nanoTime() + retry));
     LOG.log(
         Level.WARNING,
         "index "

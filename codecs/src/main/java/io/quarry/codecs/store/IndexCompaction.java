@@ -43,7 +43,7 @@ final class IndexCompaction {
 
   /** Counts {@code bucket}'s compaction merges as this index's, before it takes part in it. */
   void join(Bucket bucket) {
-    bucket.countCompactionsIn(done);
+    bucket.hotCompaction().countCompactionsIn(done);
   }
 
   /**
@@ -59,15 +59,16 @@ final class IndexCompaction {
   }
 
   /**
-   * Starts the hot bucket's deferred compaction when it is due ({@link Bucket#compactIfDue}), no
-   * back-off holds it and the node has a permit for it. The merges run on Lucene's merge threads.
+   * Starts the hot bucket's deferred compaction when it is due ({@link
+   * HotBucketCompaction#compactIfDue}), no back-off holds it and the node has a permit for it. The
+   * merges run on Lucene's merge threads.
    */
   void startIfDue(Bucket hot) {
     if (backingOff()) {
       return;
     }
     try {
-      if (hot.compactIfDue(settings, node)) {
+      if (hot.hotCompaction().compactIfDue(settings, node)) {
         LOG.fine("index " + index + ": compaction started");
       }
     } catch (IOException | RuntimeException e) {
@@ -82,7 +83,7 @@ final class IndexCompaction {
    * does not make the idle bucket fail, recover and fail again every second.
    */
   void writerFailed(Bucket failed) {
-    if (!failed.compactionFailed()) {
+    if (!failed.hotCompaction().compactionFailed()) {
       return;
     }
     long backoff = backoffNanos;
@@ -104,9 +105,9 @@ final class IndexCompaction {
     boolean running = false;
     boolean due = false;
     for (Bucket bucket : buckets) {
-      pending += bucket.compactionPendingBytes();
-      running |= bucket.compacting();
-      due |= bucket.compactionDue(settings);
+      pending += bucket.hotCompaction().compactionPendingBytes();
+      running |= bucket.hotCompaction().compacting();
+      due |= bucket.hotCompaction().compactionDue(settings);
     }
     return new CompactionStatus(pending, running, due, done.compactions(), done.compactedBytes());
   }

@@ -26,6 +26,9 @@ import java.util.Optional;
  *     a block records its own count, so buckets written with another size read the same)
  * @param compaction when hot buckets' journals are compacted ({@link CompactionSettings#DEFAULTS}:
  *     deferred)
+ * @param maxWaitingBuckets the most full buckets that wait for their roll (compacting ahead of it,
+ *     or waiting for a compaction permit) before the hot bucket, at twice its limits, refuses
+ *     events ({@link IndexBusyException}) instead of turning full too
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -38,10 +41,14 @@ public record IndexOptions(
     Map<String, IndexedFieldType> fieldTypes,
     BucketFormat format,
     int blockEvents,
-    CompactionSettings compaction) {
+    CompactionSettings compaction,
+    int maxWaitingBuckets) {
 
   /** The events per block document unless configured otherwise. */
   public static final int DEFAULT_BLOCK_EVENTS = 1024;
+
+  /** The full buckets that may wait for their roll unless configured otherwise. */
+  public static final int DEFAULT_MAX_WAITING_BUCKETS = 4;
 
   public static final IndexOptions DEFAULTS =
       new IndexOptions(
@@ -55,7 +62,8 @@ public record IndexOptions(
           Map.of(),
           BucketFormat.EVENTS,
           DEFAULT_BLOCK_EVENTS,
-          CompactionSettings.DEFAULTS);
+          CompactionSettings.DEFAULTS,
+          DEFAULT_MAX_WAITING_BUCKETS);
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -75,6 +83,10 @@ public record IndexOptions(
     }
     if (maxBucketEvents < 1) {
       throw new IllegalArgumentException("maxBucketEvents must be positive: " + maxBucketEvents);
+    }
+    if (maxWaitingBuckets < 1) {
+      throw new IllegalArgumentException(
+          "maxWaitingBuckets must be positive: " + maxWaitingBuckets);
     }
     if (blockEvents < 1 || blockEvents > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
@@ -105,6 +117,7 @@ public record IndexOptions(
     private BucketFormat format;
     private int blockEvents;
     private CompactionSettings compaction;
+    private int maxWaitingBuckets;
 
     private Builder(IndexOptions from) {
       journalCompression = from.journalCompression;
@@ -118,6 +131,7 @@ public record IndexOptions(
       format = from.format;
       blockEvents = from.blockEvents;
       compaction = from.compaction;
+      maxWaitingBuckets = from.maxWaitingBuckets;
     }
 
     public Builder journalCompression(JournalCompression compression) {
@@ -175,6 +189,11 @@ public record IndexOptions(
       return this;
     }
 
+    public Builder maxWaitingBuckets(int buckets) {
+      this.maxWaitingBuckets = buckets;
+      return this;
+    }
+
     /**
      * The options.
      *
@@ -192,7 +211,8 @@ public record IndexOptions(
           fieldTypes,
           format,
           blockEvents,
-          compaction);
+          compaction,
+          maxWaitingBuckets);
     }
   }
 

@@ -2,21 +2,17 @@ package io.quarry.codecs.store;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.codecs.wal.EncodedBatch;
-import io.quarry.codecs.wal.WriteAheadLog;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.store.FSDirectory;
@@ -26,49 +22,20 @@ import org.apache.lucene.store.FSDirectory;
  * {@link io.quarry.codecs.journal.QuarryCodec} (the journal holds {@code _raw}), and {@code wal/},
  * the write-ahead log.
  *
- * <p><b>Writes.</b> A batch gets consecutive sequence numbers and is appended to the log in one
- * step (so log order is sequence order); then it is added to the hot bucket, concurrently with
- * other batches (Lucene indexes on every writing thread); then the caller waits for the log's group
- * fsync. When {@link #add} returns the batch survives a crash. It is searchable by every search
- * that starts afterwards: opening the hot bucket for a search refreshes it when anything was added
- * since the last refresh (shared between concurrent searches), and a background refresh every
- * second keeps that cheap while the index is being searched. An index nobody searched for {@link
- * #SEARCH_IDLE_NANOS} — or at all since its hot bucket opened — is not refreshed in the background
- * (Elasticsearch's "search idle"): its writes flush whole RAM buffers into fewer, larger segments,
- * which saves the refreshes and the merges of small segments, and the next search pays one refresh.
- * Writers never wait for a refresh, so a stream of small batches does not turn into a stream of
- * tiny segments.
+ * <p><b>Writes</b> ({@link IndexWrites}) are durable when {@link #add} returns, and searchable by
+ * every search that starts afterwards: opening the hot bucket for a search refreshes it when
+ * anything was added since the last refresh (shared between concurrent searches), and a background
+ * refresh every second keeps that cheap while the index is being searched. An index nobody searched
+ * for {@link #SEARCH_IDLE_NANOS} — or at all since its hot bucket opened — is not refreshed in the
+ * background (Elasticsearch's "search idle"): its writes flush whole RAM buffers into fewer, larger
+ * segments, which saves the refreshes and the merges of small segments, and the next search pays
+ * one refresh. Writers never wait for a refresh, so a stream of small batches does not turn into a
+ * stream of tiny segments.
  *
- * <p><b>Commits.</b> Every {@code commitInterval} the log is rolled to a new file, with only the
- * appends to the log paused for the roll's fsync; the adds that appended to the old file are
- * counted ({@link InFlightAdds}) and the commit waits for that count to drain — while the adds of
- * the new file go on — then the hot bucket commits and the older log files, all of whose events
- * were added by then, are deleted. Events added while a commit runs may or may not be in it, so
- * recovery replays exactly the log events whose {@code _seq} is not in any bucket: every
- * acknowledged event is in the index exactly once.
- *
- * <p><b>Buckets.</b> The hot bucket rolls to warm (merged, read-only, bounds in its manifest) when
- * it holds {@code maxBucketEvents} events or is {@code maxHotAge} old: a new hot bucket takes the
- * writes, the full one is committed and, with compaction deferred, compacted in the background
- * (Lucene's merge threads) into the roll's own segments, once the node grants it one of its {@link
- * CompactionPermits} permits; a later commit rolls it once no merge of its writer runs, so the
- * roll's forced merge, which holds the index's commit lock on the store's one scheduler thread,
- * merges nothing. When the hot bucket fills while an older full bucket still waits, it goes on
- * taking events past its limit ({@link FullBucketRolls#anyWaiting}), so no scheduled roll compacts
- * under the commit lock and the node compacts at most its permits' buckets at once; at twice its
- * limits it waits for its roll too and a new hot bucket opens ({@link FullBucketRolls#overrun}), so
- * no bucket grows without bound when ingest outruns compaction. A roll that fails is retried with a
- * back-off and does not hold up the hot bucket's commit. A close leaves a waiting bucket as it is;
- * the next open starts its compaction again and does not wait for it. Searches open only buckets
- * whose time bounds overlap their range. Retention deletes whole warm buckets, oldest first, past
- * {@code maxAge} or while the index exceeds {@code maxTotalBytes}, never for the bytes of a
- * compaction ({@link Retention}).
- *
- * <p><b>Locks</b>, always taken in this order: {@code commitLock} (commits, rolls, conversion,
- * close), {@link #addLock} (its read side for adds and the log's roll, its write side for {@link
- * #recover}, under which {@link LogRecovery} reopens failed buckets and replays the log), {@code
- * sequenceLock} (sequence numbers with the log append; the roll's swap of the log, the hot bucket
- * and {@link InFlightAdds}).
+ * <p><b>Commits and rolls</b>: {@link IndexCommits}. Searches open only buckets whose time bounds
+ * overlap their range. Retention deletes whole warm buckets, oldest first, past {@code maxAge} or
+ * while the index exceeds {@code maxTotalBytes}, never for the bytes of a compaction ({@link
+ * Retention}).
  */
 public final class IndexStore implements Closeable {
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
@@ -76,24 +43,12 @@ public final class IndexStore implements Closeable {
   private final String name;
   private final Path bucketsPath;
   private final IndexOptions options;
-  private final EventDocuments eventDocuments; // the event layout's documents
-
   private final Clock clock;
-  private final Bucket.DirectoryFactory directories;
-  private final BlockDocuments blocks;
-  private final WriteAheadLog wal;
   private final CopyOnWriteArrayList<Bucket> buckets = new CopyOnWriteArrayList<>();
+  private final BatchLayouts layouts;
+  private final IndexWrites writes;
+  private final IndexCommits commits;
 
-  /**
-   * Adds and the commit's roll of the log hold the read side; rebuilding failed buckets ({@link
-   * #recover}) holds the write side.
-   */
-  private final ReentrantReadWriteLock addLock = new ReentrantReadWriteLock();
-
-  /** Makes sequence assignment and the log append one step. */
-  private final Object sequenceLock = new Object();
-
-  private final Object commitLock = new Object();
   private final ScheduledFuture<?> committer;
   private final ScheduledFuture<?> refresher;
   private final ScheduledFuture<?> compactor;
@@ -106,24 +61,7 @@ public final class IndexStore implements Closeable {
 
   private final DamagedBuckets damaged;
   private final List<io.quarry.codecs.wal.WriteAheadLog.Damage> walDamage;
-  private volatile Bucket hot;
-  private long nextSequence; // guarded by sequenceLock
-
-  /**
-   * The adds that appended to the current log generation and may still be adding to the hot bucket
-   * (guarded by sequenceLock): the commit's roll starts a new count, then waits for the old one to
-   * drain instead of taking the write side of {@link #addLock}, which had held up both ingest
-   * threads for the adds' indexing in progress at every commit.
-   */
-  private InFlightAdds inFlight = new InFlightAdds();
-
-  private volatile boolean closed; // written under commitLock
-  // close's last commit: no bucket rolls or starts a compaction (the next open takes them up)
-  private boolean closing; // guarded by commitLock
-
   private final IndexCompaction compactions;
-  private final FullBucketRolls rolls; // the full buckets' rolls, bounded by the node's permits
-  private final LogRecovery recovery; // replays the log at open and after a write failure
 
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
@@ -164,37 +102,40 @@ public final class IndexStore implements Closeable {
       CompactionPermits permits)
       throws IOException {
     this.name = requireNonNull(name, "name is null");
-    this.directories = requireNonNull(directories, "directories is null");
+    requireNonNull(directories, "directories is null");
     this.options = requireNonNull(options, "options is null");
     this.compactions =
         new IndexCompaction(name, options.compaction(), requireNonNull(permits, "permits is null"));
-    this.rolls = new FullBucketRolls(name, buckets, compactions, options);
-    this.blocks = new BlockDocuments(options);
-    this.eventDocuments = new EventDocuments(name, options);
+    this.layouts = new BatchLayouts(name, options);
     this.clock = requireNonNull(clock, "clock is null");
     this.bucketsPath = path.resolve("buckets");
     this.damaged = new DamagedBuckets(name, bucketsPath);
     Files.createDirectories(bucketsPath);
-    this.recovery = new LogRecovery(name, options, directories, compactions, buckets, this::addTo);
+    LogRecovery recovery =
+        new LogRecovery(name, options, directories, compactions, buckets, layouts::addTo);
     try {
       BucketOpening opened =
           BucketOpening.open(
               name, bucketsPath, options, clock.millis(), directories, damaged, permits);
       opened.buckets().forEach(compactions::join);
       buckets.addAll(opened.buckets());
-      hot = opened.hot();
-      LogRecovery.Opened log = recovery.openLog(path, hot);
+      LogRecovery.Opened log = recovery.openLog(path, opened.hot());
       this.walDamage = log.log().damage();
-      this.nextSequence = log.nextSequence();
-      this.wal = log.log();
+      this.writes = new IndexWrites(name, buckets, layouts, recovery, log, opened.hot());
     } catch (IOException | RuntimeException e) {
       org.apache.lucene.util.IOUtils.closeWhileHandlingException(buckets);
       throw e;
     }
+    this.commits =
+        new IndexCommits(
+            name, bucketsPath, options, clock, directories, buckets, compactions, writes);
     long interval = options.commitInterval().toMillis();
     this.committer =
         scheduler.scheduleWithFixedDelay(
-            this::scheduledMaintenance, interval, interval, TimeUnit.MILLISECONDS);
+            () -> commits.scheduledMaintenance(this::applyRetention),
+            interval,
+            interval,
+            TimeUnit.MILLISECONDS);
     this.refresher =
         scheduler.scheduleWithFixedDelay(
             this::scheduledRefresh,
@@ -216,38 +157,6 @@ public final class IndexStore implements Closeable {
   /** The directory of bucket {@code id} (for {@code | dbinspect}'s path). */
   public Path bucketPath(long id) {
     return bucketsPath.resolve(Long.toString(id));
-  }
-
-  /**
-   * Rebuilds writers lost to an I/O failure (a full disk, a failed flush or roll) without a restart
-   * ({@link LogRecovery}: each failed bucket is reopened from its last commit and the log is
-   * replayed into the hot bucket) under the write side of {@link #addLock}. Throws when the disk
-   * still fails; the next write tries again.
-   *
-   * <p>Looked at first without the lock: every add calls this, and taking the write side each time
-   * waited for the add in progress to finish indexing, so two ingest threads never indexed at once
-   * (a bucket failing after the look fails that add, as one failing during it always did).
-   */
-  private void recover() throws IOException {
-    if (closed || buckets.stream().noneMatch(Bucket::failed)) {
-      return;
-    }
-    addLock.writeLock().lock();
-    try {
-      if (closed || buckets.stream().noneMatch(Bucket::failed)) {
-        return;
-      }
-      hot = recovery.reopenFailed(hot);
-      long replayed = recovery.replayLog(wal, hot);
-      LOG.warning(
-          "index "
-              + name
-              + ": recovered from a write failure; "
-              + replayed
-              + " logged events re-added");
-    } finally {
-      addLock.writeLock().unlock();
-    }
   }
 
   /** Quarantines a bucket found damaged while searching; returns a warning for the search. */
@@ -272,31 +181,12 @@ public final class IndexStore implements Closeable {
    * stop until the server restarts): the index takes no events.
    */
   public boolean walFailed() {
-    return wal != null && wal.failed();
+    return writes.log().failed();
   }
 
   /** Buckets quarantined since the store opened. */
   public long quarantinedBuckets() {
     return damaged.count();
-  }
-
-  /**
-   * The events with their ASCII texts' bytes known ({@link Event#withAsciiBytes}): the list itself
-   * when every event holds its range already (a broken body's), else a copy.
-   */
-  private static List<Event> withAsciiBytes(List<Event> events) {
-    List<Event> out = null;
-    for (int i = 0; i < events.size(); i++) {
-      Event event = events.get(i);
-      Event known = event.withAsciiBytes();
-      if (known != event && out == null) {
-        out = new ArrayList<>(events.subList(0, i));
-      }
-      if (out != null) {
-        out.add(known);
-      }
-    }
-    return out == null ? events : out;
   }
 
   /**
@@ -306,6 +196,7 @@ public final class IndexStore implements Closeable {
    *
    * @return the UTF-8 bytes of the events' raw texts
    * @throws InvalidEventException naming the first event that cannot be stored
+   * @throws IndexBusyException when compaction lags too far behind ingest: nothing is stored
    */
   public long add(List<Event> events) throws IOException {
     if (events.isEmpty()) {
@@ -317,53 +208,19 @@ public final class IndexStore implements Closeable {
         throw new InvalidEventException(i, problem);
       }
     }
-    recover();
-    // each _raw's bytes once, for the log, the block and its terms: an event broken from a body
-    // holds its range of it already; another ASCII text is encoded here
-    events = withAsciiBytes(events);
-    EncodedBatch encoded = EncodedBatch.reusing(events);
-    long position;
-    addLock.readLock().lock();
-    try {
-      long first;
-      Bucket target;
-      InFlightAdds adds;
-      synchronized (sequenceLock) {
-        first = nextSequence;
-        try {
-          position = wal.append(first, encoded);
-        } finally {
-          encoded.giveBack(); // written (or cut back): the array may take another batch
-        }
-        nextSequence = first + events.size();
-        target = hot; // the bucket of the log generation appended to
-        adds = inFlight;
-        adds.enter();
-      }
-      try {
-        addTo(target, events, first);
-      } finally {
-        adds.leave();
-      }
-    } finally {
-      addLock.readLock().unlock();
+    Bucket hot = writes.hot();
+    FullBucketRolls rolls = commits.rolls();
+    if (rolls.backlogged(hot)) {
+      throw new IndexBusyException(
+          "index "
+              + name
+              + ": compaction lags behind ingest ("
+              + rolls.waiting(hot)
+              + " full buckets wait for their roll and the hot bucket holds "
+              + hot.events()
+              + " events, twice its maxBucketEvents)");
     }
-    wal.sync(position);
-    return encoded.rawBytes();
-  }
-
-  /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */
-  private void addTo(Bucket target, List<Event> events, long firstSequence) throws IOException {
-    if (target.format() == BucketFormat.BLOCKS) {
-      blocks.add(target, events, firstSequence);
-      return;
-    }
-    for (int i = 0; i < events.size(); i++) {
-      Event event = events.get(i);
-      long sequence = firstSequence + i;
-      target.add(
-          eventDocuments.of(event, sequence), event.timeMicros(), event.timeMicros(), 1, sequence);
-    }
+    return writes.add(events);
   }
 
   /**
@@ -371,7 +228,7 @@ public final class IndexStore implements Closeable {
    * for {@link #SEARCH_IDLE_NANOS}; runs every {@link #REFRESH_INTERVAL_MILLIS}.
    */
   private void scheduledRefresh() {
-    Bucket current = hot;
+    Bucket current = writes.hot();
     try {
       if (current.needsRefresh() && current.nanosSinceAcquired() < SEARCH_IDLE_NANOS) {
         current.refresh(Long.MAX_VALUE);
@@ -386,8 +243,9 @@ public final class IndexStore implements Closeable {
    * bucket's deferred compaction when it is due ({@link IndexCompaction}).
    */
   private void scheduledCompaction() {
-    if (!closed) {
-      rolls.startWaiting(hot); // full buckets first: their wait holds back a roll
+    if (!writes.closed()) {
+      Bucket hot = writes.hot();
+      commits.rolls().startWaiting(hot); // full buckets first: their wait holds back a roll
       compactions.startIfDue(hot);
     }
   }
@@ -399,115 +257,12 @@ public final class IndexStore implements Closeable {
 
   /** Commits to Lucene everything added so far and drops the log files that covered it. */
   public void commit() throws IOException {
-    synchronized (commitLock) {
-      if (closed) {
-        return;
-      }
-      commitLocked(false, false);
-    }
-  }
-
-  /**
-   * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
-   * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
-   * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past
-   * its hot time whose compaction ended is rolled by each call ({@link
-   * FullBucketRolls#rollWaiting}). Without {@code waitForRoll} the hot bucket does not roll while
-   * an older full bucket still waits for its roll: it takes events past its limit until that one
-   * rolled, and a roll's failure delays neither the commit nor the deletion of the log files.
-   */
-  private void commitLocked(boolean rollBucket, boolean waitForRoll) throws IOException {
-    recover();
-    if (!closing) {
-      rolls.rollWaiting(hot, waitForRoll);
-      if (rollBucket
-          && !waitForRoll
-          && rolls.anyWaiting(hot)
-          && !rolls.overrun(hot, clock.millis())) {
-        rollBucket = false;
-      }
-    }
-
-    if (!hot.hasUncommittedChanges() && !rollBucket) {
-      return;
-    }
-    long generation;
-    Bucket committing;
-    Bucket next = null;
-    if (rollBucket) {
-      long id = hot.id() + 1;
-      next =
-          Bucket.open(
-              id, bucketsPath.resolve(Long.toString(id)), options, clock.millis(), directories);
-    }
-    InFlightAdds appendedBefore;
-    // the read side keeps recover() from swapping buckets meanwhile, and lets adds go on: only
-    // the appends wait, for the roll's fsync; the adds of the old generation are waited for below
-    addLock.readLock().lock();
-    try {
-      synchronized (sequenceLock) {
-        generation = wal.roll();
-        committing = hot;
-        if (next != null) {
-          compactions.join(next);
-          buckets.add(next);
-          hot = next;
-        }
-        appendedBefore = inFlight;
-        inFlight = new InFlightAdds();
-      }
-    } catch (IOException | RuntimeException e) {
-      if (next != null && hot != next) {
-        closeQuietly(next, e);
-      }
-      throw e;
-    } finally {
-      addLock.readLock().unlock();
-    }
-    // every event logged before the roll is in the bucket before it is committed and the log
-    // files that hold it are deleted
-    appendedBefore.awaitNone();
-    if (rollBucket && waitForRoll) {
-      rolls.roll(committing);
-    } else if (rollBucket) {
-      committing.commit();
-      rolls.compactOrRoll(committing);
-    } else {
-      committing.commit();
-    }
-    wal.deleteBefore(generation);
-  }
-
-  /** Periodic work: commit, roll the hot bucket when it is full or old, apply retention. */
-  private void scheduledMaintenance() {
-    try {
-      synchronized (commitLock) {
-        if (closed) {
-          return;
-        }
-        Bucket current = hot;
-        boolean full =
-            current.events() >= options.maxBucketEvents()
-                || (current.events() > 0
-                    && clock.millis() - current.created() >= options.maxHotAge().toMillis());
-        commitLocked(full, false);
-      }
-      applyRetention();
-    } catch (IOException | RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "index " + name + ": background commit failed; the log still holds the events",
-          e);
-    }
+    commits.commit();
   }
 
   /** Rolls the hot bucket to warm now (also used by tests and, later, by an admin command). */
   public void rollHotBucket() throws IOException {
-    synchronized (commitLock) {
-      if (!closed) {
-        commitLocked(true, true);
-      }
-    }
+    commits.rollHotBucket();
   }
 
   /**
@@ -532,15 +287,7 @@ public final class IndexStore implements Closeable {
               + name
               + ".format: blocks first");
     }
-    synchronized (commitLock) {
-      if (closed) {
-        throw new IllegalStateException("index " + name + " is closed");
-      }
-      if (hot.format() != BucketFormat.BLOCKS) {
-        commitLocked(true, true);
-      }
-      return BucketConversion.convertWarm(name, buckets, options, blocks, directories, progress);
-    }
+    return commits.convertToBlocks(layouts.blocks(), progress);
   }
 
   /** Where a conversion stands: told after each window of events written. */
@@ -564,7 +311,7 @@ public final class IndexStore implements Closeable {
    * which may miss acknowledged events.
    */
   List<Bucket> bucketsOverlapping(long earliest, long latest) throws IOException {
-    recover();
+    writes.recover();
     return BucketListing.overlapping(buckets, earliest, latest);
   }
 
@@ -615,28 +362,10 @@ public final class IndexStore implements Closeable {
     committer.cancel(false);
     refresher.cancel(false);
     compactor.cancel(false);
-    synchronized (commitLock) {
-      if (closed) {
-        return;
-      }
-      try {
-        closing = true;
-        commitLocked(false, false);
-      } finally {
-        closed = true;
-        // every acknowledged event is committed or in the log: running merges (a compaction) are
-        // aborted, not waited for
-        List<Closeable> closeables = new ArrayList<>();
-        for (Bucket bucket : buckets) {
-          closeables.add(bucket::closeAbortingMerges);
-        }
-        closeables.add(wal);
-        org.apache.lucene.util.IOUtils.close(closeables);
-      }
-    }
+    commits.close();
   }
 
-  private static void closeQuietly(Bucket bucket, Exception cause) {
+  static void closeQuietly(Bucket bucket, Exception cause) {
     try {
       bucket.close();
     } catch (IOException | RuntimeException e) {

@@ -8,6 +8,8 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.IndexSearcher;
 
 /**
  * An index's recovery from its write-ahead log, by sequence number: every logged event that no
@@ -26,7 +28,7 @@ final class LogRecovery {
   // IndexStore's logger: the messages are the index's, as before this class was split out
   private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
 
-  /** Adds a batch to a bucket in its layout ({@code IndexStore.addTo}). */
+  /** Adds a batch to a bucket in its layout ({@link BatchLayouts#addTo}). */
   @FunctionalInterface
   interface BatchAdd {
     void add(Bucket target, List<Event> events, long firstSequence) throws IOException;
@@ -112,9 +114,9 @@ final class LogRecovery {
       Bucket reopened =
           Bucket.open(failed.id(), failed.path(), options, failed.created(), directories);
       compactions.join(reopened);
-      if (hot != failed && failed.waitsForRoll()) {
+      if (hot != failed && failed.hotCompaction().waitsForRoll()) {
         // full, its roll failed: it waits again, starting nothing (a later commit rolls it)
-        reopened.compactBeforeRoll(compactions.node(), false);
+        reopened.hotCompaction().compactBeforeRoll(compactions.node(), false);
       }
       buckets.set(i, reopened);
       if (hot == failed) {
@@ -155,7 +157,7 @@ final class LogRecovery {
     }
     BitSet present = new BitSet();
     for (Bucket bucket : buckets) {
-      bucket.collectSequences(low, high, present);
+      collectSequences(bucket, low, high, present);
     }
     long replayed = 0;
     for (WalBatch batch : logged) {
@@ -181,5 +183,28 @@ final class LogRecovery {
       hot.refresh(hot.addedGeneration());
     }
     return replayed;
+  }
+
+  /**
+   * Sets, in {@code into}, bit {@code s - low} for every sequence number {@code s} in {@code [low,
+   * high]} that {@code bucket} holds.
+   */
+  private static void collectSequences(Bucket bucket, long low, long high, BitSet into)
+      throws IOException {
+    if (bucket.events() == 0) {
+      return;
+    }
+    IndexSearcher searcher = bucket.acquire();
+    try {
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        if (bucket.format() == BucketFormat.BLOCKS) {
+          BlockSequences.collect(leaf.reader(), low, high, into);
+        } else {
+          EventSequences.collect(leaf.reader(), low, high, into);
+        }
+      }
+    } finally {
+      bucket.release(searcher);
+    }
   }
 }

@@ -43,7 +43,7 @@ final class Retention {
         total += BucketBytes.onDisk(bucket);
       } else {
         total +=
-            bucket.waitsForRoll()
+            bucket.hotCompaction().waitsForRoll()
                 ? BucketBytes.committedCompact(bucket)
                 : BucketBytes.committed(bucket);
       }

@@ -1,8 +1,11 @@
 /**
  * The event store: per Quarry index a write-ahead log and time-partitioned buckets, each a Lucene
  * index written with the journal codec and sorted newest first; group commit for durable
- * acknowledgements, near-real-time readers, recovery by sequence number ({@code LogRecovery}),
- * retention and quarantine, a hot bucket's journal compacted out of the ingest window ({@link
+ * acknowledgements ({@code IndexWrites}), commits and rolls on the index's own committer thread
+ * ({@code IndexCommits}; at most {@code maxWaitingBuckets} full buckets wait for their roll, then
+ * the index refuses adds with {@code IndexBusyException}), near-real-time readers ({@code
+ * BucketSearchers}), recovery by sequence number ({@code LogRecovery}), retention and quarantine, a
+ * hot bucket's journal compacted out of the ingest window ({@link
  * io.quarry.codecs.store.CompactionSettings}, {@code CompactionMergePolicy}; per bucket {@code
  * BucketCompaction}, per index {@code IndexCompaction}, a full bucket's compaction ahead of its
  * roll and its retried roll in {@code FullBucketRolls}, every compaction under the node's {@code

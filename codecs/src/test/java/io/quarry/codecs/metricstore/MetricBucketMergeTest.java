@@ -3,13 +3,13 @@ package io.quarry.codecs.metricstore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.codecs.testing.SettableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -261,25 +261,8 @@ class MetricBucketMergeTest {
             .withMaxAge(Optional.of(Duration.ofDays(7)))
             .withMerges(2, 1_000_000);
     SeriesKey key = SeriesKey.of("x", Map.of());
-    Clock[] clock = {Clock.fixed(now, ZoneOffset.UTC)};
-    Clock moving =
-        new Clock() {
-          @Override
-          public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-
-          @Override
-          public Instant instant() {
-            return clock[0].instant();
-          }
-        };
-    try (MetricIndexStore store = new MetricIndexStore("m", data.resolve("m"), options, moving)) {
+    SettableClock clock = new SettableClock(now);
+    try (MetricIndexStore store = new MetricIndexStore("m", data.resolve("m"), options, clock)) {
       store.add(List.of(new MetricPoint(key, nowMicros - 9 * day, 1)));
       store.roll();
       store.add(List.of(new MetricPoint(key, nowMicros - 2 * day, 2)));
@@ -288,7 +271,7 @@ class MetricBucketMergeTest {
       store.applyRetention(); // its newest point is 2 days old: kept, old point and all
       assertThat(store.info().warmBuckets()).isOne();
       assertThat(store.info().points()).isEqualTo(2);
-      clock[0] = Clock.offset(clock[0], Duration.ofDays(6));
+      clock.advance(Duration.ofDays(6));
       store.applyRetention();
       assertThat(store.info().warmBuckets()).isZero();
       assertThat(bucketDirectories(data.resolve("m"))).isZero();

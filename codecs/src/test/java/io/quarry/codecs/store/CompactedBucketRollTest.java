@@ -2,15 +2,12 @@ package io.quarry.codecs.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A full bucket whose compaction ahead of its roll ended needs no permit of the node's ({@link
@@ -19,15 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * compacted bucket back for its whole compaction (its index's size retention deferred meanwhile).
  */
 class CompactedBucketRollTest {
-  @TempDir Path data;
-
-  /** Runs the stores' periodic tasks only when the test says so, in the order they were asked. */
-  private final ManualScheduler scheduler = new ManualScheduler();
-
-  @AfterEach
-  void stop() {
-    scheduler.shutdownNow();
-  }
+  @RegisterExtension final StoreFixture stores = new StoreFixture();
 
   @Test
   void aCompactedBucketRollsWhileAnotherIndexHoldsThePermit() throws Exception {
@@ -40,27 +29,16 @@ class CompactedBucketRollTest {
             .build();
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    try (IndexStore first =
-            new IndexStore(
-                "first",
-                data.resolve("first"),
-                options,
-                scheduler,
-                Clock.systemUTC(),
-                FSDirectory::open,
-                node);
+    try (IndexStore first = stores.open("first", options, FSDirectory::open, node);
         IndexStore second =
-            new IndexStore(
+            stores.open(
                 "second",
-                data.resolve("second"),
                 options,
-                scheduler,
-                Clock.systemUTC(),
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node)) {
       try {
         fill(first);
-        scheduler.maintenance(0); // first fills: its compaction ahead takes the permit
+        stores.scheduler().maintenance(0); // first fills: its compaction ahead takes the permit
         Timed.until(
             30, () -> first.compaction().compactions() != 0 && !first.compaction().running());
         assertThat(first.compaction().compactions()).as("first compacted ahead").isPositive();
@@ -69,12 +47,12 @@ class CompactedBucketRollTest {
         fill(second);
         // second fills in the gap before first's next commit (on the base its compaction ahead
         // took the permit there, held in its merge)
-        scheduler.maintenance(1);
-        scheduler.maintenance(0); // first's next commit: nothing left to merge, it rolls
+        stores.scheduler().maintenance(1);
+        stores.scheduler().maintenance(0); // first's next commit: nothing left to merge, it rolls
         assertThat(first.buckets().getFirst().state())
             .as("first's compacted bucket after its next commit")
             .isEqualTo("warm");
-        scheduler.maintenance(1); // second's next commit: the permit is free
+        stores.scheduler().maintenance(1); // second's next commit: the permit is free
         assertThat(entered.await(30, TimeUnit.SECONDS)).as("second compacts ahead").isTrue();
       } finally {
         release.countDown();
@@ -82,7 +60,7 @@ class CompactedBucketRollTest {
       assertThat(StoredRaws.of(first)).hasSize(6_000);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!second.buckets().getFirst().state().equals("warm") && System.nanoTime() < deadline) {
-        scheduler.maintenance(1);
+        stores.scheduler().maintenance(1);
         Thread.sleep(20);
       }
       assertThat(second.buckets().getFirst().state()).isEqualTo("warm");

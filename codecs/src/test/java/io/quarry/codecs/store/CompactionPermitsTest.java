@@ -2,8 +2,6 @@ package io.quarry.codecs.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -13,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The node's compaction permits ({@link CompactionPermits}) bound every deferred compaction, not
@@ -24,14 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the permits' monitor held across a compaction's start (a flush and Lucene's merge registration).
  */
 class CompactionPermitsTest {
-  @TempDir Path data;
-
-  private final ManualScheduler scheduler = new ManualScheduler();
+  @RegisterExtension final StoreFixture stores = new StoreFixture();
   private final ExecutorService callers = Executors.newCachedThreadPool();
 
   @AfterEach
   void stop() {
-    scheduler.shutdownNow();
     callers.shutdownNow();
   }
 
@@ -58,8 +53,7 @@ class CompactionPermitsTest {
       Bucket.DirectoryFactory directories,
       CompactionPermits node)
       throws java.io.IOException {
-    return new IndexStore(
-        name, data.resolve(name), options, scheduler, Clock.systemUTC(), directories, node);
+    return stores.open(name, options, directories, node);
   }
 
   /** 6,000 events from {@code from} in three committed segments: over the 5,000 of a bucket. */
@@ -92,15 +86,19 @@ class CompactionPermitsTest {
                 node)) {
       try {
         fill(first, 0);
-        scheduler.maintenance(0); // first fills: its compaction ahead takes the only permit
+        stores
+            .scheduler()
+            .maintenance(0); // first fills: its compaction ahead takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).as("first compacts ahead").isTrue();
 
         fill(second, 0);
-        scheduler.maintenance(1); // second fills: no permit, its full bucket waits uncompacted
+        stores
+            .scheduler()
+            .maintenance(1); // second fills: no permit, its full bucket waits uncompacted
         fill(second, 6_000);
         // second's hot bucket fills too while the full one still waits for a permit: on the old
         // path the waiting bucket rolled here, its forced merge compacting it under the lock
-        Timed<Void> commit = Timed.run(callers, () -> scheduler.maintenance(1));
+        Timed<Void> commit = Timed.run(callers, () -> stores.scheduler().maintenance(1));
         assertThat(commit.endsWithin(30)).as("second's scheduled commit").isTrue();
         assertThat(rollMergeFiles.get()).as("files a roll's forced merge wrote").isZero();
         assertThat(second.buckets())
@@ -120,8 +118,8 @@ class CompactionPermitsTest {
           && (second.buckets().size() < 3
               || !second.buckets().get(1).state().equals("warm")
               || !first.buckets().getFirst().state().equals("warm"))) {
-        scheduler.maintenance(0);
-        scheduler.maintenance(1);
+        stores.scheduler().maintenance(0);
+        stores.scheduler().maintenance(1);
         Thread.sleep(20);
       }
       assertThat(first.buckets().getFirst().state()).isEqualTo("warm");
@@ -150,11 +148,13 @@ class CompactionPermitsTest {
         IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
         fill(first, 0);
-        scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
+        stores
+            .scheduler()
+            .maintenance(0); // first's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
         idle.add(NumberedEvents.events(0, 2_000));
         idle.commit();
-        scheduler.compaction(1); // idle and due: on the old path it compacted at once
+        stores.scheduler().compaction(1); // idle and due: on the old path it compacted at once
         Thread.sleep(300);
         assertThat(idle.compaction().running()).as("an idle compaction runs").isFalse();
         assertThat(idle.compaction().compactions()).isZero();
@@ -167,8 +167,8 @@ class CompactionPermitsTest {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (System.nanoTime() < deadline
           && (idle.compaction().compactions() == 0 || idle.compaction().running())) {
-        scheduler.maintenance(0);
-        scheduler.compaction(1);
+        stores.scheduler().maintenance(0);
+        stores.scheduler().compaction(1);
         Thread.sleep(20);
       }
       assertThat(first.buckets().getFirst().state()).isEqualTo("warm");
@@ -198,10 +198,12 @@ class CompactionPermitsTest {
         IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
         fill(first, 0);
-        scheduler.maintenance(0); // first's compaction ahead of its roll takes the only permit
+        stores
+            .scheduler()
+            .maintenance(0); // first's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
         fill(waiting, 0);
-        scheduler.maintenance(1); // full, no permit free: it waits for one
+        stores.scheduler().maintenance(1); // full, no permit free: it waits for one
         idle.add(NumberedEvents.events(0, 2_000));
         idle.commit();
       } finally {
@@ -211,8 +213,10 @@ class CompactionPermitsTest {
       Timed.until(30, () -> rolled(0, first));
       assertThat(first.buckets().getFirst().state()).isEqualTo("warm");
 
-      scheduler.compaction(2); // the idle index asks first
-      scheduler.compaction(1); // then the waiting full bucket's index, before its next commit
+      stores.scheduler().compaction(2); // the idle index asks first
+      stores
+          .scheduler()
+          .compaction(1); // then the waiting full bucket's index, before its next commit
       Timed.until(30, () -> waiting.compaction().compactions() > 0);
       assertThat(waiting.compaction().compactions())
           .as("the waiting full bucket compacted ahead of its roll without a commit")
@@ -222,7 +226,7 @@ class CompactionPermitsTest {
       assertThat(idle.compaction().due()).isTrue();
       Timed.until(30, () -> rolled(1, waiting)); // the permit goes to the idle compaction
       assertThat(waiting.buckets()).extracting(BucketInfo::state).containsExactly("warm", "hot");
-      scheduler.compaction(2);
+      stores.scheduler().compaction(2);
       Timed.until(30, () -> idle.compaction().compactions() > 0);
       assertThat(idle.compaction().compactions()).isPositive();
       assertThat(StoredRaws.of(waiting))
@@ -233,7 +237,7 @@ class CompactionPermitsTest {
 
   /** Runs the {@code index}-th store's maintenance: whether its first bucket is warm after it. */
   private boolean rolled(int index, IndexStore store) throws java.io.IOException {
-    scheduler.maintenance(index);
+    stores.scheduler().maintenance(index);
     return store.buckets().getFirst().state().equals("warm");
   }
 
@@ -244,8 +248,8 @@ class CompactionPermitsTest {
     CompactionPermits one = new CompactionPermits(1);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    try (Bucket slow = Bucket.open(1, data.resolve("1"), options, 0);
-        Bucket other = Bucket.open(2, data.resolve("2"), options, 0)) {
+    try (Bucket slow = Bucket.open(1, stores.data().resolve("1"), options, 0);
+        Bucket other = Bucket.open(2, stores.data().resolve("2"), options, 0)) {
       CompactionPermits.IOStart held =
           () -> {
             entered.countDown();

@@ -114,6 +114,26 @@ final class FaultyDirectories {
         });
   }
 
+  /**
+   * Directories whose every {@code sync} (a commit's fsync of its files), once {@code armed}, waits
+   * after counting down {@code entered} until {@code release}: a disk whose fsync stalls.
+   */
+  static Bucket.DirectoryFactory holdingSyncs(
+      java.util.concurrent.atomic.AtomicBoolean armed,
+      CountDownLatch entered,
+      CountDownLatch release) {
+    return path ->
+        new FilterDirectory(FSDirectory.open(path)) {
+          @Override
+          public void sync(java.util.Collection<String> names) throws IOException {
+            if (armed.get()) {
+              await(entered, release);
+            }
+            super.sync(names);
+          }
+        };
+  }
+
   /** What happens as a file is opened for writing. */
   @FunctionalInterface
   private interface Opening {

@@ -2,18 +2,15 @@ package io.quarry.codecs.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
+import io.quarry.codecs.testing.SettableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Review c36 of compact2: while an older full bucket waits for its roll (no compaction permit free)
@@ -23,14 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * neither waiting bucket is compacted under the commit lock. Both tests failed on main (dd938fea).
  */
 class HotBucketOverrunTest {
-  @TempDir Path data;
-
-  private final ManualScheduler scheduler = new ManualScheduler();
-
-  @AfterEach
-  void stop() {
-    scheduler.shutdownNow();
-  }
+  @RegisterExtension final StoreFixture stores = new StoreFixture();
 
   private static IndexOptions options() {
     return IndexOptions.builder()
@@ -44,7 +34,7 @@ class HotBucketOverrunTest {
   private IndexStore store(
       String name, Bucket.DirectoryFactory directories, CompactionPermits node, Clock clock)
       throws java.io.IOException {
-    return new IndexStore(name, data.resolve(name), options(), scheduler, clock, directories, node);
+    return stores.open(name, options(), directories, node, clock);
   }
 
   /** {@code count} events from {@code from}, committed in segments of 2,000. */
@@ -76,17 +66,19 @@ class HotBucketOverrunTest {
                 Clock.systemUTC())) {
       try {
         fill(busy, 0, 6_000);
-        scheduler.maintenance(0); // busy's compaction ahead of its roll takes the only permit
+        stores
+            .scheduler()
+            .maintenance(0); // busy's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
         fill(index, 0, 6_000);
-        scheduler.maintenance(1); // full: waits for a permit
+        stores.scheduler().maintenance(1); // full: waits for a permit
         fill(index, 6_000, 6_000);
-        scheduler.maintenance(1); // the hot bucket is full too, not twice: it goes on
+        stores.scheduler().maintenance(1); // the hot bucket is full too, not twice: it goes on
         assertThat(index.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
 
         fill(index, 12_000, 4_000); // the hot bucket now holds 10,000: twice its limit
-        scheduler.maintenance(1);
+        stores.scheduler().maintenance(1);
         assertThat(index.buckets())
             .as("the overrun hot bucket waits for its roll too; a new hot bucket opened")
             .extracting(BucketInfo::state)
@@ -106,9 +98,9 @@ class HotBucketOverrunTest {
               .map(BucketInfo::state)
               .toList()
               .equals(java.util.List.of("warm", "warm", "hot"))) {
-        scheduler.maintenance(0);
-        scheduler.compaction(1);
-        scheduler.maintenance(1);
+        stores.scheduler().maintenance(0);
+        stores.scheduler().compaction(1);
+        stores.scheduler().maintenance(1);
         Thread.sleep(20);
       }
       assertThat(index.buckets())
@@ -123,29 +115,7 @@ class HotBucketOverrunTest {
 
   @Test
   void aHotBucketPastTwiceItsHotAgeWaitsForItsRoll() throws Exception {
-    AtomicLong now = new AtomicLong(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
-    Clock clock =
-        new Clock() {
-          @Override
-          public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-
-          @Override
-          public long millis() {
-            return now.get();
-          }
-
-          @Override
-          public Instant instant() {
-            return Instant.ofEpochMilli(now.get());
-          }
-        };
+    SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
     CompactionPermits node = new CompactionPermits(1);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -154,19 +124,19 @@ class HotBucketOverrunTest {
         IndexStore index = store("main", org.apache.lucene.store.FSDirectory::open, node, clock)) {
       try {
         fill(busy, 0, 6_000);
-        scheduler.maintenance(0);
+        stores.scheduler().maintenance(0);
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
         fill(index, 0, 2_000);
-        now.addAndGet(Duration.ofMinutes(61).toMillis());
-        scheduler.maintenance(1); // past its hot age: full, waits for a permit
+        clock.advance(Duration.ofMinutes(61));
+        stores.scheduler().maintenance(1); // past its hot age: full, waits for a permit
         fill(index, 2_000, 2_000);
-        now.addAndGet(Duration.ofMinutes(61).toMillis());
-        scheduler.maintenance(1); // the hot bucket is past its age, not twice: it goes on
+        clock.advance(Duration.ofMinutes(61));
+        stores.scheduler().maintenance(1); // the hot bucket is past its age, not twice: it goes on
         assertThat(index.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
 
-        now.addAndGet(Duration.ofMinutes(60).toMillis()); // the hot bucket is 121 minutes old
-        scheduler.maintenance(1);
+        clock.advance(Duration.ofMinutes(60)); // the hot bucket is 121 minutes old
+        stores.scheduler().maintenance(1);
         assertThat(index.buckets())
             .extracting(BucketInfo::state)
             .containsExactly("rolling", "rolling", "hot");

@@ -4,30 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.lucene.store.FSDirectory;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Review c36 of compact2: a full bucket waiting for its roll while its roll fails and is retried,
  * or while its index backs off after a failed compaction. Each test failed on compact2 (4f3e365e).
  */
 class WaitingBucketTest {
-  @TempDir Path data;
-
-  /** Runs the stores' periodic tasks only when the test says so. */
-  private final ManualScheduler scheduler = new ManualScheduler();
-
-  @AfterEach
-  void stop() {
-    scheduler.shutdownNow();
-  }
+  @RegisterExtension final StoreFixture stores = new StoreFixture();
 
   private static IndexOptions options(Duration idle, Optional<Long> maxTotalBytes) {
     return IndexOptions.builder()
@@ -40,14 +29,7 @@ class WaitingBucketTest {
 
   private IndexStore open(IndexOptions options, Bucket.DirectoryFactory directories, int permits)
       throws IOException {
-    return new IndexStore(
-        "main",
-        data.resolve("main"),
-        options,
-        scheduler,
-        Clock.systemUTC(),
-        directories,
-        new CompactionPermits(permits));
+    return stores.open("main", options, directories, new CompactionPermits(permits));
   }
 
   /** 6,000 events from {@code from} in three committed segments: over the 5,000 of a bucket. */
@@ -69,7 +51,7 @@ class WaitingBucketTest {
 
   /** Runs the {@code store}-th store's maintenance, then waits for the compaction it started. */
   private void fillsAndCompactsAhead(IndexStore store, int index) throws Exception {
-    scheduler.maintenance(index);
+    stores.scheduler().maintenance(index);
     Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
     assertThat(store.compaction().compactions()).as("compacted ahead of its roll").isPositive();
   }
@@ -107,7 +89,7 @@ class WaitingBucketTest {
       fillsAndCompactsAhead(store, 1);
       store.add(NumberedEvents.events(18_000, 2_000)); // the new hot bucket
       for (int commit = 0; commit < 4; commit++) {
-        scheduler.maintenance(1); // the roll fails and is retried; retention runs after it
+        stores.scheduler().maintenance(1); // the roll fails and is retried; retention runs after it
         Thread.sleep(1_100); // past the first retry's delay
       }
       // a roll that failed after closing its writer leaves the bucket failed until the next
@@ -151,7 +133,7 @@ class WaitingBucketTest {
       blockRollOf(store, store.buckets().getFirst().id());
       fill(store, 0);
       fillsAndCompactsAhead(store, 0);
-      scheduler.maintenance(0); // its roll fails
+      stores.scheduler().maintenance(0); // its roll fails
 
       assertThat(store.buckets())
           .as("listed while its writer is closed: review c36 found the listing threw")
@@ -189,11 +171,13 @@ class WaitingBucketTest {
       // the hot bucket's idle compaction (the node's second permit) fails: a back-off starts
       failCompactions.set(true);
       store.add(NumberedEvents.events(6_000, 2_000)); // no commit: a commit would roll it now
-      scheduler.compaction(0); // flushes them, then its merge fails
+      stores.scheduler().compaction(0); // flushes them, then its merge fails
       Timed.until(30, () -> writerFailed(store));
       assertThat(writerFailed(store)).as("the hot bucket's idle compaction failed").isTrue();
 
-      scheduler.maintenance(0); // recovers the hot bucket (the back-off starts), then rolls
+      stores
+          .scheduler()
+          .maintenance(0); // recovers the hot bucket (the back-off starts), then rolls
       assertThat(store.buckets())
           .as("the compacted full bucket's roll merges nothing")
           .extracting(BucketInfo::state)

@@ -234,6 +234,8 @@ public final class HecRoutes {
     } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
       // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
       throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
+    } catch (io.quarry.codecs.store.IndexBusyException e) {
+      throw HecException.serverBusy(e.getMessage() + "; retry later"); // not a failure: no warning
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + events.size() + " events failed; answering 503", e);
       throw HecException.serverBusy(
@@ -248,6 +250,8 @@ public final class HecRoutes {
     } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
       // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
       throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
+    } catch (io.quarry.codecs.store.IndexBusyException e) {
+      throw HecException.serverBusy(e.getMessage() + "; retry later"); // not a failure: no warning
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + count + " events failed; answering 503", e);
       throw HecException.serverBusy(

@@ -1,5 +1,6 @@
 package io.quarry.server.ingest;
 
+import io.quarry.codecs.store.IndexBusyException;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -8,7 +9,8 @@ import java.util.concurrent.Semaphore;
  * and at most {@code maxQueuedBytes} of request bodies wait for one. A batch that would overflow
  * the queue is refused at once, so a shipper that sends faster than Quarry indexes gets "server
  * busy" and retries later instead of the server buffering without bound. One batch is always
- * admitted into an empty queue, however large.
+ * admitted into an empty queue, however large. A batch an index refused because its compaction lags
+ * behind ingest ({@link IndexBusyException}) is answered busy the same way.
  */
 public final class IngestGate {
   /** A batch was refused; the caller answers 503 with Retry-After. */
@@ -46,7 +48,8 @@ public final class IngestGate {
   /**
    * Runs {@code work} on a pipeline, waiting in the queue for one when all are busy.
    *
-   * @throws Full when the queue cannot take {@code bytes} more
+   * @throws Full when the queue cannot take {@code bytes} more, or an index refused the batch
+   *     ({@link IndexBusyException})
    */
   public <T> T run(long bytes, Work<T> work) throws Exception {
     synchronized (lock) {
@@ -75,6 +78,9 @@ public final class IngestGate {
     }
     try {
       return work.run();
+    } catch (IndexBusyException e) {
+      // an index whose compaction lags refused the batch: busy too, and retried the same way
+      throw new Full(e.getMessage());
     } finally {
       if (admitted) {
         running.release();

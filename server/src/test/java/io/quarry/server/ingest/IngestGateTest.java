@@ -11,6 +11,27 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class IngestGateTest {
+  /**
+   * An index that refuses a batch because its compaction lags ({@link
+   * io.quarry.codecs.store.IndexBusyException}) answers busy like a full queue (503, Retry-After),
+   * and frees its pipeline.
+   */
+  @Test
+  void aBatchAnIndexRefusedAsBusyIsAnsweredBusy() throws Exception {
+    IngestGate gate = new IngestGate(1, 100);
+    assertThatThrownBy(
+            () ->
+                gate.run(
+                    10,
+                    () -> {
+                      throw new io.quarry.codecs.store.IndexBusyException("index main: lags");
+                    }))
+        .isInstanceOf(IngestGate.Full.class)
+        .hasMessage("index main: lags");
+    assertThat(gate.busyPipelines()).isZero();
+    assertThat(gate.run(10, () -> "next")).isEqualTo("next");
+  }
+
   @Test
   void oneBatchRunsPerPipelineAndTheQueueRefusesWhatDoesNotFit() throws Exception {
     IngestGate gate = new IngestGate(1, 100);

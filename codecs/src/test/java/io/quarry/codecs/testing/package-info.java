@@ -1,0 +1,2 @@
+/** Test helpers shared by the codecs' test packages (a settable clock). */
+package io.quarry.codecs.testing;
