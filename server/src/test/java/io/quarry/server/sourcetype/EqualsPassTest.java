@@ -12,14 +12,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The vector and the scalar {@link EqualsPass} find the same {@code =} (after a given byte or
- * before a quote), those a byte-by-byte loop finds: every length to 200 from unaligned starts,
- * lengths around whole vectors, signs on the vectors' edges; the build's test JVMs run the vector
- * pass, a JVM without the module the scalar.
+ * The scalar {@link EqualsPass} and the vector one of every width the CPU has (128, 256, 512 bits)
+ * find the same {@code =} (after a given byte or before a quote), those a byte-by-byte loop finds:
+ * every length to 200 from unaligned starts, lengths around whole vectors of each width, signs on
+ * the vectors' edges; the build's test JVMs run the vector pass, a JVM without the module the
+ * scalar.
  */
 class EqualsPassTest {
   private static final EqualsPass SCALAR = new ScalarEqualsPass("test");
-  private static final EqualsPass VECTOR = new VectorEqualsPass();
+  private static final List<VectorEqualsPass> VECTORS =
+      VectorEqualsPass.widths().stream().map(VectorEqualsPass::of).toList();
 
   private static List<Integer> byteByByte(byte[] bytes, int from, int end, byte before) {
     List<Integer> found = new ArrayList<>();
@@ -47,9 +49,11 @@ class EqualsPassTest {
       assertThat(found(SCALAR, bytes, from, end, before))
           .as("scalar [%d, %d) after %d", from, end, before)
           .isEqualTo(expected);
-      assertThat(found(VECTOR, bytes, from, end, before))
-          .as("vector [%d, %d) after %d", from, end, before)
-          .isEqualTo(expected);
+      for (VectorEqualsPass vector : VECTORS) {
+        assertThat(found(vector, bytes, from, end, before))
+            .as("%s [%d, %d) after %d", vector, from, end, before)
+            .isEqualTo(expected);
+      }
     }
   }
 
@@ -71,6 +75,14 @@ class EqualsPassTest {
   }
 
   @Test
+  void everyWidthTheCpuHasIsRun() {
+    // this machine's CPU has 128-bit vectors at least (else the vector pass would not be chosen)
+    assertThat(VECTORS).map(EqualsPass::toString).startsWith("vector 128-bit");
+    assertThat(VECTORS.getLast().toString()).isEqualTo(EqualsPass.CHOSEN.toString());
+    assertThat(VECTORS).extracting(VectorEqualsPass::lanes).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
   void everyLengthFromUnalignedStarts() {
     Random random = new Random(36);
     for (int length = 0; length <= 200; length++) {
@@ -84,7 +96,12 @@ class EqualsPassTest {
 
   @Test
   void lengthsAroundWholeVectorsAndSignsOnTheirEdges() {
-    int lanes = VectorEqualsPass.lanes();
+    for (VectorEqualsPass vector : VECTORS) {
+      aroundWholeVectors(vector.lanes()); // every pass runs over every width's edges
+    }
+  }
+
+  private static void aroundWholeVectors(int lanes) {
     Random random = new Random(7);
     for (int vectors = 0; vectors <= 4; vectors++) {
       for (int extra = -2; extra <= 2; extra++) {
