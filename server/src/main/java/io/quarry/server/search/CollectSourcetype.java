@@ -16,7 +16,8 @@ import java.util.Map;
  * sourcetype is refused when the search is planned, before it reads or writes anything (400 {@code
  * COLLECT_SOURCETYPE}), whether or not a result would hold a quote: what the search returns is not
  * known then. Splunk writes any sourcetype named (counting it against the license when it is not
- * {@code stash}); refusing is Quarry's deliberate difference (docs/commands/collect.md).
+ * {@code stash}, as recalled); refusing is Quarry's deliberate difference
+ * (docs/commands/collect.md).
  */
 final class CollectSourcetype {
   private CollectSourcetype() {}
