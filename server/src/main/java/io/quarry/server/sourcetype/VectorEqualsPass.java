@@ -20,23 +20,32 @@ import jdk.incubator.vector.VectorSpecies;
  * runs slower, with the same code.
  */
 abstract sealed class VectorEqualsPass extends EqualsPass {
-  private static final VectorSpecies<Byte> PREFERRED =
-      ByteVector.SPECIES_PREFERRED.length() <= Long.SIZE
-          ? ByteVector.SPECIES_PREFERRED
-          : ByteVector.SPECIES_512; // a wider CPU (SVE): the mask must fit a long
   private static final byte EQUALS = '=';
   private static final byte QUOTE = '"';
 
   private VectorEqualsPass() {}
 
+  /**
+   * The CPU's widest byte vector, at most 512 bits (a wider CPU, SVE: the mask must fit a long).
+   * Asked, not held in a static field: {@link EqualsPass#CHOSEN} may be chosen while this class is
+   * initialized (a JVM whose first use is this class initializes its superclass first, which calls
+   * {@link #ifWider}), and a field of it would still be null then.
+   */
+  private static VectorSpecies<Byte> preferredSpecies() {
+    return ByteVector.SPECIES_PREFERRED.length() <= Long.SIZE
+        ? ByteVector.SPECIES_PREFERRED
+        : ByteVector.SPECIES_512;
+  }
+
   /** The vector pass when the CPU's vectors hold at least 16 bytes, else null (the scalar's). */
   static EqualsPass ifWider() {
-    return PREFERRED.length() >= 16 ? of(PREFERRED) : null;
+    VectorSpecies<Byte> preferred = preferredSpecies();
+    return preferred.length() >= 16 ? of(preferred) : null;
   }
 
   /** The pass of the CPU's widest vectors (at most 512 bits). */
   static VectorEqualsPass preferred() {
-    return of(PREFERRED);
+    return of(preferredSpecies());
   }
 
   /**
@@ -55,7 +64,7 @@ abstract sealed class VectorEqualsPass extends EqualsPass {
   /** The species of every width from 128 bits to the CPU's widest (at most 512). */
   static List<VectorSpecies<Byte>> widths() {
     return List.of(ByteVector.SPECIES_128, ByteVector.SPECIES_256, ByteVector.SPECIES_512).stream()
-        .filter(s -> s.vectorBitSize() <= PREFERRED.vectorBitSize())
+        .filter(s -> s.vectorBitSize() <= preferredSpecies().vectorBitSize())
         .toList();
   }
 
