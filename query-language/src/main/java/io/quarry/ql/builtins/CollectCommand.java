@@ -35,11 +35,13 @@ import java.util.Set;
  * {@code _time}, else the search's — then with {@code addinfo} (default true) the search's {@code
  * info_min_time}, {@code info_max_time} and {@code info_search_time}, then its fields; the event's
  * time is that time, or the search's without {@code addtime}. {@code marker} is appended to every
- * event. {@code sourcetype} defaults to {@code stash}, {@code source} to {@code collect}, {@code
- * host} to the server's. {@code testmode=true} writes nothing. Splunk's spool options ({@code
- * file}, {@code spool}, {@code uselb}) and {@code run_in_preview} are accepted and change nothing:
- * the events go straight to the index. Centralized: one operator writes the pages in the order they
- * come, each before it is handed on, so a result one sees was written durably.
+ * event. {@code sourcetype} defaults to {@code stash} (the server refuses, when it plans the
+ * search, one its configuration does not read {@code kvMode: auto_escaped}: only that reads the
+ * escaped values back), {@code source} to {@code collect}, {@code host} to the server's. {@code
+ * testmode=true} writes nothing. Splunk's spool options ({@code file}, {@code spool}, {@code
+ * uselb}) and {@code run_in_preview} are accepted and change nothing: the events go straight to the
+ * index. Centralized: one operator writes the pages in the order they come, each before it is
+ * handed on, so a result one sees was written durably.
  */
 final class CollectCommand implements CommandDefinition {
   static final String DEFAULT_SOURCETYPE = "stash";
@@ -76,7 +78,10 @@ final class CollectCommand implements CommandDefinition {
         ArgumentSpec.optional("host", ArgumentType.STRING, null, "the events' host"),
         ArgumentSpec.optional("source", ArgumentType.STRING, DEFAULT_SOURCE, "the events' source"),
         ArgumentSpec.optional(
-            "sourcetype", ArgumentType.STRING, DEFAULT_SOURCETYPE, "the events' sourcetype"),
+            "sourcetype",
+            ArgumentType.STRING,
+            DEFAULT_SOURCETYPE,
+            "the events' sourcetype: stash, or one read kvMode auto_escaped"),
         ArgumentSpec.optional(
             "testmode", ArgumentType.BOOLEAN, "false", "write nothing; the results pass on"),
         ArgumentSpec.optional(
@@ -132,6 +137,11 @@ final class CollectCommand implements CommandDefinition {
     @Override
     public String index() {
       return settings.index();
+    }
+
+    @Override
+    public String sourcetype() {
+      return settings.sourcetype();
     }
 
     @Override

@@ -36,6 +36,12 @@ public interface WritesEvents {
   /** The index the events go to, as the query names it. */
   String index();
 
+  /**
+   * The sourcetype the events are written as: the server refuses one whose search-time reading
+   * would not read the escaped {@code key="value"} pairs of a summary event back whole.
+   */
+  String sourcetype();
+
   /** The writer it was bound to, or null before. */
   Writer writer();
 

@@ -137,6 +137,9 @@ class CollectCommandTest {
         };
     WritesEvents bound = (WritesEvents) CommandHarness.parse(command).bound();
     assertThat(bound.index()).isEqualTo("summary");
+    // the sourcetype the server checks when it plans the search (stash unless named)
+    assertThat(bound.sourcetype())
+        .isEqualTo(command.contains("sourcetype=mine") ? "mine" : "stash");
     Page page = CommandHarness.page(List.of(row));
     try (Operator operator = bound.withWriter(writer).createOperator(context())) {
       operator.addInput(page);

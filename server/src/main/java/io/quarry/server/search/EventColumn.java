@@ -51,7 +51,7 @@ final class EventColumn {
     this.pageSize = pageSize;
     this.name = name;
     this.keyValues = new KeyValueCells(name.getBytes(StandardCharsets.US_ASCII));
-    this.typed = new TypedCells(name);
+    this.typed = new TypedCells(name, pageSize);
     this.kind =
         switch (name) {
           case EventFields.TIME -> TIME;
@@ -118,15 +118,17 @@ final class EventColumn {
                 ? defaults.build(pageSize)
                 : ordinals != null && !plain ? ordinals.build() : texts.build();
     reset(pageSize);
-    return typed.build(block);
+    typed.built(block);
+    return block;
   }
 
   /**
-   * The column of the page last built over its positions {@code kept[0, count)}, typed over them
-   * alone ({@link TypedCells#kept}); null when none of its cells was typed.
+   * The column of the page last built over its positions {@code kept[0, count)} (all {@code count}
+   * when {@code kept} is null), typed over them alone ({@link TypedCells#typed}); null when none of
+   * those cells was typed.
    */
   Block kept(int[] kept, int count) {
-    return typed.kept(kept, count);
+    return typed.typed(kept, count);
   }
 
   /**

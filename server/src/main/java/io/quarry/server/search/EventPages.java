@@ -440,7 +440,7 @@ final class EventPages implements EventVisitor {
     int output = fields.size();
     Page page = new Page(new Schema(schema.subList(0, output)), blocks.subList(0, output), size);
     if (count < size) {
-      page = keptTyped(BlockCopies.filter(page, kept, count), count);
+      page = BlockCopies.filter(page, kept, count);
       if (listed != null) {
         for (int i = 0; i < count; i++) {
           listed.set(i, listed.get(kept[i]));
@@ -451,6 +451,7 @@ final class EventPages implements EventVisitor {
     if (count == 0) {
       return;
     }
+    page = keptTyped(page, count < size ? kept : null, count);
     if (listed != null) {
       page = ListingColumns.sourcePage(page, listed);
       listed.clear();
@@ -459,14 +460,15 @@ final class EventPages implements EventVisitor {
   }
 
   /**
-   * The filter's {@code page} of the {@code count} kept positions with each column that held a
-   * typed cell typed again over those alone ({@link TypedCells}).
+   * The filter's {@code page} of the {@code count} kept positions ({@code positions} of the page
+   * built, null: all of them) with each column that held a typed cell typed over those alone, once,
+   * after the filter read its texts ({@link TypedCells}).
    */
-  private Page keptTyped(Page page, int count) {
+  private Page keptTyped(Page page, int[] positions, int count) {
     List<Schema.Column> schema = null;
     List<Block> blocks = null;
     for (int c = 0; c < page.blocks().size(); c++) {
-      Block typed = columns[c].kept(kept, count);
+      Block typed = columns[c].kept(positions, count);
       if (typed != null) {
         if (schema == null) {
           schema = new ArrayList<>(page.schema().columns());

@@ -43,7 +43,8 @@ final class SearchPlanning {
   /**
    * Planning for {@code service}, which runs the subsearches; their rows count on an account of
    * {@code maxMemory} bytes under {@code breaker} (null: none) until they are spliced in; {@code
-   * collect} writes through {@code ingest}, its events' host {@code host} unless it names one.
+   * collect} writes through {@code ingest}, its events' host {@code host} unless it names one, as a
+   * sourcetype of {@code sourcetypes} that reads its escaped pairs back ({@link SearchWrites}).
    */
   SearchPlanning(
       SearchService service,
@@ -56,6 +57,7 @@ final class SearchPlanning {
       long maxMemory,
       io.quarry.plugin.api.data.MemoryAccount breaker,
       io.quarry.server.ingest.IngestService ingest,
+      io.quarry.server.sourcetype.Sourcetypes sourcetypes,
       String host) {
     this.service = requireNonNull(service, "service is null");
     this.parser = requireNonNull(parser, "parser is null");
@@ -66,7 +68,9 @@ final class SearchPlanning {
     this.clock = requireNonNull(clock, "clock is null");
     this.maxMemory = maxMemory;
     this.breaker = breaker;
-    this.writes = new SearchWrites(text -> parser.parseExpandedQuery(expand(text)), ingest, host);
+    this.writes =
+        new SearchWrites(
+            text -> parser.parseExpandedQuery(expand(text)), ingest, sourcetypes, host);
   }
 
   /** {@link SearchService#checkSyntax}: parses the expanded query, nothing more. */

@@ -115,6 +115,7 @@ public final class SearchService implements AutoCloseable {
             maxMemory,
             memory.breaker(),
             ingest,
+            sourcetypes,
             host);
     this.execution =
         new SearchExecution(

@@ -18,24 +18,30 @@ import java.util.function.Function;
  * ({@link #writingCommand}, from its parsed text and its subsearches', a {@code map} judged by its
  * search text), the user's right to write each {@code collect}'s index checked before any subsearch
  * runs, the read-only {@code map}s and read-only searches refused a writer (400 {@code
- * SEARCH_WRITES}), and each {@code collect} bound to its index's writer ({@link CollectWriter}).
+ * SEARCH_WRITES}), each {@code collect}'s sourcetype checked to read its summary events back
+ * ({@link CollectSourcetype}), and each {@code collect} bound to its index's writer ({@link
+ * CollectWriter}).
  */
 final class SearchWrites {
   private final Function<String, Query> parseExpanded;
   private final io.quarry.server.ingest.IngestService ingest;
+  private final io.quarry.server.sourcetype.Sourcetypes sourcetypes;
   private final String host;
 
   /**
    * @param parseExpanded parses a query text with its macros and leading saved searches expanded
    * @param ingest where {@code collect} writes
+   * @param sourcetypes what a search reads out of the events of each sourcetype
    * @param host its events' host unless it names one
    */
   SearchWrites(
       Function<String, Query> parseExpanded,
       io.quarry.server.ingest.IngestService ingest,
+      io.quarry.server.sourcetype.Sourcetypes sourcetypes,
       String host) {
     this.parseExpanded = requireNonNull(parseExpanded, "parseExpanded is null");
     this.ingest = requireNonNull(ingest, "ingest is null");
+    this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
     this.host = requireNonNull(host, "host is null");
   }
 
@@ -134,13 +140,14 @@ final class SearchWrites {
 
   /**
    * Checks that the user may write the index of each command that writes events ({@code collect})
-   * in the query and, not run, its subsearches ({@link Access#requireWrite}: 403) and that it
-   * exists (400 {@code INDEX_NOT_FOUND}).
+   * in the query and, not run, its subsearches ({@link Access#requireWrite}: 403), that it exists
+   * (400 {@code INDEX_NOT_FOUND}) and that the events' sourcetype reads them back (400 {@code
+   * COLLECT_SOURCETYPE}, {@link CollectSourcetype}).
    */
   void checkWrites(Query parsed, Access access) {
     for (Command command : parsed.commands()) {
       if (WritesEvents.of(command) instanceof WritesEvents writes) {
-        checkWrite(writes.index(), command.name(), access);
+        checkWrite(writes, command.name(), access);
       }
     }
     for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
@@ -148,7 +155,8 @@ final class SearchWrites {
     }
   }
 
-  private void checkWrite(String index, String command, Access access) {
+  private void checkWrite(WritesEvents writes, String command, Access access) {
+    String index = writes.index();
     access.requireWrite(index, command);
     if (!ingest.hasIndex(index)) {
       throw io.quarry.server.http.ApiException.of(
@@ -162,6 +170,7 @@ final class SearchWrites {
           java.util.Map.of("index", index),
           java.util.Map.of());
     }
+    CollectSourcetype.check(sourcetypes, writes.sourcetype(), command);
   }
 
   /**
@@ -176,7 +185,7 @@ final class SearchWrites {
       if (command instanceof io.quarry.ql.ast.PluginCommand plugin
           && WritesEvents.of(plugin) instanceof WritesEvents writes) {
         String index = writes.index();
-        checkWrite(index, plugin.name(), access);
+        checkWrite(writes, plugin.name(), access);
         commands.add(
             plugin.withBound(
                 writes.withWriter(

@@ -13,14 +13,16 @@ import org.junit.jupiter.api.Test;
  * {@link KeyPlaces} answers each text of a region exactly as {@link KeyValues#values} answers it
  * alone: texts laid back to back as a block's events lie, asked in order, out of order and in
  * reverse (bytes as Latin-1, one byte a character, so non-ASCII neighbours are single bytes); the
- * vector and the scalar {@link EqualsPass} each.
+ * scalar {@link EqualsPass} and the vector one.
  */
 class KeyPlacesTest {
 
   /** Each text's values by both passes, which must agree. */
   private static List<List<String>> values(List<String> texts, String key, int[] order) {
     List<List<String>> scalar = values(texts, key, order, new ScalarEqualsPass("test"));
-    assertThat(values(texts, key, order, new VectorEqualsPass())).isEqualTo(scalar);
+    // the widest only: a JVM that loads several widths runs them all slowly (EqualsPassAgreement),
+    // and this one is shared; EqualsPassTest checks every width's = against the scalar's
+    assertThat(values(texts, key, order, VectorEqualsPass.preferred())).isEqualTo(scalar);
     return scalar;
   }
 
