@@ -54,7 +54,7 @@ class CompactedIndexTimeFieldsTest {
     try (HeldCompaction held = open(format)) {
       held.awaitHeld();
       if (format == BucketFormat.BLOCKS) { // blocks holding columns elsewhere, fully and partly
-        assertThat(BlockValueCodes.anyCodesIn(held.store(), "dc")).isTrue();
+        assertThat(BlockValueCounts.anyCodesIn(held.store(), "dc")).isTrue();
         assertThat(BlockValueCounts.anyIn(held.store(), "one")).isTrue();
         assertThat(anyLuceneField(held.store(), BlockValueCodes.PARTIAL + "sess")).isTrue();
       }
