@@ -29,7 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * each event is worked out from the events as sent, not read from Quarry.
  *
  * <p>{@code -Dquarry.compaction.race.seeds=N} hunts N seeds in a row (one by default, a random one
- * unless {@code -Dquarry.compaction.race.seed=S}); a failure names its seed.
+ * unless {@code -Dquarry.compaction.race.seed=S}), {@code -Dquarry.compaction.race.rounds=R}
+ * searches R rounds at least (within 60 + 15 R s), {@code -Dquarry.compaction.race.idleMillis=T}
+ * compacts after T ms idle (an hour: segments that stay fast); a failure names its seed.
  */
 class CompactionRacingListingTest {
   private static final int EVENTS = 2_600;
@@ -37,18 +39,26 @@ class CompactionRacingListingTest {
   private static final int REQUESTS = 4;
 
   /**
-   * Searches whose every row of an event holds the event's {@code n} and its region under the field
-   * named second (none where it has none); the wildcard renames' exactly as {@code
-   * PluginOverEventsTest} compares them.
+   * Searches whose every row of an event holds the event's text and its region under the field
+   * named second (none where it has none): rows listing every field they can yield (a wildcard
+   * rename's, a plugin command's reading every field), a column named by {@code table}. Not the
+   * plain {@code * | mvexpand team}: its row lists its default, index-time and overlaid fields, and
+   * a search-time value shows only in a column some row of its page lists ({@link #LISTED}).
    */
   private static final List<String[]> SEARCHES =
       List.of(
           new String[] {"* | rename re* AS x* | mvexpand team", "xgion"},
-          new String[] {"* | mvexpand team", "region"},
           new String[] {"* | mvexpand team | rename re* AS x*", "xgion"},
           new String[] {"* | rename re* AS x* | fillnull value=none", "xgion"},
           new String[] {"* | fillnull value=none", "region"},
+          new String[] {"* | mvexpand team | table _raw team region", "region"},
           new String[] {"* | table _raw region", "region"});
+
+  /**
+   * The plain listing: each row's index-time region, and a search-time one only where its page has
+   * the column (issue 21: PluginOverEventsTest compared it as if every row showed it).
+   */
+  private static final String LISTED = "* | mvexpand team";
 
   @ParameterizedTest
   @ValueSource(strings = {"blocks", "events"})
@@ -71,30 +81,41 @@ class CompactionRacingListingTest {
             settings ->
                 settings
                     .put("storage.format", format)
-                    .put("storage.compaction.idleMillis", 200L)
+                    .put(
+                        "storage.compaction.idleMillis",
+                        Long.getLong("quarry.compaction.race.idleMillis", 200L))
                     .put("storage.compaction.idleMinBytes", 1L))) {
       QuarryClient client =
           QuarryClient.builder(URI.create(server.url())).adminPassword("pw").build();
       Map<String, String> regions = load(server, seed);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      int least = Integer.getInteger("quarry.compaction.race.rounds", 0);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60 + 15L * least);
       int after = 0; // rounds of searches once the compaction ended
       int rounds = 0;
-      for (; after < 2 && System.nanoTime() < deadline; rounds++) {
+      for (; (after < 2 || rounds < least) && System.nanoTime() < deadline; rounds++) {
         IndexSummary main = main(client);
         if (main.compactions() > 0 && !main.compacting()) {
           after++;
         }
+        assertRegions(
+            EnginePages.rows(server, LISTED), "region", regions, as + ": " + LISTED, false);
         for (String[] search : SEARCHES) {
           assertRegions(
-              EnginePages.rows(server, search[0]), search[1], regions, as + ": " + search[0]);
+              EnginePages.rows(server, search[0]),
+              search[1],
+              regions,
+              as + ", round " + rounds + ": " + search[0],
+              true);
         }
         List<String> renamed = EnginePages.rows(server, SEARCHES.get(0)[0]);
-        List<String> plain = EnginePages.rows(server, SEARCHES.get(1)[0]);
+        List<String> plain = EnginePages.rows(server, SEARCHES.get(4)[0]);
         assertThat(EnginePages.cells(renamed, "xgion"))
             .as(as + ", round " + rounds)
             .containsExactlyInAnyOrderElementsOf(EnginePages.cells(plain, "region"));
       }
-      assertThat(after).as(as + ": the compaction ended, %s", main(client)).isEqualTo(2);
+      assertThat(after)
+          .as(as + ": the compaction ended, %s", main(client))
+          .isGreaterThanOrEqualTo(2);
     } finally {
       IOUtils.rm(directory);
     }
@@ -117,10 +138,12 @@ class CompactionRacingListingTest {
         if (i % 13 == 0) {
           event = "{\"n\": " + i + ", \"status\": " + (200 + random.nextInt(3)) + "}";
         } else {
+          // drawn in loadRandomEvents' order: a seed gives the events PluginOverEventsTest's does
+          String level = random.nextBoolean() ? "INFO" : "WARN";
           textRegion = random.nextInt(5) == 0 ? "kv" + random.nextInt(3) : null;
           event =
               "level="
-                  + (random.nextBoolean() ? "INFO" : "WARN")
+                  + level
                   + " n="
                   + i
                   + (textRegion != null ? " region=" + textRegion : "")
@@ -167,9 +190,12 @@ class CompactionRacingListingTest {
   private static final java.util.regex.Pattern NUMBER =
       java.util.regex.Pattern.compile("\\bn(?:=|\": )(\\d+)");
 
-  /** Every row of an event holds its region under {@code field} ("none" for fillnull's). */
+  /**
+   * Every row of an event holds its region under {@code field} ("none" for fillnull's); unless
+   * {@code every}, a region only its text gives may be missing (not another value).
+   */
   private static void assertRegions(
-      List<String> rows, String field, Map<String, String> regions, String as) {
+      List<String> rows, String field, Map<String, String> regions, String as, boolean every) {
     List<String> wrong = new ArrayList<>();
     int events = 0;
     for (String row : rows) {
@@ -183,9 +209,12 @@ class CompactionRacingListingTest {
       String region = cells.get(field);
       String expected = regions.get(n);
       boolean right =
-          expected == null ? region == null || region.equals("none") : expected.equals(region);
+          expected == null
+              ? region == null || region.equals("none")
+              : expected.equals(region) || region == null && !every && expected.startsWith("kv");
       if (!right) {
-        wrong.add("n=" + n + ": " + field + "=" + region + ", expected " + expected);
+        wrong.add(
+            "n=" + n + ": " + field + "=" + region + ", expected " + expected + ", row " + cells);
       }
     }
     assertThat(events).as(as).isGreaterThanOrEqualTo(EVENTS);
