@@ -357,7 +357,19 @@ final class EnginePages {
     public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context)
         throws Exception {
       directory = java.nio.file.Files.createTempDirectory("engine-pages");
-      server = TestServers.start(directory, password);
+      // -Dquarry.pages.events.compactionIdleMillis=T: the bucket compacted once idle for T ms
+      // (however few its bytes), its segments swapped for a compact one while the class searches
+      Long compactionIdle = Long.getLong("quarry.pages.events.compactionIdleMillis");
+      server =
+          compactionIdle == null
+              ? TestServers.start(directory, password)
+              : TestServers.start(
+                  directory,
+                  password,
+                  settings ->
+                      settings
+                          .put("storage.compaction.idleMillis", compactionIdle)
+                          .put("storage.compaction.idleMinBytes", 1L));
       texts = loadRandomEvents(server, seed);
       uploadRegions(server, password);
     }

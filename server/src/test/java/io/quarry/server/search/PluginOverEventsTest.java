@@ -217,17 +217,21 @@ class PluginOverEventsTest {
   }
 
   /**
-   * The renamed field holds the value the field had, the old name none: the answer of the same
-   * search without the rename (a form that ran before), its column read under the new name (the
-   * renamed rows list every field they can yield, search-time ones too, the plain ones not: only
-   * the renamed field is compared).
+   * The renamed field holds the value the field had, the old name none: each row's value of the
+   * field, read by a search that names it ({@code | table}: a column of every row's value, its
+   * search-time one too), under the new name (the renamed rows list every field they can yield,
+   * search-time ones too; only the renamed field is compared). Not the plain listing's cells: a
+   * plain listing's row lists its default, index-time and overlaid fields, and a search-time value
+   * shows only in a column some row of its page lists (issue 21: a last page of a few rows none of
+   * which has an index-time {@code region} showed no {@code region=kv<k>}, seed {@code
+   * 3118466054847823145}, about 2% of random seeds).
    */
   @Test
   void wildcardRenameAmongPluginsMovesTheValues() throws Exception {
     for (String[] pair :
         new String[][] {
-          {"* | rename re* AS x* | mvexpand team", "* | mvexpand team"},
-          {"* | mvexpand team | rename re* AS x*", "* | mvexpand team"},
+          {"* | rename re* AS x* | mvexpand team", "* | mvexpand team | table _raw team region"},
+          {"* | mvexpand team | rename re* AS x*", "* | mvexpand team | table _raw team region"},
           {"* | rename re* AS x* | fillnull value=none", "* | fillnull value=none"}
         }) {
       List<String> renamed = EnginePages.rows(STORE.server(), pair[0]);
