@@ -104,6 +104,7 @@ final class BlockDocuments {
   void add(Bucket bucket, List<Event> batch, long firstSequence) throws IOException {
     TermSet terms = new TermSet();
     int perBlock = options.blockEvents();
+    BlockValueTally tally = new BlockValueTally(Math.min(perBlock, batch.size()), partialCodes);
     // each block's, in turn (added before the next); a batch of one block takes an exact new array
     BytesRefBuilder payload = batch.size() > perBlock ? new BytesRefBuilder() : null;
     for (int from = 0; from < batch.size(); from += perBlock) {
@@ -122,8 +123,9 @@ final class BlockDocuments {
       }
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
+      tally.reset(block.size());
       Document document =
-          document(block, firstSequence + from, terms, bucket.termFilters(), payload);
+          document(block, firstSequence + from, terms, tally, bucket.termFilters(), payload);
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
@@ -139,17 +141,25 @@ final class BlockDocuments {
    * termFilter}, layout 3) or as {@code _tok} postings (older layouts).
    */
   Document document(List<Event> block, long firstSequence, TermSet terms, boolean termFilter) {
-    return document(block, firstSequence, terms, termFilter, null);
+    return document(
+        block,
+        firstSequence,
+        terms,
+        new BlockValueTally(block.size(), partialCodes),
+        termFilter,
+        null);
   }
 
   /**
-   * {@link #document(List, long, TermSet, boolean)} with the payload written into {@code payload}'s
-   * array (null: a new one), so the document must be added before {@code payload} is used again.
+   * {@link #document(List, long, TermSet, boolean)} with the values tallied in {@code tally}
+   * (empty, for this block's events) and the payload written into {@code payload}'s array (null: a
+   * new one), so the document must be added before {@code payload} or {@code tally} is used again.
    */
   private Document document(
       List<Event> block,
       long firstSequence,
       TermSet terms,
+      BlockValueTally tally,
       boolean termFilter,
       BytesRefBuilder payload) {
     Document document = new Document();
@@ -169,7 +179,6 @@ final class BlockDocuments {
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
     FieldSlot[] slots = new FieldSlot[FieldSlot.SLOTS];
-    BlockValueTally tally = new BlockValueTally(block.size(), partialCodes);
     for (int i = 0; i < block.size(); i++) {
       Event event = block.get(i);
       byte[] ascii = event.asciiArray();

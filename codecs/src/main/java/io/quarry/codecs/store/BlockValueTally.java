@@ -17,15 +17,17 @@ import org.apache.lucene.util.BytesRef;
  * event's values of {@code host}, {@code source}, {@code sourcetype} and of each keyword index-time
  * field while {@link BlockDocuments} walks the block's events (so the events are walked once, and a
  * value's first sight in the block is what tells the block's keywords about it), then {@link #write
- * written} to the block's document.
+ * written} to the block's document. Reusable for the next block after {@link #reset}, which keeps
+ * its arrays (the blocks of a batch take one tally).
  */
 final class BlockValueTally {
-  private final int events;
+  private int events;
   private final boolean partialCodes;
   private final Map<String, FieldCounts> byField = new HashMap<>();
   final FieldCounts hosts;
   final FieldCounts sources;
   final FieldCounts sourcetypes;
+  private int[] codes = new int[0]; // scratch: a field's codes before they are packed
 
   /** A tally of a block of {@code events} events. */
   BlockValueTally(int events) {
@@ -43,6 +45,17 @@ final class BlockValueTally {
     hosts = field(EventFields.HOST);
     sources = field(EventFields.SOURCE);
     sourcetypes = field(EventFields.SOURCETYPE);
+  }
+
+  /**
+   * Empties the tally for a block of {@code events} events, keeping its fields' arrays (a field the
+   * next block lacks has no values and writes nothing).
+   */
+  void reset(int events) {
+    this.events = events;
+    for (FieldCounts counts : byField.values()) {
+      counts.clear(events);
+    }
   }
 
   /** The counts of a keyword field, made on first use (the default fields' too). */
@@ -73,11 +86,11 @@ final class BlockValueTally {
         exact.add(field.getKey());
       }
       if (order.length > 1 && total == events) { // one value per event: codes
-        int[] codes = new int[events];
-        for (int e = 0; e < codes.length; e++) {
+        int[] codes = codes();
+        for (int e = 0; e < events; e++) {
           codes[e] = fieldCounts.code(e);
         }
-        BlockValueCodes.write(document, field.getKey(), codes, codes.length, order.length);
+        BlockValueCodes.write(document, field.getKey(), codes, events, order.length);
       }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(BlockValueCounts.VERSION);
@@ -95,6 +108,14 @@ final class BlockValueTally {
               BlockValueCounts.COUNTS + field.getKey(), new BytesRef(out.toArrayCopy())));
     }
     return exact;
+  }
+
+  /** Scratch codes of at least the block's events (packed when written, so reused). */
+  private int[] codes() {
+    if (codes.length < events) {
+      codes = new int[events];
+    }
+    return codes;
   }
 
   /** The sum of a field's values' counts. */
@@ -125,15 +146,15 @@ final class BlockValueTally {
     if (total(fieldCounts) != fieldCounts.eventsWith) {
       return false; // an event with several values
     }
-    int[] codes = new int[events];
-    for (int e = 0; e < codes.length; e++) {
+    int[] codes = codes();
+    for (int e = 0; e < events; e++) {
       int code = fieldCounts.code(e);
       if (code < 0 && TextMentions.mayGive(block.get(e).raw(), name)) {
         return false; // "no value" would hide what the text may give: the payload keeps it
       }
       codes[e] = code < 0 ? order.length : code;
     }
-    BlockValueCodes.writePartial(document, name, codes, codes.length, order.length);
+    BlockValueCodes.writePartial(document, name, codes, events, order.length);
     String values = BlockValueCounts.VALUES + name;
     for (int number : order) {
       document.add(new SortedSetDocValuesField(values, fieldCounts.bytes(number)));
@@ -153,7 +174,7 @@ final class BlockValueTally {
     private int[] counts = new int[16]; // by number
     private int size;
     private int[] table = new int[32]; // number + 1 per slot (0: empty), at most half full
-    private final int[] valueOf; // by event: its last value's number + 1, 0 for none
+    private int[] valueOf; // by event: its last value's number + 1, 0 for none
     private int eventsWith;
     private int[] ranks; // by number: the index in the block's order, once ordered
     private BytesRef[] bytes; // by number: the UTF-8 bytes, once ordered
@@ -164,6 +185,25 @@ final class BlockValueTally {
 
     private FieldCounts(int events) {
       valueOf = new int[events];
+    }
+
+    /** Empties the counts for a block of {@code events} events, keeping the arrays. */
+    private void clear(int events) {
+      if (size > 0) {
+        Arrays.fill(values, 0, size, null);
+        Arrays.fill(counts, 0, size, 0);
+        Arrays.fill(table, 0);
+      }
+      size = 0;
+      // MUT eventsWith = 0;
+      last = null;
+      ranks = null;
+      bytes = null;
+      if (valueOf.length < events) {
+        valueOf = new int[events];
+      } else {
+        Arrays.fill(valueOf, 0, events, 0);
+      }
     }
 
     /**
