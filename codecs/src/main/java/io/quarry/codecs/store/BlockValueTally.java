@@ -195,7 +195,7 @@ final class BlockValueTally {
         Arrays.fill(table, 0);
       }
       size = 0;
-      // MUT eventsWith = 0;
+      eventsWith = 0;
       last = null;
       ranks = null;
       bytes = null;
