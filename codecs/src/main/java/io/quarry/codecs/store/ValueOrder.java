@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.lucene.util.BytesRef;
 
@@ -43,7 +44,7 @@ final class ValueOrder {
               ? byPrefix(values, count, widest < 0x100)
               : byString(values, count);
       for (int i = 0; i < count; i++) {
-        bytes[i] = new BytesRef(values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        bytes[i] = new BytesRef(values[i].getBytes(StandardCharsets.UTF_8));
       }
     }
     return order;
