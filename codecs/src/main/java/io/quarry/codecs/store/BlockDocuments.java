@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,6 +104,7 @@ final class BlockDocuments {
   void add(Bucket bucket, List<Event> batch, long firstSequence) throws IOException {
     TermSet terms = new TermSet();
     int perBlock = options.blockEvents();
+    BlockValueTally tally = new BlockValueTally(Math.min(perBlock, batch.size()), partialCodes);
     // each block's, in turn (added before the next); a batch of one block takes an exact new array
     BytesRefBuilder payload = batch.size() > perBlock ? new BytesRefBuilder() : null;
     for (int from = 0; from < batch.size(); from += perBlock) {
@@ -123,8 +123,9 @@ final class BlockDocuments {
       }
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
+      tally.reset(block.size());
       Document document =
-          document(block, firstSequence + from, terms, bucket.termFilters(), payload);
+          document(block, firstSequence + from, terms, tally, bucket.termFilters(), payload);
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
@@ -140,17 +141,25 @@ final class BlockDocuments {
    * termFilter}, layout 3) or as {@code _tok} postings (older layouts).
    */
   Document document(List<Event> block, long firstSequence, TermSet terms, boolean termFilter) {
-    return document(block, firstSequence, terms, termFilter, null);
+    return document(
+        block,
+        firstSequence,
+        terms,
+        new BlockValueTally(block.size(), partialCodes),
+        termFilter,
+        null);
   }
 
   /**
-   * {@link #document(List, long, TermSet, boolean)} with the payload written into {@code payload}'s
-   * array (null: a new one), so the document must be added before {@code payload} is used again.
+   * {@link #document(List, long, TermSet, boolean)} with the values tallied in {@code tally}
+   * (empty, for this block's events) and the payload written into {@code payload}'s array (null: a
+   * new one), so the document must be added before {@code payload} or {@code tally} is used again.
    */
   private Document document(
       List<Event> block,
       long firstSequence,
       TermSet terms,
+      BlockValueTally tally,
       boolean termFilter,
       BytesRefBuilder payload) {
     Document document = new Document();
@@ -166,11 +175,10 @@ final class BlockDocuments {
     document.add(new NumericDocValuesField(FIRST_SEQUENCE, firstSequence));
     document.add(new NumericDocValuesField(COUNT, block.size()));
     terms.clear();
-    Keywords keywords = new Keywords(document);
+    BlockKeywords keywords = new BlockKeywords(document);
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
     FieldSlot[] slots = new FieldSlot[FieldSlot.SLOTS];
-    BlockValueTally tally = new BlockValueTally(block.size(), partialCodes);
     for (int i = 0; i < block.size(); i++) {
       Event event = block.get(i);
       byte[] ascii = event.asciiArray();
@@ -260,7 +268,7 @@ final class BlockDocuments {
   private Event columnsOf(
       Event event,
       int e,
-      Keywords keywords,
+      BlockKeywords keywords,
       BlockValueTally tally,
       Map<String, int[]> complete,
       FieldSlot[] slots) {
@@ -325,63 +333,13 @@ final class BlockDocuments {
   }
 
   /**
-   * The block's {@code _kw.<f>} terms, each distinct lower-cased value of a field once. A field's
-   * last value is remembered, so a value repeated by consecutive events (a block's host, its
-   * sourcetype) is neither lower-cased nor looked up again.
-   */
-  private static final class Keywords {
-    private final Document document;
-    private final Map<String, Seen> byField = new HashMap<>();
-
-    Keywords(Document document) {
-      this.document = document;
-    }
-
-    void add(String field, String value) {
-      add(seen(field), value);
-    }
-
-    /** The state of one field, made on first use. */
-    Seen seen(String field) {
-      Seen seen = byField.get(field);
-      if (seen == null) {
-        seen = new Seen(EventFields.keywordField(field));
-        byField.put(field, seen);
-      }
-      return seen;
-    }
-
-    void add(Seen seen, String value) {
-      if (value.equals(seen.last)) {
-        return;
-      }
-      seen.last = value;
-      String term = EventFields.keywordTerm(value);
-      if (term != null && seen.terms.add(term)) {
-        document.add(new StringField(seen.luceneField, term, Field.Store.NO));
-      }
-    }
-
-    /** One field's Lucene name, its terms so far and its last value. */
-    private static final class Seen {
-      final String luceneField;
-      final Set<String> terms = new HashSet<>();
-      String last;
-
-      Seen(String luceneField) {
-        this.luceneField = luceneField;
-      }
-    }
-  }
-
-  /**
    * What {@link #columnsOf} needs of the field at one position among an event's fields: the events
    * of a block name the same fields in the same order (the same name instances), so each is looked
    * up by name only when the name at its position changes.
    */
   private record FieldSlot(
       String name,
-      Keywords.Seen seen,
+      BlockKeywords.Seen seen,
       IndexedFieldType type,
       BlockValueTally.FieldCounts counts, // null for a field that is not a keyword
       int[] complete) {

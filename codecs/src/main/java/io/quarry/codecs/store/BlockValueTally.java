@@ -1,7 +1,6 @@
 package io.quarry.codecs.store;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,15 +17,17 @@ import org.apache.lucene.util.BytesRef;
  * event's values of {@code host}, {@code source}, {@code sourcetype} and of each keyword index-time
  * field while {@link BlockDocuments} walks the block's events (so the events are walked once, and a
  * value's first sight in the block is what tells the block's keywords about it), then {@link #write
- * written} to the block's document.
+ * written} to the block's document. Reusable for the next block after {@link #reset}, which keeps
+ * its arrays (the blocks of a batch take one tally).
  */
 final class BlockValueTally {
-  private final int events;
+  private int events;
   private final boolean partialCodes;
   private final Map<String, FieldCounts> byField = new HashMap<>();
   final FieldCounts hosts;
   final FieldCounts sources;
   final FieldCounts sourcetypes;
+  private int[] codes = new int[0]; // scratch: a field's codes before they are packed
 
   /** A tally of a block of {@code events} events. */
   BlockValueTally(int events) {
@@ -44,6 +45,17 @@ final class BlockValueTally {
     hosts = field(EventFields.HOST);
     sources = field(EventFields.SOURCE);
     sourcetypes = field(EventFields.SOURCETYPE);
+  }
+
+  /**
+   * Empties the tally for a block of {@code events} events, keeping its fields' arrays (a field the
+   * next block lacks has no values and writes nothing).
+   */
+  void reset(int events) {
+    this.events = events;
+    for (FieldCounts counts : byField.values()) {
+      counts.clear(events);
+    }
   }
 
   /** The counts of a keyword field, made on first use (the default fields' too). */
@@ -68,25 +80,25 @@ final class BlockValueTally {
         }
         continue; // no counts: the count paths read the block for this field
       }
-      Value[] order = fieldCounts.inByteOrder();
-      int total = ranked(order);
+      int[] order = fieldCounts.inByteOrder();
+      int total = total(fieldCounts);
       if (total == events) {
         exact.add(field.getKey());
       }
       if (order.length > 1 && total == events) { // one value per event: codes
-        int[] codes = new int[events];
-        for (int e = 0; e < codes.length; e++) {
-          codes[e] = fieldCounts.valueOf[e][1];
+        int[] codes = codes();
+        for (int e = 0; e < events; e++) {
+          codes[e] = fieldCounts.code(e);
         }
-        BlockValueCodes.write(document, field.getKey(), codes, codes.length, order.length);
+        BlockValueCodes.write(document, field.getKey(), codes, events, order.length);
       }
       ByteBuffersDataOutput out = new ByteBuffersDataOutput();
       out.writeByte(BlockValueCounts.VERSION);
       String values = BlockValueCounts.VALUES + field.getKey(); // one name for all its values
-      for (Value value : order) {
-        document.add(new SortedSetDocValuesField(values, value.bytes));
+      for (int number : order) {
+        document.add(new SortedSetDocValuesField(values, fieldCounts.bytes(number)));
         try {
-          out.writeVInt(value.count[0]);
+          out.writeVInt(fieldCounts.count(number));
         } catch (IOException e) {
           throw new AssertionError(e); // in memory
         }
@@ -98,12 +110,19 @@ final class BlockValueTally {
     return exact;
   }
 
-  /** Gives each value its index in the block's order; returns the sum of their counts. */
-  private static int ranked(Value[] order) {
+  /** Scratch codes of at least the block's events (packed when written, so reused). */
+  private int[] codes() {
+    if (codes.length < events) {
+      codes = new int[events];
+    }
+    return codes;
+  }
+
+  /** The sum of a field's values' counts. */
+  private static int total(FieldCounts fieldCounts) {
     int total = 0;
-    for (int rank = 0; rank < order.length; rank++) {
-      order[rank].count[1] = rank;
-      total += order[rank].count[0];
+    for (int number = 0; number < fieldCounts.size(); number++) {
+      total += fieldCounts.count(number);
     }
     return total;
   }
@@ -123,42 +142,68 @@ final class BlockValueTally {
         || fieldCounts == sourcetypes) {
       return false;
     }
-    Value[] order = fieldCounts.inByteOrder();
-    if (ranked(order) != fieldCounts.eventsWith) {
+    int[] order = fieldCounts.inByteOrder();
+    if (total(fieldCounts) != fieldCounts.eventsWith) {
       return false; // an event with several values
     }
-    int[] codes = new int[events];
-    for (int e = 0; e < codes.length; e++) {
-      int[] value = fieldCounts.valueOf[e];
-      if (value == null && TextMentions.mayGive(block.get(e).raw(), name)) {
+    int[] codes = codes();
+    for (int e = 0; e < events; e++) {
+      int code = fieldCounts.code(e);
+      if (code < 0 && TextMentions.mayGive(block.get(e).raw(), name)) {
         return false; // "no value" would hide what the text may give: the payload keeps it
       }
-      codes[e] = value == null ? order.length : value[1];
+      codes[e] = code < 0 ? order.length : code;
     }
-    BlockValueCodes.writePartial(document, name, codes, codes.length, order.length);
+    BlockValueCodes.writePartial(document, name, codes, events, order.length);
     String values = BlockValueCounts.VALUES + name;
-    for (Value value : order) {
-      document.add(new SortedSetDocValuesField(values, value.bytes));
+    for (int number : order) {
+      document.add(new SortedSetDocValuesField(values, fieldCounts.bytes(number)));
     }
     return true;
   }
 
   /**
-   * One field's values in a block: each distinct value's {count, index in the block's order}, how
-   * many events have a value, and each event's (last) value's pair — its only one when the block
-   * gets codes, so a code is read without looking the value up again.
+   * One field's values in a block: each distinct value's count and (once ordered) its index in the
+   * block's order, how many events have a value, and each event's (last) value — its only one when
+   * the block gets codes, so a code is read without looking the value up again. The values are
+   * numbered in first-seen order behind an open-addressing table of their numbers: no object per
+   * value or event.
    */
   static final class FieldCounts {
-    private final Map<String, int[]> counts = new HashMap<>();
-    private final int[][] valueOf;
+    private String[] values = new String[16]; // by number, first seen first
+    private int[] counts = new int[16]; // by number
+    private int size;
+    private int[] table = new int[32]; // number + 1 per slot (0: empty), at most half full
+    private int[] valueOf; // by event: its last value's number + 1, 0 for none
     private int eventsWith;
-    // the last value added and its pair: a block's host, source and sourcetype, and often an
+    private int[] ranks; // by number: the index in the block's order, once ordered
+    private BytesRef[] bytes; // by number: the UTF-8 bytes, once ordered
+    // the last value added and its number: a block's host, source and sourcetype, and often an
     // index-time field's value (a status, a method), repeat from one event to the next
     private String last;
-    private int[] lastCount;
+    private int lastNumber;
 
     private FieldCounts(int events) {
-      valueOf = new int[events][];
+      valueOf = new int[events];
+    }
+
+    /** Empties the counts for a block of {@code events} events, keeping the arrays. */
+    private void clear(int events) {
+      if (size > 0) {
+        Arrays.fill(values, 0, size, null);
+        Arrays.fill(counts, 0, size, 0);
+        Arrays.fill(table, 0);
+      }
+      size = 0;
+      eventsWith = 0;
+      last = null;
+      ranks = null;
+      bytes = null;
+      if (valueOf.length < events) {
+        valueOf = new int[events];
+      } else {
+        Arrays.fill(valueOf, 0, events, 0);
+      }
     }
 
     /**
@@ -171,23 +216,62 @@ final class BlockValueTally {
 
     /** Counts one of event {@code event}'s values; true when the block had not had it before. */
     boolean add(String value, int event) {
-      int[] count;
+      int number;
       boolean added = false;
       if (value.equals(last)) {
-        count = lastCount;
+        number = lastNumber;
       } else {
-        count = counts.get(value);
-        if (count == null) {
-          count = new int[2]; // count, then index
-          counts.put(value, count);
-          added = true;
+        int mask = table.length - 1;
+        int slot = spread(value.hashCode()) & mask;
+        while (true) {
+          int held = table[slot] - 1;
+          if (held < 0) {
+            number = append(value);
+            table[slot] = number + 1;
+            added = true;
+            if (2 * size > table.length) {
+              rehash();
+            }
+            break;
+          }
+          if (values[held].equals(value)) {
+            number = held;
+            break;
+          }
+          slot = (slot + 1) & mask;
         }
         last = value;
-        lastCount = count;
+        lastNumber = number;
       }
-      count[0]++;
-      valueOf[event] = count;
+      counts[number]++;
+      valueOf[event] = number + 1;
       return added;
+    }
+
+    private static int spread(int hash) {
+      return (hash ^ (hash >>> 16)) * 0x9E3779B1;
+    }
+
+    private int append(String value) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+        counts = Arrays.copyOf(counts, size * 2);
+      }
+      values[size] = value;
+      return size++;
+    }
+
+    private void rehash() {
+      int[] grown = new int[table.length * 2];
+      int mask = grown.length - 1;
+      for (int number = 0; number < size; number++) {
+        int slot = spread(values[number].hashCode()) & mask;
+        while (grown[slot] != 0) {
+          slot = (slot + 1) & mask;
+        }
+        grown[slot] = number + 1;
+      }
+      table = grown;
     }
 
     /** A default field's value: counted when not empty (an event always has the field). */
@@ -198,54 +282,39 @@ final class BlockValueTally {
       }
     }
 
+    /** The number of distinct values. */
+    int size() {
+      return size;
+    }
+
     /**
-     * The distinct values in UTF-8 byte order. Where no value has a character from U+D800 up,
-     * UTF-16 order is that order and {@code getBytes} the bytes, so the strings are compared as
-     * they are (no {@link BytesRef} compare) and encoded by the JDK's intrinsic.
+     * Orders the distinct values by their UTF-8 bytes ({@link ValueOrder}): returns their numbers
+     * in that order, and sets each one's {@link #rank} and {@link #bytes}.
      */
-    private Value[] inByteOrder() {
-      Value[] order = new Value[counts.size()];
-      boolean plain = true;
-      int i = 0;
-      for (Map.Entry<String, int[]> value : counts.entrySet()) {
-        order[i++] = new Value(value.getKey(), value.getValue());
-        plain &= belowSurrogates(value.getKey());
-      }
-      if (plain) {
-        Arrays.sort(order, (a, b) -> a.text.compareTo(b.text));
-        for (Value value : order) {
-          value.bytes = new BytesRef(value.text.getBytes(StandardCharsets.UTF_8));
-        }
-      } else {
-        for (Value value : order) {
-          value.bytes = new BytesRef(value.text);
-        }
-        Arrays.sort(order, (a, b) -> a.bytes.compareTo(b.bytes));
+    int[] inByteOrder() {
+      bytes = new BytesRef[size];
+      int[] order = ValueOrder.of(values, size, bytes);
+      ranks = new int[size];
+      for (int rank = 0; rank < order.length; rank++) {
+        ranks[order[rank]] = rank;
       }
       return order;
     }
 
-    private static boolean belowSurrogates(String text) {
-      for (int i = 0; i < text.length(); i++) {
-        if (text.charAt(i) >= Character.MIN_SURROGATE) {
-          return false;
-        }
-      }
-      return true;
+    /** Value {@code number}'s UTF-8 bytes, once ordered. */
+    BytesRef bytes(int number) {
+      return bytes[number];
     }
-  }
 
-  /**
-   * A distinct value, its UTF-8 bytes once ordered, and its {count, index in the block's order}.
-   */
-  private static final class Value {
-    final String text;
-    final int[] count;
-    BytesRef bytes;
+    /** Value {@code number}'s count. */
+    int count(int number) {
+      return counts[number];
+    }
 
-    Value(String text, int[] count) {
-      this.text = text;
-      this.count = count;
+    /** Event {@code event}'s (last) value's index in the block's order, or -1 when it has none. */
+    int code(int event) {
+      int number = valueOf[event] - 1;
+      return number < 0 ? -1 : ranks[number];
     }
   }
 }

@@ -22,7 +22,8 @@
  * block of events ({@code BlockDocuments} writes, {@code BlockQueries}, {@code BlockCursor} and
  * {@code BlockEvents} read, {@code BlockPayload} takes a block out of the journal; {@link
  * io.quarry.codecs.store.BlockValueCounts} holds each block's {@code value → count} per field
- * ({@code BlockValueTally} writes it), which a visitor's {@link
+ * ({@code BlockValueTally} writes it, {@code ValueOrder} ordering the values; {@code BlockKeywords}
+ * writes the block's keyword terms), which a visitor's {@link
  * io.quarry.codecs.store.EventVisitor#blockShortcut} counts from instead of decoding the block;
  * {@link io.quarry.codecs.store.BlockValueCodes} each event's value among them, with a "no value"
  * code for a field some events lack whose texts do not mention it, {@code TextMentions}).

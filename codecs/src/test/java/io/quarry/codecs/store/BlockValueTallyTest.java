@@ -83,6 +83,68 @@ class BlockValueTallyTest {
     }
   }
 
+  /**
+   * A tally reset between blocks (as the blocks of a batch share one) writes each block's document
+   * exactly as a new tally does: a field of an earlier block that this one lacks writes nothing, a
+   * field some events lack gets its partial codes, counts and codes start again.
+   */
+  @Test
+  void aResetTallyWritesWhatANewOneDoes() {
+    Random random = new Random(11);
+    BlockValueTally reused = new BlockValueTally(1);
+    for (int round = 0; round < 60; round++) {
+      int events = 1 + random.nextInt(round % 5 == 0 ? 2_000 : 40);
+      List<Event> block = new ArrayList<>();
+      for (int e = 0; e < events; e++) {
+        block.add(new Event(e, "event " + e, "h", "s", "t", java.util.Map.of()));
+      }
+      reused.reset(events);
+      BlockValueTally fresh = new BlockValueTally(events);
+      String[] fields = {"a", "b", "c"};
+      boolean[] inBlock = {random.nextBoolean(), random.nextBoolean(), random.nextBoolean()};
+      int[] spread = {1 + random.nextInt(events), 1 + random.nextInt(3), 1 + random.nextInt(700)};
+      for (int e = 0; e < events; e++) {
+        for (BlockValueTally tally : List.of(reused, fresh)) {
+          tally.hosts.addDefault(e % 3 == 0 ? "h1" : "h2", e);
+          tally.sources.addDefault("s", e);
+          tally.sourcetypes.addDefault("t", e);
+        }
+        for (int f = 0; f < fields.length; f++) {
+          boolean lacks = f == 1 && random.nextInt(4) == 0; // b: some events lack it
+          if (!inBlock[f] || lacks) {
+            continue;
+          }
+          String value = "v" + random.nextInt(spread[f]);
+          String second = f == 2 && random.nextInt(50) == 0 ? "w" + random.nextInt(3) : null;
+          for (BlockValueTally tally : List.of(reused, fresh)) {
+            BlockValueTally.FieldCounts counts = tally.field(fields[f]);
+            counts.countEvent();
+            counts.add(value, e);
+            if (second != null) {
+              counts.add(second, e);
+            }
+          }
+        }
+      }
+      Document reusedDocument = new Document();
+      Document freshDocument = new Document();
+      assertThat(reused.write(reusedDocument, block))
+          .as("round %d", round)
+          .isEqualTo(fresh.write(freshDocument, block));
+      assertThat(fieldsOf(reusedDocument)).as("round %d", round).isEqualTo(fieldsOf(freshDocument));
+    }
+  }
+
+  /** A document's fields as name and bytes, sorted (the tally's field order is a map's). */
+  private static List<String> fieldsOf(Document document) {
+    List<String> fields = new ArrayList<>();
+    for (IndexableField field : document.getFields()) {
+      fields.add(field.name() + "=" + field.binaryValue());
+    }
+    java.util.Collections.sort(fields);
+    return fields;
+  }
+
   /** Event {@code e}'s code as the codes' grammar packs it. */
   private static int code(Document document, int e, int bits) {
     BytesRef packed = document.getField(BlockValueCodes.CODES + "f").binaryValue();
