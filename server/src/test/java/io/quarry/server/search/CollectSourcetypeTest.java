@@ -38,7 +38,8 @@ class CollectSourcetypeTest {
         CollectServers.start(
             directory,
             TestConfig.yaml(
-                    "indexes: [main, summary, web]", // CollectServers.config()'s, and sourcetypes
+                    "indexes: [main, summary, web, archive]", // CollectServers.config()'s and
+                    // archive
                     "sourcetypes:",
                     "  escaped_summary: {kvMode: auto_escaped}",
                     "  plain_summary: {kvMode: auto}",
