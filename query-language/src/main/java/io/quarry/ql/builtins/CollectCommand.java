@@ -35,9 +35,10 @@ import java.util.Set;
  * {@code _time}, else the search's — then with {@code addinfo} (default true) the search's {@code
  * info_min_time}, {@code info_max_time} and {@code info_search_time}, then its fields; the event's
  * time is that time, or the search's without {@code addtime}. {@code marker} is appended to every
- * event. {@code sourcetype} defaults to {@code stash} (the server refuses, when it plans the
- * search, one its configuration does not read {@code kvMode: auto_escaped}: only that reads the
- * escaped values back), {@code source} to {@code collect}, {@code host} to the server's. {@code
+ * event. {@code sourcetype} defaults to {@code stash} (one its configuration does not read {@code
+ * kvMode: auto_escaped}, which alone reads the escaped values back, the server refuses where a
+ * result can lack {@code _raw}: when it plans the search, and for a page holding such a result
+ * before it is written), {@code source} to {@code collect}, {@code host} to the server's. {@code
  * testmode=true} writes nothing. Splunk's spool options ({@code file}, {@code spool}, {@code
  * uselb}) and {@code run_in_preview} are accepted and change nothing: the events go straight to the
  * index. Centralized: one operator writes the pages in the order they come, each before it is
@@ -81,7 +82,7 @@ final class CollectCommand implements CommandDefinition {
             "sourcetype",
             ArgumentType.STRING,
             DEFAULT_SOURCETYPE,
-            "the events' sourcetype: stash, or one read kvMode auto_escaped"),
+            "the events' sourcetype (any where every result keeps _raw; else stash or kvMode auto_escaped)"),
         ArgumentSpec.optional(
             "testmode", ArgumentType.BOOLEAN, "false", "write nothing; the results pass on"),
         ArgumentSpec.optional(
@@ -227,7 +228,8 @@ final class CollectCommand implements CommandDefinition {
       for (int p = 0; p < page.positionCount(); p++) {
         long time;
         String text;
-        if (raw != null && !raw.isNull(p)) {
+        boolean summary = raw == null || raw.isNull(p);
+        if (!summary) {
           time = micros(page.block("_time"), p, nowMicros);
           text = Cells.text(raw.getValues(p).get(0));
           if (settings.marker() != null && !settings.marker().isEmpty()) {
@@ -251,7 +253,7 @@ final class CollectCommand implements CommandDefinition {
         }
         events.add(
             new WritesEvents.Written(
-                time, text, settings.host(), settings.source(), settings.sourcetype()));
+                time, text, settings.host(), settings.source(), settings.sourcetype(), summary));
       }
       if (!events.isEmpty()) {
         writer.write(events, context::checkCancelled);

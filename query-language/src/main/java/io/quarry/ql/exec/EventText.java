@@ -48,6 +48,29 @@ public final class EventText {
   private EventText() {}
 
   /**
+   * Whether every row {@code commands} leave — a query's leading commands, the first a {@code
+   * search} of events — is an event still holding its own {@code _raw}: each command after that
+   * search keeps the events' raw text ({@link EventTextCommands#keepsEventText}) and none removes
+   * {@code _raw} ({@link EventTextCommands#removesRaw}: {@code fields - _raw}, a {@code table} not
+   * naming it, {@code rename _raw AS r}). Not so after an aggregation, a generating command ({@code
+   * makeresults}), a subsearch's rows ({@code append}), an {@code eval}, {@code rex} or {@code
+   * rename} writing {@code _raw}, or any command not known to keep the text (a third-party one):
+   * such a command can hand on a row without {@code _raw}. {@code collect} asks it: only a summary
+   * made of a row's fields can be read wrong under its sourcetype.
+   */
+  public static boolean keepsEventsRaw(java.util.List<io.quarry.ql.ast.Command> commands) {
+    if (commands.isEmpty() || !(commands.get(0) instanceof io.quarry.ql.ast.SearchCommand)) {
+      return false;
+    }
+    for (io.quarry.ql.ast.Command command : commands.subList(1, commands.size())) {
+      if (!EventTextCommands.keepsEventText(command) || EventTextCommands.removesRaw(command)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * {@code page} with its {@code _raw} block also under {@link #OWN_RAW} (the same block): a source
    * page of events whose commands change {@code _raw}, or bring in rows that are not events, before
    * a bare word that must match each event's own text ({@link

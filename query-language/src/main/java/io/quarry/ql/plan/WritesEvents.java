@@ -38,7 +38,8 @@ public interface WritesEvents {
 
   /**
    * The sourcetype the events are written as: the server refuses one whose search-time reading
-   * would not read the escaped {@code key="value"} pairs of a summary event back whole.
+   * would not read the escaped {@code key="value"} pairs of a summary event back whole where a
+   * result can lack {@code _raw} (its summary is then made of its fields; {@link Written#summary}).
    */
   String sourcetype();
 
@@ -71,8 +72,13 @@ public interface WritesEvents {
    * @param host its host, or null for the server's
    * @param source its source
    * @param sourcetype its sourcetype
+   * @param summary whether {@code raw} was made of the result's fields ({@code key="value"} pairs,
+   *     the result had no {@code _raw}), not the result's own {@code _raw}: only such a text is
+   *     read wrong under a sourcetype that does not undo its escapes (the server refuses to write
+   *     it there)
    */
-  record Written(long timeMicros, String raw, String host, String source, String sourcetype) {
+  record Written(
+      long timeMicros, String raw, String host, String source, String sourcetype, boolean summary) {
     public Written {
       requireNonNull(raw, "raw is null");
       requireNonNull(source, "source is null");

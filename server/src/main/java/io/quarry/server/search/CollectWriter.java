@@ -20,7 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * admitted by its gate like any batch, each batch durable (write-ahead log first) before {@link
  * #write} returns. A busy ingest is waited for up to {@value #BUSY_WAIT_SECONDS} s (no longer than
  * the search is wanted: cancelling it ends the wait); an event the index cannot store fails the
- * search with 400 {@code INVALID_EVENT}, the events before it kept.
+ * search with 400 {@code INVALID_EVENT}, the events before it kept. A page holding a summary event
+ * (a result without {@code _raw}) under a sourcetype that does not read one back fails the search
+ * with 400 {@code COLLECT_SOURCETYPE} before any of its events is written ({@link
+ * CollectSourcetype#refuseSummaries}: the backstop of the check at planning), the pages before it
+ * kept.
  */
 final class CollectWriter implements WritesEvents.Writer {
   static final int BUSY_WAIT_SECONDS = 30;
@@ -40,16 +44,22 @@ final class CollectWriter implements WritesEvents.Writer {
   private final IngestService ingest;
   private final String index;
   private final String defaultHost;
+  private final CollectSourcetype sourcetype;
   private final AtomicLong written = new AtomicLong();
 
-  CollectWriter(IngestService ingest, String index, String defaultHost) {
+  CollectWriter(
+      IngestService ingest, String index, String defaultHost, CollectSourcetype sourcetype) {
     this.ingest = requireNonNull(ingest, "ingest is null");
+    this.sourcetype = requireNonNull(sourcetype, "sourcetype is null");
     this.index = requireNonNull(index, "index is null");
     this.defaultHost = requireNonNull(defaultHost, "defaultHost is null");
   }
 
   @Override
   public void write(List<WritesEvents.Written> events, Runnable checkCancelled) {
+    if (events.stream().anyMatch(WritesEvents.Written::summary)) {
+      sourcetype.refuseSummaries(); // before any of the page's events is written
+    }
     List<IndexedEvent> batch = new ArrayList<>(events.size());
     long bytes = 0;
     for (WritesEvents.Written written : events) {

@@ -18,9 +18,9 @@ import java.util.function.Function;
  * ({@link #writingCommand}, from its parsed text and its subsearches', a {@code map} judged by its
  * search text), the user's right to write each {@code collect}'s index checked before any subsearch
  * runs, the read-only {@code map}s and read-only searches refused a writer (400 {@code
- * SEARCH_WRITES}), each {@code collect}'s sourcetype checked to read its summary events back
- * ({@link CollectSourcetype}), and each {@code collect} bound to its index's writer ({@link
- * CollectWriter}).
+ * SEARCH_WRITES}), each {@code collect}'s sourcetype checked to read its summary events back where
+ * a result reaching it can lack {@code _raw} ({@link CollectSourcetype}), and each {@code collect}
+ * bound to its index's writer ({@link CollectWriter}).
  */
 final class SearchWrites {
   private final Function<String, Query> parseExpanded;
@@ -142,12 +142,14 @@ final class SearchWrites {
    * Checks that the user may write the index of each command that writes events ({@code collect})
    * in the query and, not run, its subsearches ({@link Access#requireWrite}: 403), that it exists
    * (400 {@code INDEX_NOT_FOUND}) and that the events' sourcetype reads them back (400 {@code
-   * COLLECT_SOURCETYPE}, {@link CollectSourcetype}).
+   * COLLECT_SOURCETYPE}, {@link CollectSourcetype}: unless every result reaching the command keeps
+   * its {@code _raw}).
    */
   void checkWrites(Query parsed, Access access) {
-    for (Command command : parsed.commands()) {
-      if (WritesEvents.of(command) instanceof WritesEvents writes) {
-        checkWrite(writes, command.name(), access);
+    List<Command> commands = parsed.commands();
+    for (int i = 0; i < commands.size(); i++) {
+      if (WritesEvents.of(commands.get(i)) instanceof WritesEvents writes) {
+        checkWrite(writes, commands.get(i).name(), commands.subList(0, i), access);
       }
     }
     for (io.quarry.ql.ast.Subsearch subsearch : SubsearchExpander.subsearches(parsed)) {
@@ -155,7 +157,12 @@ final class SearchWrites {
     }
   }
 
-  private void checkWrite(WritesEvents writes, String command, Access access) {
+  /**
+   * Checks one command writing events, after {@code before}: the right, the index, and its
+   * sourcetype ({@link CollectSourcetype#check}), which it returns.
+   */
+  private CollectSourcetype checkWrite(
+      WritesEvents writes, String command, List<Command> before, Access access) {
     String index = writes.index();
     access.requireWrite(index, command);
     if (!ingest.hasIndex(index)) {
@@ -170,7 +177,9 @@ final class SearchWrites {
           java.util.Map.of("index", index),
           java.util.Map.of());
     }
-    CollectSourcetype.check(sourcetypes, writes.sourcetype(), command);
+    CollectSourcetype sourcetype = CollectSourcetype.of(sourcetypes, writes.sourcetype(), command);
+    sourcetype.check(io.quarry.ql.exec.EventText.keepsEventsRaw(before));
+    return sourcetype;
   }
 
   /**
@@ -185,13 +194,15 @@ final class SearchWrites {
       if (command instanceof io.quarry.ql.ast.PluginCommand plugin
           && WritesEvents.of(plugin) instanceof WritesEvents writes) {
         String index = writes.index();
-        checkWrite(writes, plugin.name(), access);
+        CollectSourcetype sourcetype =
+            checkWrite(
+                writes, plugin.name(), parsed.commands().subList(0, commands.size()), access);
         commands.add(
             plugin.withBound(
                 writes.withWriter(
                     writeNothing
                         ? CollectWriter.NOTHING
-                        : new CollectWriter(ingest, index, host))));
+                        : new CollectWriter(ingest, index, host, sourcetype))));
         bound = true;
       } else {
         commands.add(command);

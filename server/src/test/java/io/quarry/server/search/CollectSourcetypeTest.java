@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * where a quote ends a value and a logged {@code x" report=daily count=999999 y=} would forge
  * fields of the summary — the search is refused before it writes anything, with a 400 naming the
  * sourcetype, its mode and the fix. (Without the check, session 37 read a summary written under
- * {@code kvMode: auto} back as {@code ua=x\}, {@code count=999999}, {@code report=daily}.)
+ * {@code kvMode: auto} back as {@code ua=x\}, {@code count=999999}, {@code report=daily}.) Every
+ * query here makes its results without {@code _raw} (an aggregation, {@code makeresults}); events
+ * that keep theirs are written under any sourcetype ({@link CollectKeptRawTest}).
  */
 class CollectSourcetypeTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
