@@ -43,8 +43,9 @@ class IndexBusyHttpTest {
       HttpResponse<String> refused = null;
       String refusedBody = null;
       try {
-        // 1,000 events fill a bucket, twice that overrun it; with one bucket waiting the next
-        // overrun hot bucket is refused: far fewer than 200 batches of 250
+        // a bucket turns full at the first commit past 1,000 events (or past 2,000 when commits
+        // lag, its overrun) and waits for its roll; with that one waiting the next hot bucket is
+        // refused at 2,000: far fewer than 200 batches of 250
         for (int batch = 0; batch < 200 && refused == null; batch++) {
           String body = lines(stored, BATCH);
           HttpResponse<String> response =
@@ -65,7 +66,9 @@ class IndexBusyHttpTest {
         assertThat(answer.toString())
             .contains("index main")
             .contains("compaction lags behind ingest");
-        assertThat(stored).as("two buckets at twice their limit").isGreaterThanOrEqualTo(4_000);
+        assertThat(stored)
+            .as("a full bucket (1,000 or more) waits and the hot one holds twice its limit")
+            .isGreaterThanOrEqualTo(3_000);
       } finally {
         hold.close();
       }
