@@ -111,11 +111,8 @@ public final class EventStore implements Closeable {
   }
 
   /**
-   * Holds back every deferred compaction of every index that has not started yet until the returned
-   * hold is closed (those running go on): full buckets wait for their roll as when the node's
-   * compaction permits are all busy ({@link CompactionPermits#hold}). A test hook: the server's
-   * tests hold an index in the state where it refuses events ({@link IndexBusyException}) through
-   * it; nothing in the server takes a hold.
+   * A test hook (the server never takes one): no deferred compaction starts until the hold is
+   * closed ({@link CompactionPermits#hold}), so an index reaches its {@link IndexBusyException}.
    */
   public java.io.Closeable holdCompactions() {
     return permits.hold();
