@@ -41,13 +41,9 @@ final class Bucket implements Closeable {
   // hot (volatile: failed() reads it without the monitor a roll holds)
   private volatile IndexWriter writer;
   private final BucketSearchers search; // the hot searchers or the warm reader, under the monitor
-  private final Object statistics = new Object();
   // one volatile: failed() reads it without the monitor a roll holds, and sees no half-made roll
   private volatile BucketState state = BucketState.HOT;
-  private volatile long minTime;
-  private volatile long maxTime;
-  private volatile long events;
-  private volatile long maxSequence;
+  private final BucketExtent extent = new BucketExtent(); // times, events, last sequence
   private final BucketCompaction compaction;
   private AbortableMergeScheduler mergeScheduler; // hot
   private final HotBucketCompaction hotCompaction;
@@ -94,10 +90,8 @@ final class Bucket implements Closeable {
                 recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded,
                 null);
         bucket.state = BucketState.WARM;
-        bucket.minTime = manifest.minTime();
-        bucket.maxTime = manifest.maxTime();
-        bucket.events = manifest.events();
-        bucket.maxSequence = manifest.maxSequence();
+        bucket.extent.set(
+            manifest.minTime(), manifest.maxTime(), manifest.events(), manifest.maxSequence());
         return bucket;
       }
       if (recorded == null) { // a new bucket takes the configured format; an older one held events
@@ -129,10 +123,7 @@ final class Bucket implements Closeable {
   /** Bounds, count and last sequence from the committed data (after a restart). */
   private void recomputeBounds() throws IOException {
     CommittedBounds bounds = CommittedBounds.of(writer, format);
-    minTime = bounds.minTime();
-    maxTime = bounds.maxTime();
-    maxSequence = bounds.maxSequence();
-    events = bounds.events();
+    extent.set(bounds.minTime(), bounds.maxTime(), bounds.events(), bounds.maxSequence());
   }
 
   long id() {
@@ -161,19 +152,19 @@ final class Bucket implements Closeable {
   }
 
   long minTime() {
-    return minTime;
+    return extent.minTime();
   }
 
   long maxTime() {
-    return maxTime;
+    return extent.maxTime();
   }
 
   long events() {
-    return events;
+    return extent.events();
   }
 
   long maxSequence() {
-    return maxSequence;
+    return extent.maxSequence();
   }
 
   long created() {
@@ -195,7 +186,7 @@ final class Bucket implements Closeable {
 
   /** Whether any event of the bucket can lie in {@code [earliest, latest)}. */
   boolean overlaps(long earliest, long latest) {
-    return events > 0 && maxTime >= earliest && minTime < latest;
+    return extent.overlaps(earliest, latest);
   }
 
   /**
@@ -207,23 +198,11 @@ final class Bucket implements Closeable {
       throws IOException {
     // bounds widen before the document can reach a searcher: a scan trusts them to hold every
     // event its searcher sees (TimeOrderedScan.withTimeRange)
-    synchronized (statistics) {
-      if (oldest < minTime) {
-        minTime = oldest;
-      }
-      if (newest > maxTime) {
-        maxTime = newest;
-      }
-    }
+    extent.widen(oldest, newest);
     writer.addDocument(document);
     compaction.added();
     search.added();
-    synchronized (statistics) {
-      events += count;
-      if (lastSequence > maxSequence) {
-        maxSequence = lastSequence;
-      }
-    }
+    extent.counted(count, lastSequence);
   }
 
   /** A counter bumped after every add; pass it to {@link #refresh(long)}. */
@@ -338,7 +317,7 @@ final class Bucket implements Closeable {
     IOUtils.close(search::closeHot, writer);
     search.droppedHot();
     writer = null;
-    new BucketManifest(minTime, maxTime, events, maxSequence, created).write(path);
+    extent.manifest(created).write(path);
   }
 
   /**

@@ -51,6 +51,7 @@ final class CompactionPermits {
   // full buckets that asked ahead of their roll and found no permit free, in the order they asked;
   // guarded by this
   private final Set<Bucket> waiting = new java.util.LinkedHashSet<>();
+  private int holds; // holds taken by hold() and not closed; guarded by this
 
   CompactionPermits(int permits) {
     if (permits < 1) {
@@ -77,6 +78,27 @@ final class CompactionPermits {
   }
 
   /**
+   * Holds back every compaction not yet started until the hold is closed: while held, no bucket
+   * without a permit gets one (a full bucket waits for its roll as when every permit is busy);
+   * compactions already running go on. Tests reach an index's refusing state through it on a real
+   * server ({@link EventStore#holdCompactions}); holds nest.
+   */
+  java.io.Closeable hold() {
+    synchronized (this) {
+      holds++;
+    }
+    java.util.concurrent.atomic.AtomicBoolean closed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    return () -> {
+      if (closed.compareAndSet(false, true)) {
+        synchronized (this) {
+          holds--;
+        }
+      }
+    };
+  }
+
+  /**
    * Whether {@code bucket}, full, asked for a permit ahead of its roll and found none free: its
    * index's compaction check ({@code FullBucketRolls#startWaiting}) asks again every second.
    */
@@ -96,7 +118,7 @@ final class CompactionPermits {
       held = holders.contains(bucket);
       // an idle or bounded compaction leaves a permit to each full bucket waiting for one
       int taken = holders.size() + starting.size() + (forRoll ? 0 : waiting.size());
-      if (!held && taken >= permits) {
+      if (!held && (taken >= permits || holds > 0)) {
         if (forRoll) {
           waiting.add(bucket);
         }

@@ -36,10 +36,13 @@ public final class EventStore implements Closeable {
   private final Map<String, IndexStore> indexes;
 
   private final IndexCommitters committers; // one thread per index
+  private final CompactionPermits permits; // the node's bound on deferred compactions
 
-  private EventStore(Map<String, IndexStore> indexes, IndexCommitters committers) {
+  private EventStore(
+      Map<String, IndexStore> indexes, IndexCommitters committers, CompactionPermits permits) {
     this.indexes = indexes;
     this.committers = committers;
+    this.permits = permits;
   }
 
   /** Opens every index with default options. */
@@ -104,7 +107,15 @@ public final class EventStore implements Closeable {
       }
       throw e;
     }
-    return new EventStore(indexes, committers);
+    return new EventStore(indexes, committers, permits);
+  }
+
+  /**
+   * A test hook (the server never takes one): no deferred compaction starts until the hold is
+   * closed ({@link CompactionPermits#hold}), so an index reaches its {@link IndexBusyException}.
+   */
+  public java.io.Closeable holdCompactions() {
+    return permits.hold();
   }
 
   public Set<String> indexNames() {

@@ -10,8 +10,12 @@ import java.util.concurrent.TimeUnit;
  * The committer threads of an {@link EventStore}, one per index ({@code quarry-committer-<index>}):
  * each runs its index's commits, rolls, retention, background refreshes and compaction checks. One
  * thread for every index had made an index's commit wait for the others' (16-18 s late with three
- * indexes ingesting under load): a slow commit now delays only its own index's, and
- * acknowledgements never wait for any commit (an add returns once the log's fsync holds it).
+ * indexes ingesting under load): a slow commit now delays only its own index's. An add returns once
+ * the log's fsync holds it: it waits for no bucket commit, roll or merge, only, when it appends
+ * while its own index's commit rolls the write-ahead log, for that roll's fsync ({@link
+ * IndexCommits}). With inline compaction ({@link CompactionSettings#INLINE}) a roll's forced merge
+ * compacts on its index's committer, so the rolls of several indexes compact at the same time;
+ * deferred compactions stay bounded by the node's {@link CompactionPermits}.
  */
 final class IndexCommitters {
   private final List<ScheduledExecutorService> committers = new ArrayList<>();

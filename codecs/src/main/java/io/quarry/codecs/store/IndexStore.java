@@ -307,8 +307,8 @@ public final class IndexStore implements Closeable {
 
   /**
    * The buckets whose time bounds overlap {@code [earliest, latest)}, after recovering any whose
-   * writer failed ({@link #recover}): a search never answers from a failed bucket's last searcher,
-   * which may miss acknowledged events.
+   * writer failed ({@link IndexWrites#recover}): a search never answers from a failed bucket's last
+   * searcher, which may miss acknowledged events.
    */
   List<Bucket> bucketsOverlapping(long earliest, long latest) throws IOException {
     writes.recover();

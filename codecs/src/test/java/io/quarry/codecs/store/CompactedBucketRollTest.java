@@ -37,14 +37,14 @@ class CompactedBucketRollTest {
                 FaultyDirectories.holdingCompactions("", entered, release),
                 node)) {
       try {
-        fill(first);
+        StoreFixture.fill(first, 0, 6_000);
         stores.scheduler().maintenance(0); // first fills: its compaction ahead takes the permit
         Timed.until(
             30, () -> first.compaction().compactions() != 0 && !first.compaction().running());
         assertThat(first.compaction().compactions()).as("first compacted ahead").isPositive();
         assertThat(first.buckets().getFirst().state()).isEqualTo("rolling");
 
-        fill(second);
+        StoreFixture.fill(second, 0, 6_000);
         // second fills in the gap before first's next commit (on the base its compaction ahead
         // took the permit there, held in its merge)
         stores.scheduler().maintenance(1);
@@ -65,14 +65,6 @@ class CompactedBucketRollTest {
       }
       assertThat(second.buckets().getFirst().state()).isEqualTo("warm");
       assertThat(StoredRaws.of(second)).hasSize(6_000);
-    }
-  }
-
-  /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
-  private static void fill(IndexStore store) throws Exception {
-    for (int segment = 0; segment < 3; segment++) {
-      store.add(NumberedEvents.events(segment * 2_000, 2_000));
-      store.commit();
     }
   }
 }

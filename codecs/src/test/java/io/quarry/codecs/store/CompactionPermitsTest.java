@@ -56,14 +56,6 @@ class CompactionPermitsTest {
     return stores.open(name, options, directories, node);
   }
 
-  /** 6,000 events from {@code from} in three committed segments: over the 5,000 of a bucket. */
-  private static void fill(IndexStore store, int from) throws Exception {
-    for (int segment = 0; segment < 3; segment++) {
-      store.add(NumberedEvents.events(from + segment * 2_000, 2_000));
-      store.commit();
-    }
-  }
-
   @Test
   void aHotBucketFillingWhileTheLastWaitsForAPermitGoesOnInsteadOfRollingItUnderTheLock()
       throws Exception {
@@ -85,17 +77,17 @@ class CompactionPermitsTest {
                     rollMergeFiles, context -> false, new CountDownLatch(1), new CountDownLatch(0)),
                 node)) {
       try {
-        fill(first, 0);
+        StoreFixture.fill(first, 0, 6_000);
         stores
             .scheduler()
             .maintenance(0); // first fills: its compaction ahead takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).as("first compacts ahead").isTrue();
 
-        fill(second, 0);
+        StoreFixture.fill(second, 0, 6_000);
         stores
             .scheduler()
             .maintenance(1); // second fills: no permit, its full bucket waits uncompacted
-        fill(second, 6_000);
+        StoreFixture.fill(second, 6_000, 6_000);
         // second's hot bucket fills too while the full one still waits for a permit: on the old
         // path the waiting bucket rolled here, its forced merge compacting it under the lock
         Timed<Void> commit = Timed.run(callers, () -> stores.scheduler().maintenance(1));
@@ -147,7 +139,7 @@ class CompactionPermitsTest {
                 node);
         IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
-        fill(first, 0);
+        StoreFixture.fill(first, 0, 6_000);
         stores
             .scheduler()
             .maintenance(0); // first's compaction ahead of its roll takes the only permit
@@ -197,12 +189,12 @@ class CompactionPermitsTest {
         IndexStore waiting = store("waiting", full(Duration.ofDays(1)), FSDirectory::open, node);
         IndexStore idle = store("idle", idle(), FSDirectory::open, node)) {
       try {
-        fill(first, 0);
+        StoreFixture.fill(first, 0, 6_000);
         stores
             .scheduler()
             .maintenance(0); // first's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
-        fill(waiting, 0);
+        StoreFixture.fill(waiting, 0, 6_000);
         stores.scheduler().maintenance(1); // full, no permit free: it waits for one
         idle.add(NumberedEvents.events(0, 2_000));
         idle.commit();

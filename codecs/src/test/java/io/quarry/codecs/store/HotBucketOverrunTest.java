@@ -37,14 +37,6 @@ class HotBucketOverrunTest {
     return stores.open(name, options(), directories, node, clock);
   }
 
-  /** {@code count} events from {@code from}, committed in segments of 2,000. */
-  private static void fill(IndexStore store, int from, int count) throws Exception {
-    for (int at = from; at < from + count; at += 2_000) {
-      store.add(NumberedEvents.events(at, Math.min(2_000, from + count - at)));
-      store.commit();
-    }
-  }
-
   @Test
   void aHotBucketPastTwiceItsEventLimitWaitsForItsRollInsteadOfGrowing() throws Exception {
     CompactionPermits node = new CompactionPermits(1);
@@ -65,19 +57,19 @@ class HotBucketOverrunTest {
                 node,
                 Clock.systemUTC())) {
       try {
-        fill(busy, 0, 6_000);
+        StoreFixture.fill(busy, 0, 6_000);
         stores
             .scheduler()
             .maintenance(0); // busy's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
-        fill(index, 0, 6_000);
+        StoreFixture.fill(index, 0, 6_000);
         stores.scheduler().maintenance(1); // full: waits for a permit
-        fill(index, 6_000, 6_000);
+        StoreFixture.fill(index, 6_000, 6_000);
         stores.scheduler().maintenance(1); // the hot bucket is full too, not twice: it goes on
         assertThat(index.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
 
-        fill(index, 12_000, 4_000); // the hot bucket now holds 10,000: twice its limit
+        StoreFixture.fill(index, 12_000, 4_000); // the hot bucket now holds 10,000: twice its limit
         stores.scheduler().maintenance(1);
         assertThat(index.buckets())
             .as("the overrun hot bucket waits for its roll too; a new hot bucket opened")
@@ -123,14 +115,14 @@ class HotBucketOverrunTest {
             store("busy", FaultyDirectories.holdingCompactions("", entered, release), node, clock);
         IndexStore index = store("main", org.apache.lucene.store.FSDirectory::open, node, clock)) {
       try {
-        fill(busy, 0, 6_000);
+        StoreFixture.fill(busy, 0, 6_000);
         stores.scheduler().maintenance(0);
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
-        fill(index, 0, 2_000);
+        StoreFixture.fill(index, 0, 2_000);
         clock.advance(Duration.ofMinutes(61));
         stores.scheduler().maintenance(1); // past its hot age: full, waits for a permit
-        fill(index, 2_000, 2_000);
+        StoreFixture.fill(index, 2_000, 2_000);
         clock.advance(Duration.ofMinutes(61));
         stores.scheduler().maintenance(1); // the hot bucket is past its age, not twice: it goes on
         assertThat(index.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");

@@ -41,14 +41,6 @@ class RollRetryTest {
     return stores.open("main", options, directories, new CompactionPermits(permits));
   }
 
-  /** 6,000 events in three committed segments: over the 5,000 of a bucket. */
-  private static void fill(IndexStore store) throws Exception {
-    for (int segment = 0; segment < 3; segment++) {
-      store.add(NumberedEvents.events(segment * 2_000, 2_000));
-      store.commit();
-    }
-  }
-
   @Test
   void aFailingRollLetsTheHotBucketCommitAndIsRetried() throws Exception {
     try (IndexStore store = open(FSDirectory::open)) {
@@ -56,7 +48,7 @@ class RollRetryTest {
       // every roll of bucket 1 after its writer closed
       Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
       Files.createDirectories(blocker.resolve("in-the-way"));
-      fill(store);
+      StoreFixture.fill(store, 0, 6_000);
       stores.scheduler().maintenance(0); // bucket 1 fills and compacts ahead of its roll
       Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
       store.add(NumberedEvents.events(6_000, 100));
@@ -93,7 +85,7 @@ class RollRetryTest {
                 context ->
                     FaultyDirectories.compaction(context)
                         && compactionMerges.incrementAndGet() > 0))) {
-      fill(store);
+      StoreFixture.fill(store, 0, 6_000);
       stores.scheduler().maintenance(0); // bucket 1 fills; its compaction ahead of the roll fails
       Timed.until(30, () -> compactionMerges.get() > 0);
       for (int commit = 0; commit < 5; commit++) {
@@ -116,7 +108,7 @@ class RollRetryTest {
     try (IndexStore store = open(FSDirectory::open, 2)) {
       Path blocker = store.bucketPath(1).resolve(Bucket.MANIFEST + ".tmp");
       Files.createDirectories(blocker.resolve("in-the-way"));
-      fill(store);
+      StoreFixture.fill(store, 0, 6_000);
       stores.scheduler().maintenance(0); // bucket 1 fills and compacts ahead of its roll
       Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
       // bucket 1's roll fails four times in a row, each past the delay before: its next try waits

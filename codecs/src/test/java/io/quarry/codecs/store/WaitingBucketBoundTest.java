@@ -33,14 +33,6 @@ class WaitingBucketBoundTest {
     return stores.open(name, options, directories, node);
   }
 
-  /** {@code count} events from {@code from}, committed in segments of 2,000. */
-  private static void fill(IndexStore store, int from, int count) throws Exception {
-    for (int at = from; at < from + count; at += 2_000) {
-      store.add(NumberedEvents.events(at, Math.min(2_000, from + count - at)));
-      store.commit();
-    }
-  }
-
   @Test
   void pastItsWaitingBucketsAnIndexRefusesEventsUntilOneRolled() throws Exception {
     CompactionPermits node = new CompactionPermits(1);
@@ -50,15 +42,15 @@ class WaitingBucketBoundTest {
             store("busy", FaultyDirectories.holdingCompactions("", entered, release), node);
         IndexStore index = store("main", FSDirectory::open, node)) {
       try {
-        fill(busy, 0, 6_000);
+        StoreFixture.fill(busy, 0, 6_000);
         stores
             .scheduler()
             .maintenance(0); // busy's compaction ahead of its roll takes the only permit
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
-        fill(index, 0, 6_000);
+        StoreFixture.fill(index, 0, 6_000);
         stores.scheduler().maintenance(1); // full: waits for a permit, the one bucket that may wait
-        fill(index, 6_000, 10_000); // the hot bucket now holds twice its limit
+        StoreFixture.fill(index, 6_000, 10_000); // the hot bucket now holds twice its limit
         stores.scheduler().maintenance(1);
         assertThat(index.buckets())
             .as("with one bucket waiting already the overrun hot bucket does not wait too")

@@ -32,14 +32,6 @@ class WaitingBucketTest {
     return stores.open("main", options, directories, new CompactionPermits(permits));
   }
 
-  /** 6,000 events from {@code from} in three committed segments: over the 5,000 of a bucket. */
-  private static void fill(IndexStore store, int from) throws Exception {
-    for (int segment = 0; segment < 3; segment++) {
-      store.add(NumberedEvents.events(from + segment * 2_000, 2_000));
-      store.commit();
-    }
-  }
-
   /**
    * Makes every roll of bucket {@code id} fail after its writer closed (as a full disk would): the
    * roll writes its manifest through a temporary file, and a directory stands in its place.
@@ -49,11 +41,31 @@ class WaitingBucketTest {
         store.bucketPath(id).resolve(Bucket.MANIFEST + ".tmp").resolve("in-the-way"));
   }
 
-  /** Runs the {@code store}-th store's maintenance, then waits for the compaction it started. */
+  /**
+   * Runs the {@code store}-th store's maintenance, then waits for the compaction it started and for
+   * every merge the full bucket's roll waits for ({@link HotBucketCompaction#compactionMerging}: a
+   * later round the compaction cascades into, or a natural merge it joined). Waiting only for the
+   * compaction count to rise with none running let the next maintenance find a merge still
+   * registered and not try the roll at all (the bucket listed {@code rolling}, not {@code failed},
+   * once at load ~10).
+   */
   private void fillsAndCompactsAhead(IndexStore store, int index) throws Exception {
     stores.scheduler().maintenance(index);
-    Timed.until(30, () -> store.compaction().compactions() > 0 && !store.compaction().running());
+    Timed.until(
+        30,
+        () ->
+            store.compaction().compactions() > 0
+                && !store.compaction().running()
+                && !rollWaitsForAMerge(store));
     assertThat(store.compaction().compactions()).as("compacted ahead of its roll").isPositive();
+    assertThat(rollWaitsForAMerge(store)).as("no merge left for the roll to wait for").isFalse();
+  }
+
+  /** Whether a full bucket of {@code store} waits for a merge before its roll. */
+  private static boolean rollWaitsForAMerge(IndexStore store) throws IOException {
+    return store.bucketsOverlapping(Long.MIN_VALUE, Long.MAX_VALUE).stream()
+        .filter(bucket -> bucket.hotCompaction().waitsForRoll())
+        .anyMatch(bucket -> bucket.hotCompaction().compactionMerging());
   }
 
   /**
@@ -67,9 +79,9 @@ class WaitingBucketTest {
     long warmBytes = 0;
     try (IndexStore store =
         open(options(Duration.ofDays(1), Optional.empty()), FSDirectory::open, 1)) {
-      fill(store, 0);
+      StoreFixture.fill(store, 0, 6_000);
       store.rollHotBucket();
-      fill(store, 6_000);
+      StoreFixture.fill(store, 6_000, 6_000);
       store.rollHotBucket();
       for (BucketInfo bucket : store.buckets()) {
         warmBytes += bucket.state().equals("warm") ? bucket.bytes() : 0;
@@ -85,7 +97,7 @@ class WaitingBucketTest {
           .extracting(BucketInfo::state)
           .containsExactly("warm", "warm", "hot");
       blockRollOf(store, full);
-      fill(store, 12_000);
+      StoreFixture.fill(store, 12_000, 6_000);
       fillsAndCompactsAhead(store, 1);
       store.add(NumberedEvents.events(18_000, 2_000)); // the new hot bucket
       for (int commit = 0; commit < 4; commit++) {
@@ -131,7 +143,7 @@ class WaitingBucketTest {
     try (IndexStore store =
         open(options(Duration.ofDays(1), Optional.empty()), FSDirectory::open, 1)) {
       blockRollOf(store, store.buckets().getFirst().id());
-      fill(store, 0);
+      StoreFixture.fill(store, 0, 6_000);
       fillsAndCompactsAhead(store, 0);
       stores.scheduler().maintenance(0); // its roll fails
 
@@ -164,7 +176,7 @@ class WaitingBucketTest {
         FaultyDirectories.failing(
             context -> FaultyDirectories.compaction(context) && failCompactions.get());
     try (IndexStore store = open(options(Duration.ZERO, Optional.empty()), failing, 2)) {
-      fill(store, 0);
+      StoreFixture.fill(store, 0, 6_000);
       fillsAndCompactsAhead(store, 0);
       assertThat(store.buckets()).extracting(BucketInfo::state).containsExactly("rolling", "hot");
 

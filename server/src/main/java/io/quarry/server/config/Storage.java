@@ -10,7 +10,8 @@ import java.util.Objects;
  * them until then), when the hot bucket rolls to warm, the layout of new event buckets ({@code
  * blocks}, the default, or {@code events}), how many events a new block holds at most ({@code
  * blockEvents}), when hot buckets' journals are compacted ({@code compaction}, {@link Compaction}),
- * and per-index overrides and retention.
+ * how many full buckets of an index may wait for their roll before the index refuses events ({@code
+ * maxWaitingBuckets}), and per-index overrides and retention.
  */
 public record Storage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -20,7 +21,8 @@ public record Storage(
     @JsonProperty("format") String format,
     @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes,
     @JsonProperty("blockEvents") Integer blockEvents,
-    @JsonProperty("compaction") Compaction compaction) {
+    @JsonProperty("compaction") Compaction compaction,
+    @JsonProperty("maxWaitingBuckets") Integer maxWaitingBuckets) {
   /** The layout of new event buckets when neither the index nor the storage section names one. */
   public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
       io.quarry.codecs.store.BucketFormat.BLOCKS;
@@ -32,13 +34,16 @@ public record Storage(
     maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);
     blockEvents = Objects.requireNonNullElse(blockEvents, IndexOptions.DEFAULT_BLOCK_EVENTS);
     maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
+    maxWaitingBuckets =
+        Objects.requireNonNullElse(maxWaitingBuckets, IndexOptions.DEFAULT_MAX_WAITING_BUCKETS);
     StorageSettings.check(
         journalCompression,
         format,
         commitIntervalSeconds,
         maxBucketEvents,
         blockEvents,
-        maxHotBucketAgeHours);
+        maxHotBucketAgeHours,
+        maxWaitingBuckets);
     compaction = compaction == null ? Compaction.DEFAULTS : compaction.over(Compaction.DEFAULTS);
     StorageSettings.checkCompaction("storage.compaction", compaction);
     indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);

@@ -32,7 +32,8 @@ final class StorageSettings {
       int commitIntervalSeconds,
       long maxBucketEvents,
       int blockEvents,
-      int maxHotBucketAgeHours) {
+      int maxHotBucketAgeHours,
+      int maxWaitingBuckets) {
     JournalCompression.fromName(journalCompression);
     try {
       BucketFormat.fromName(format);
@@ -46,6 +47,7 @@ final class StorageSettings {
           "storage.blockEvents must be between 1 and " + EventBlockFormat.MAX_EVENTS);
     }
     Bounds.atLeastOne(maxHotBucketAgeHours, "storage.maxHotBucketAgeHours");
+    Bounds.atLeastOne(maxWaitingBuckets, "storage.maxWaitingBuckets");
   }
 
   /** Checks each index's layout: a known name, and none on a metric index. */
@@ -189,6 +191,7 @@ final class StorageSettings {
         .commitInterval(Duration.ofSeconds(storage.commitIntervalSeconds()))
         .maxBucketEvents(storage.maxBucketEvents())
         .maxHotAge(Duration.ofHours(storage.maxHotBucketAgeHours()))
+        .maxWaitingBuckets(storage.maxWaitingBuckets())
         .maxAge(
             Optional.ofNullable(own.maxAgeDays())
                 .or(

@@ -28,6 +28,11 @@ public final class IngestService {
     this.gate = requireNonNull(gate, "gate is null");
   }
 
+  /** The event store written to. */
+  public EventStore store() {
+    return store;
+  }
+
   /** Admission to the ingest pipelines (see {@link IngestGate}). */
   public IngestGate gate() {
     return gate;

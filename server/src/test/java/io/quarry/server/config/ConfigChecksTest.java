@@ -71,6 +71,7 @@ class ConfigChecksTest {
             "storage.commitIntervalSeconds",
             "0"),
         refused("storage.maxBucketEvents must be at least 1", "storage.maxBucketEvents", "0"),
+        refused("storage.maxWaitingBuckets must be at least 1", "storage.maxWaitingBuckets", "0"),
         refused(
             "storage.maxHotBucketAgeHours must be at least 1", "storage.maxHotBucketAgeHours", "0"),
         refused(

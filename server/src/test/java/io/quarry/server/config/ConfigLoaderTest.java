@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.codecs.store.CompactionSettings;
+import io.quarry.codecs.store.IndexOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,6 +76,7 @@ class ConfigLoaderTest {
           journalCompression: lz4
           commitIntervalSeconds: 5
           maxBucketEvents: 1000
+          maxWaitingBuckets: 2
           indexes:
             web: {journalCompression: zstd, maxAgeDays: 30, maxTotalBytes: 1000000}
         """);
@@ -84,6 +86,11 @@ class ConfigLoaderTest {
     assertThat(main.journalCompression().name()).isEqualTo("LZ4");
     assertThat(main.commitInterval()).hasSeconds(5);
     assertThat(main.maxBucketEvents()).isEqualTo(1000);
+    assertThat(main.maxWaitingBuckets()).isEqualTo(2);
+    assertThat(web.maxWaitingBuckets()).isEqualTo(2);
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of()).storage().options("main"))
+        .extracting(IndexOptions::maxWaitingBuckets)
+        .isEqualTo(4);
     assertThat(main.maxAge()).isEmpty();
     assertThat(web.journalCompression().name()).isEqualTo("ZSTD");
     assertThat(web.maxAge()).contains(java.time.Duration.ofDays(30));
