@@ -40,6 +40,9 @@ public final class HashAggregationOperator implements PageAggregator {
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
   private EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+  // pages grouped by entry, shared by the final and its partials (pagesByEntry)
+  private java.util.concurrent.atomic.LongAdder pagesByEntry =
+      new java.util.concurrent.atomic.LongAdder();
   // whether a group's answer depends on the order its values came in (list; among values of one
   // time, the first seen): then a merge keeps the order read (mergeEntries)
   private final boolean orderMatters;
@@ -103,7 +106,10 @@ public final class HashAggregationOperator implements PageAggregator {
   /** A partial of the same command, its memory counted against the same search. */
   @Override
   public HashAggregationOperator newPartial() {
-    return new HashAggregationOperator(command, memory.sibling(), pageSize);
+    HashAggregationOperator partial =
+        new HashAggregationOperator(command, memory.sibling(), pageSize);
+    partial.pagesByEntry = pagesByEntry;
+    return partial;
   }
 
   @Override
@@ -140,6 +146,7 @@ public final class HashAggregationOperator implements PageAggregator {
       }
     }
     if (byEntry(keyBlocks, count)) {
+      pagesByEntry.increment();
       entries.addPage(
           (io.quarry.plugin.api.data.BytesBlock) keyBlocks[0],
           count,
@@ -198,6 +205,11 @@ public final class HashAggregationOperator implements PageAggregator {
     if (entries != null && entries.dictionary() != null) {
       memory.add(entries.flushInto(keys, functions, this::grow));
     }
+  }
+
+  @Override
+  public long pagesByEntry() {
+    return pagesByEntry.sum();
   }
 
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
