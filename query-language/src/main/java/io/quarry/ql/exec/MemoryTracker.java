@@ -83,6 +83,24 @@ public final class MemoryTracker {
     return needed;
   }
 
+  /**
+   * Holds {@code shared} (an object several holders keep, by identity: a segment's whole dictionary
+   * block that a scan's slices and the aggregations' partials refer to): its {@code bytes} are
+   * charged to the search once, however many hold it ({@link MemoryAccount#reserveShared}), apart
+   * from what this tracker counts. Every hold is matched by a {@link #letGoShared}.
+   *
+   * @throws MemoryLimitExceededException when its first holder's charge passes the limit (it is not
+   *     held then)
+   */
+  public void holdShared(Object shared, long bytes) {
+    account.reserveShared(shared, bytes, stage);
+  }
+
+  /** Lets go of {@code shared} held once ({@link #holdShared}); the last gives its bytes back. */
+  public void letGoShared(Object shared, long bytes) {
+    account.releaseShared(shared, bytes);
+  }
+
   /** Everything held was dropped. */
   public void release() {
     account.release(reserved);

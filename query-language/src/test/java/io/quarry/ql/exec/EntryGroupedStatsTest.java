@@ -277,6 +277,46 @@ class EntryGroupedStatsTest {
     assertThat(account.used()).isZero();
   }
 
+  /**
+   * A dictionary the scan holds already (a search's segment dictionary block, held as shared) is
+   * charged once however many partials hold it: under a limit that fits it once but not twice
+   * besides the partials' maps, both partials still group by entry (before, each partial charged it
+   * again, so the second was refused and grouped by text); once the scan lets it go and the
+   * partials are merged, answered and closed, nothing is charged.
+   */
+  @Test
+  void aDictionaryTheScanHoldsIsChargedOncePerSearch() {
+    BytesBlock.Builder builder = BytesBlock.builder(100_000);
+    for (int i = 0; i < 100_000; i++) {
+      builder.append("session-%034d".formatted(i).getBytes(StandardCharsets.UTF_8));
+    }
+    BytesBlock dictionary = builder.build();
+    long block = dictionary.ramBytesUsed();
+    long maps = 4L * dictionary.positionCount(); // a partial's entry → group map
+    MemoryAccount account = new MemoryAccount("search", block + block / 2);
+    account.reserveShared(dictionary, block, "scan"); // the scan's slices hold the block
+    HashAggregationOperator total =
+        new HashAggregationOperator(
+            stats("stats count by session"), new MemoryTracker(account, "stats"), 64);
+    HashAggregationOperator[] partials = {total.newPartial(), total.newPartial()};
+    Random random = new Random(26);
+    for (int p = 0; p < 4; p++) {
+      partials[p % 2].addInput(page(random, dictionary, 1_000, p * 1_000)[1]);
+    }
+    assertThat(block + 2 * maps).isLessThan(account.limit());
+    assertThat(2 * block).isGreaterThan(account.limit()); // charged twice, it would not fit
+    account.releaseShared(dictionary, block); // the scan moved on; the partials still hold it
+    assertThat(account.used()).isGreaterThanOrEqualTo(block);
+    total.merge(partials[0]);
+    total.merge(partials[1]);
+    partials[0].close();
+    partials[1].close();
+    List<Map<String, Object>> rows = answer(total);
+    assertThat(rows).isNotEmpty();
+    assertThat(total.groupsByEntry()).isEqualTo(rows.size());
+    assertThat(account.used()).isZero();
+  }
+
   /** A dictionary of no more entries than a page holds: grouped by text per page, as before. */
   @Test
   void aSmallDictionaryIsNotGroupedByEntry() {

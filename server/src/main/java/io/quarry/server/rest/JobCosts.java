@@ -39,6 +39,7 @@ final class JobCosts {
     scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
     scan.put("eventsByRun", stats.eventsByRun());
     scan.put("pagesByOrdinal", stats.pagesByOrdinal());
+    scan.put("pagesByEntry", stats.pagesByEntry());
     costs.put("scan", scan);
     stats
         .metricScan()

@@ -323,6 +323,9 @@ final class PageBatch {
       reduceOnPages.close();
       dictionaries.release();
       control.byOrdinal(dictionaries.pages());
+      if (total != null) {
+        control.byEntry(total.pagesByEntry());
+      }
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;

@@ -32,14 +32,16 @@ record PageShape(
    * reading that field — so only the aggregation's group keys see the column. Its pages may then
    * hold, once the scan decoded a segment's dictionary of a keyword index-time field whole, each
    * event's segment ordinal into that whole dictionary ({@link OrdinalColumn}), one dictionary per
-   * segment: the aggregation numbers its groups by dictionary entry once per segment and slice
-   * thread ({@code EntryGroups}, an {@code int} per ordinal), each group's text hashed once — not a
-   * page entry, a copied text and a hash per event. Where the field is not such a column (a
-   * search-time field, a block without it, a dictionary not decoded) the pages are as before; the
-   * partials still merge by text. Not a field the search's filter reads ({@code filterFields}: its
-   * check would meet a segment's whole dictionary per page) nor a default field ({@code host},
-   * {@code source} …: never a column of ordinals), so the plan ({@code explain}) names only what
-   * the run groups by ordinal. Empty when the rule does not apply.
+   * segment: the aggregation keeps its groups by dictionary entry ({@code
+   * aggregation.EntryPartial}: states by entry met, an {@code int} per ordinal, for a dictionary of
+   * more than 1,024 entries), the partials of one segment merge by entry and each group's text is
+   * hashed once, when the groups are handed over — not a page entry, a copied text and a hash per
+   * event. Where the field is not such a column (a search-time field, a block without it, a
+   * dictionary not decoded) the pages are as before; partials of other segments merge by text. Not
+   * a field the search's filter reads ({@code filterFields}: its check would meet a segment's whole
+   * dictionary per page) nor a default field ({@code host}, {@code source} …: never a column of
+   * ordinals), so the plan ({@code explain}) names only what the run groups by ordinal. Empty when
+   * the rule does not apply.
    */
   static List<String> byOrdinal(
       List<Command> filters, Command aggregation, java.util.Collection<String> filterFields) {

@@ -32,6 +32,7 @@ public final class SearchControl {
   private final LongAdder extractionNanos = new LongAdder();
   private final LongAdder eventsByRun = new LongAdder();
   private final LongAdder pagesByOrdinal = new LongAdder();
+  private final LongAdder pagesByEntry = new LongAdder();
 
   private volatile boolean everyEventField;
 
@@ -261,6 +262,16 @@ public final class SearchControl {
   /** The pages grouped by segment ordinal so far ({@link SearchStats#pagesByOrdinal}). */
   long pagesByOrdinal() {
     return pagesByOrdinal.sum();
+  }
+
+  /** Counts {@code pages} of a {@code stats … by} whose groups were kept by dictionary entry. */
+  void byEntry(long pages) {
+    pagesByEntry.add(pages);
+  }
+
+  /** The pages whose groups were kept by entry so far ({@link SearchStats#pagesByEntry}). */
+  long pagesByEntry() {
+    return pagesByEntry.sum();
   }
 
   /** The search-time field extraction time so far, over every thread of the search. */

@@ -143,6 +143,7 @@ final class SearchExecution {
             control.extraction(),
             control.eventsByRun(),
             control.pagesByOrdinal(),
+            control.pagesByEntry(),
             stages.stages(),
             messages,
             java.util.Optional.empty(),

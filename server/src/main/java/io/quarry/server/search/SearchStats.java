@@ -22,6 +22,9 @@ import java.util.List;
  *     a block's events rather than event by event (see {@code EventPages})
  * @param pagesByOrdinal pages of a {@code stats … by} grouped by segment ordinal: their by-field a
  *     segment's whole dictionary ({@link PageShape#byOrdinal}, {@code SegmentDictionaryBlocks})
+ * @param pagesByEntry pages of a {@code stats … by} whose groups the aggregation kept by entry of
+ *     that whole dictionary ({@code aggregation.EntryPartial}: no key hashed per page; a dictionary
+ *     of more than 1,024 entries), the entries hashed once when the groups are handed over
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -43,6 +46,7 @@ public record SearchStats(
     Duration fieldExtraction,
     long eventsByRun,
     long pagesByOrdinal,
+    long pagesByEntry,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -90,6 +94,7 @@ public record SearchStats(
         fieldExtraction,
         eventsByRun,
         pagesByOrdinal,
+        pagesByEntry,
         stages,
         messages,
         metricScan,
@@ -134,7 +139,9 @@ public record SearchStats(
             .append(" events_by_run=")
             .append(eventsByRun)
             .append(" pages_by_ordinal=")
-            .append(pagesByOrdinal);
+            .append(pagesByOrdinal)
+            .append(" pages_by_entry=")
+            .append(pagesByEntry);
     metricScan.ifPresent(
         scan ->
             line.append(" series=")

@@ -17,16 +17,18 @@ import java.util.concurrent.atomic.LongAdder;
  * shared by the others, so every page of the segment's slices holds the same dictionary and the
  * aggregation keeps its groups by entry ({@code EntryPartial}: the threads' partials of one segment
  * merge by entry, each entry's text hashed once, when the groups are handed over), not by text per
- * event. The aggregation may hold a block after the slices let it go, until it hands its groups
- * over: it charges the block again for that time itself. Each block and the decoded texts behind it
- * are charged to the search's memory ({@code memory}) while a slice holds it ({@link #hold}): the
- * last slice to let it go ({@link #letGo}: its scan moved to another segment, or it ended) gives
- * its charge back, so what is charged is the dictionaries of the segments being read now, not the
- * sum over every segment. A block is made only while it takes at most half of what the search's
- * limit leaves free (the rest stays for the aggregation's groups, which must fit: the block only
- * saves time). A charge refused (so, or over the search's limit) does not fail the search: {@link
- * #hold} answers null and that dictionary's pages keep their per-page dictionaries, as without the
- * rule. Thread-safe; dropped with the search.
+ * event. Each block and the decoded texts behind it are charged to the search's memory ({@code
+ * memory}) while a slice holds it ({@link #hold}): the last slice to let it go ({@link #letGo}: its
+ * scan moved to another segment, or it ended) gives its charge back, so what is charged is the
+ * dictionaries of the segments being read now, not the sum over every segment. The block itself is
+ * held as shared ({@link MemoryTracker#holdShared}): the aggregations' partials that keep their
+ * groups by its entries hold it the same way, possibly after the slices let it go, until they hand
+ * their groups over, so it is charged once per search however many slices and partials hold it. A
+ * block is made only while it takes at most half of what the search's limit leaves free (the rest
+ * stays for the aggregation's groups, which must fit: the block only saves time). A charge refused
+ * (so, or over the search's limit) does not fail the search: {@link #hold} answers null and that
+ * dictionary's pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped
+ * with the search.
  */
 final class SegmentDictionaryBlocks {
   /** The heap a decoded text takes besides its bytes: the String, its array, the slot. */
@@ -46,6 +48,12 @@ final class SegmentDictionaryBlocks {
     Held(BytesBlock block, MemoryTracker charge) {
       this.block = block;
       this.charge = charge;
+    }
+
+    /** Gives back the texts' charge and this search's hold on the block. */
+    void letGo(MemoryTracker memory) {
+      charge.release();
+      memory.letGoShared(block, block.ramBytesUsed());
     }
   }
 
@@ -91,7 +99,7 @@ final class SegmentDictionaryBlocks {
         builder.append(text);
       }
       BytesBlock block = builder.build();
-      charge.add(block.ramBytesUsed());
+      memory.holdShared(block, block.ramBytesUsed());
       return new Held(block, charge);
     } catch (MemoryLimitExceededException overLimit) {
       charge.release();
@@ -104,7 +112,7 @@ final class SegmentDictionaryBlocks {
     Held held = blocks.get(texts);
     if (held != null && --held.holders == 0) {
       blocks.remove(texts);
-      held.charge.release();
+      held.letGo(memory);
     }
   }
 
@@ -121,7 +129,7 @@ final class SegmentDictionaryBlocks {
   /** Gives back what the blocks still held were charged (a slice that failed let none go). */
   synchronized void release() {
     for (Held held : blocks.values()) {
-      held.charge.release();
+      held.letGo(memory);
     }
     blocks.clear();
   }

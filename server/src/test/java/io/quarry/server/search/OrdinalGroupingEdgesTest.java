@@ -58,7 +58,9 @@ class OrdinalGroupingEdgesTest {
   }
 
   private static String single(int i) {
-    int v = i * 7 % 1200;
+    // 1,501 values (prime to 5 and 13, so the events that have one use every one): more than
+    // 1,024 a segment, so the pages group by entry (EntryPartial)
+    int v = i * 7 % 1501;
     int request = i / PER_REQUEST;
     // half the values shared by every segment ("m…"), half the request's own prefix
     return (v % 2 == 0 ? "m" : PREFIX[request]) + "%04d".formatted(v);
@@ -185,6 +187,28 @@ class OrdinalGroupingEdgesTest {
         results("search index=bl | stats count by session | eventstats sum(count) AS total");
     assertThat(withTotal).hasSize(expected.size());
     assertThat(withTotal.get(0).get("total").asLong()).isEqualTo(total);
+  }
+
+  /**
+   * Pages are grouped by entry where a segment's dictionary has more than 1,024 values (each
+   * segment here more than 1,500 sessions) and not over the same blocks by a field of three values;
+   * the event layout never does.
+   */
+  @Test
+  void theSearchStatsCountThePagesGroupedByEntry() throws Exception {
+    for (String index : List.of("bl", "ev")) {
+      String bySession = "search index=" + index + " " + QUERY;
+      SearchStats stats =
+          server.search().run(bySession, server.search().plan(bySession, null, null), page -> {});
+      if (index.equals("bl")) {
+        assertThat(stats.pagesByEntry()).as(stats.toString()).isPositive();
+      } else {
+        assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
+      }
+      String byLevel = "search index=" + index + " | stats count, range(_time) AS d by level";
+      stats = server.search().run(byLevel, server.search().plan(byLevel, null, null), page -> {});
+      assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
+    }
   }
 
   /**

@@ -192,10 +192,19 @@ class OrdinalGroupingSearchTest {
     SearchStats stats =
         server.search().run(grouped, server.search().plan(grouped, null, null), page -> {});
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isPositive();
+    // the second segment's 1,500 sessions: more than 1,024, so its groups are kept by entry
+    assertThat(stats.pagesByEntry()).as(stats.toString()).isPositive();
+    assertThat(stats.summary(grouped)).contains(" pages_by_entry=" + stats.pagesByEntry());
     String notGrouped = "search index=bl | eval x=1 | stats count by session";
     stats =
         server.search().run(notGrouped, server.search().plan(notGrouped, null, null), page -> {});
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isZero();
+    assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
+    // the first segment's 1,000 sessions: grouped by ordinal, but by text per page
+    String small = "search index=bl latest=" + (START + 3L * PER_REQUEST) + " " + QUERY;
+    stats = server.search().run(small, server.search().plan(small, null, null), page -> {});
+    assertThat(stats.pagesByOrdinal()).as(stats.toString()).isPositive();
+    assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
   }
 
   @Test

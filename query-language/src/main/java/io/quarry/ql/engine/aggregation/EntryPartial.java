@@ -21,22 +21,31 @@ import java.util.function.LongSupplier;
  * a segment's events into small state arrays of the segment's groups instead of the partial's,
  * whose tens of megabytes are touched once per group and segment, not once per event.
  *
- * <p>Memory: the states, the entry map (an int per dictionary entry) and the dictionary itself,
- * which this holds until the flush, possibly after the scan let it go, are charged to the search's
- * memory ({@code charge}, a sibling of the aggregation's tracker) and given back at the flush. A
- * dictionary whose charge the limit refuses is not taken ({@link #take} false): its pages group by
- * text as before. Not thread-safe; one per {@link HashAggregationOperator}.
+ * <p>Memory, charged to the search's: the states, charged to {@code charge} (a sibling of the
+ * aggregation's tracker) and given back at the flush; the entry map (an int per dictionary entry)
+ * and the group → entry map, charged to {@code arrays} while allocated (they are kept for the next
+ * dictionary, so until {@link #release}); and the dictionary itself, which this holds until the
+ * flush, possibly after the scan let it go: held as shared ({@link MemoryTracker#holdShared}, by
+ * identity and {@link BytesBlock#ramBytesUsed}, as the scan's {@code SegmentDictionaryBlocks} and
+ * {@code BlockFactory} hold it), so one block is charged once per search however many partials and
+ * slices hold it, and given back by the last. A dictionary whose charge the limit refuses is not
+ * taken ({@link #take} false): its pages group by text as before. Not thread-safe; one per {@link
+ * HashAggregationOperator}.
  */
 final class EntryPartial {
   /** Entries whose keys are looked up together at a flush. */
   private static final int LOOKUP = 1024;
 
+  /** The groups {@code entryOf} has room for at first. */
+  private static final int FIRST_GROUPS = 16;
+
   private final List<Aggregation> aggregations;
   private final MemoryTracker charge;
+  private final MemoryTracker arrays; // groupOf and entryOf, while allocated
   private final long bytesPerGroup;
   private BytesBlock dictionary; // the dictionary the groups are entries of; null: none
   private int[] groupOf = new int[0]; // entry → its group + 1 (0: not met)
-  private int[] entryOf = new int[16]; // group → its entry
+  private int[] entryOf = new int[FIRST_GROUPS]; // group → its entry
   private int size;
   private int grownTo;
   private GroupingFunction[] functions;
@@ -45,6 +54,7 @@ final class EntryPartial {
   EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
     this.aggregations = aggregations;
     this.charge = charge;
+    this.arrays = charge.sibling();
     this.bytesPerGroup = bytesPerGroup;
   }
 
@@ -77,14 +87,16 @@ final class EntryPartial {
   boolean take(BytesBlock dictionary) {
     int entries = dictionary.positionCount();
     try {
-      charge.add(
-          dictionary.ramBytesUsed() + (long) Integer.BYTES * Math.max(entries, groupOf.length));
+      if (groupOf.length < entries) {
+        if (groupOf.length == 0) {
+          arrays.add((long) Integer.BYTES * FIRST_GROUPS); // entryOf, kept with groupOf
+        }
+        arrays.add((long) Integer.BYTES * (entries - groupOf.length));
+        groupOf = new int[entries];
+      }
+      charge.holdShared(dictionary, dictionary.ramBytesUsed());
     } catch (MemoryLimitExceededException refused) {
-      charge.release();
       return false;
-    }
-    if (groupOf.length < entries) {
-      groupOf = new int[entries];
     }
     this.dictionary = dictionary;
     this.functions = new GroupingFunction[aggregations.size()];
@@ -110,7 +122,7 @@ final class EntryPartial {
         group = size++;
         groupOf[entry] = group + 1;
         if (group == entryOf.length) {
-          entryOf = Arrays.copyOf(entryOf, group * 2);
+          growEntryOf();
         }
         entryOf[group] = entry;
       }
@@ -142,7 +154,7 @@ final class EntryPartial {
           group = size++;
           groupOf[entry] = group + 1;
           if (group == entryOf.length) {
-            entryOf = Arrays.copyOf(entryOf, group * 2);
+            growEntryOf();
           }
           entryOf[group] = entry;
         }
@@ -155,6 +167,12 @@ final class EntryPartial {
     }
     charge.add(grown);
     other.release();
+  }
+
+  /** Doubles the room in the group → entry map, charged (grown as groups are met, kept). */
+  private void growEntryOf() {
+    arrays.add((long) Integer.BYTES * entryOf.length);
+    entryOf = Arrays.copyOf(entryOf, entryOf.length * 2);
   }
 
   /** Makes room in the functions for the groups made since; returns the bytes they take. */
@@ -197,10 +215,16 @@ final class EntryPartial {
     flushed += size;
     size = 0;
     grownTo = 0;
+    letGo();
+    return grown;
+  }
+
+  /** Lets the dictionary and the states go, their charge given back; the maps stay, charged. */
+  private void letGo() {
+    charge.letGoShared(dictionary, dictionary.ramBytesUsed());
     dictionary = null;
     functions = null;
     charge.release();
-    return grown;
   }
 
   /** The groups handed to the aggregation so far (each entry met once per dictionary taken). */
@@ -208,17 +232,19 @@ final class EntryPartial {
     return flushed;
   }
 
-  /** Gives back what is charged, dropping any groups not handed over (the aggregation closed). */
+  /**
+   * Gives back what is charged, dropping any groups not handed over and the maps (the aggregation
+   * closed, or its groups merged into another's).
+   */
   void release() {
     if (dictionary != null) {
-      for (int group = 0; group < size; group++) {
-        groupOf[entryOf[group]] = 0;
-      }
       size = 0;
       grownTo = 0;
-      dictionary = null;
-      functions = null;
+      letGo();
     }
     charge.release();
+    groupOf = new int[0];
+    entryOf = new int[FIRST_GROUPS];
+    arrays.release();
   }
 }

@@ -26,12 +26,11 @@ import java.util.List;
  * against the search's limit through {@code memory}.
  */
 public final class HashAggregationOperator implements PageAggregator {
-  private final StatsCommand command;
-  private final MemoryTracker memory;
-  private final int pageSize;
-  private GroupKeys
-      keys; // taken whole from the first partial merged into an empty final; new when cleared
-  private final GroupingFunction[] functions;
+  final StatsCommand command;
+  final MemoryTracker memory;
+  final int pageSize;
+  GroupKeys keys; // taken whole from the first partial merged into an empty final; new when cleared
+  final GroupingFunction[] functions;
   private final String[] inputFields; // per function, null for count()
   private final long bytesPerGroup;
   private final Deque<Page> output = new ArrayDeque<>();
@@ -39,10 +38,13 @@ public final class HashAggregationOperator implements PageAggregator {
   private boolean finishing;
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
-  private EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+  EntryPartial entries; // by one field: the groups of a shared dictionary's entries
+  // pages grouped by entry, shared by the final and its partials (pagesByEntry)
+  private java.util.concurrent.atomic.LongAdder pagesByEntry =
+      new java.util.concurrent.atomic.LongAdder();
   // whether a group's answer depends on the order its values came in (list; among values of one
   // time, the first seen): then a merge keeps the order read (mergeEntries)
-  private final boolean orderMatters;
+  final boolean orderMatters;
 
   /**
    * The fewest entries of a dictionary whose pages group by entry ({@link EntryPartial}): more than
@@ -103,7 +105,10 @@ public final class HashAggregationOperator implements PageAggregator {
   /** A partial of the same command, its memory counted against the same search. */
   @Override
   public HashAggregationOperator newPartial() {
-    return new HashAggregationOperator(command, memory.sibling(), pageSize);
+    HashAggregationOperator partial =
+        new HashAggregationOperator(command, memory.sibling(), pageSize);
+    partial.pagesByEntry = pagesByEntry;
+    return partial;
   }
 
   @Override
@@ -140,6 +145,7 @@ public final class HashAggregationOperator implements PageAggregator {
       }
     }
     if (byEntry(keyBlocks, count)) {
+      pagesByEntry.increment();
       entries.addPage(
           (io.quarry.plugin.api.data.BytesBlock) keyBlocks[0],
           count,
@@ -194,10 +200,15 @@ public final class HashAggregationOperator implements PageAggregator {
   }
 
   /** Hands the groups {@link #entries} holds to the keys and functions here. */
-  private void flushEntries() {
+  void flushEntries() {
     if (entries != null && entries.dictionary() != null) {
       memory.add(entries.flushInto(keys, functions, this::grow));
     }
+  }
+
+  @Override
+  public long pagesByEntry() {
+    return pagesByEntry.sum();
   }
 
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
@@ -247,9 +258,9 @@ public final class HashAggregationOperator implements PageAggregator {
   }
 
   /** Makes room in the functions for groups the keys added; returns the bytes they take. */
-  private int grownTo;
+  int grownTo;
 
-  private long grow() {
+  long grow() {
     int size = keys.size();
     if (size == grownTo) {
       return 0;
@@ -287,76 +298,7 @@ public final class HashAggregationOperator implements PageAggregator {
     if (!(other instanceof HashAggregationOperator partial) || !partial.command.equals(command)) {
       throw new IllegalArgumentException("cannot merge stats of another command");
     }
-    mergeEntries(partial);
-    partial.flushEntries(); // groups of another dictionary than the one here: by text
-    if (!keys.isEmpty() || partial.keys.isEmpty()) {
-      if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
-        memory.add(
-            SharedMerge.run(
-                keys,
-                functions,
-                partial.keys,
-                partial.functions,
-                this::grow,
-                parallel,
-                helpers,
-                stop));
-        partial.clear();
-      } else {
-        mergeGroups(partial);
-      }
-      return;
-    }
-    // nothing here yet: take the partial's groups and states as they are instead of looking
-    // each of its keys up again (the first of a search's partials, 200,000 lookups with as
-    // many groups)
-    long bytes = partial.memory.used();
-    keys = partial.keys;
-    for (int f = 0; f < functions.length; f++) {
-      functions[f] = partial.functions[f];
-    }
-    grownTo = partial.grownTo;
-    partial.clear(); // new keys and states for it, its memory released
-    memory.add(bytes);
-  }
-
-  /**
-   * Merges the partial's groups of a dictionary's entries by entry when this holds the same
-   * dictionary (the threads' partials over one segment: no key looked up), or takes them whole when
-   * this holds none; the entries' keys are looked up once, when this hands them over. The groups
-   * held here by entry were read before anything the partial adds to the keys (its keys, its
-   * entries of another dictionary): they are handed to the keys first, so each group's values stay
-   * in the order read ({@code list}; among values of one time the first seen stays) — a partial
-   * merged for a preview and again at the end answers as if merged once. Where no function's answer
-   * depends on that order ({@code count}, {@code range} …) they stay, to be merged by entry with a
-   * later partial's of the same dictionary.
-   */
-  private void mergeEntries(HashAggregationOperator partial) {
-    if (entries == null) {
-      return;
-    }
-    EntryPartial theirs = partial.entries;
-    if (orderMatters
-        && entries.dictionary() != null
-        && (!partial.keys.isEmpty()
-            || theirs.dictionary() != null && theirs.dictionary() != entries.dictionary())) {
-      flushEntries();
-    }
-    if (theirs.dictionary() == null) {
-      return;
-    }
-    if (entries.dictionary() == null) {
-      partial.entries = entries; // empty
-      entries = theirs;
-    } else if (entries.dictionary() == theirs.dictionary()) {
-      entries.mergeFrom(theirs);
-    }
-  }
-
-  /** Adds a partial's groups on this thread ({@link SharedMerge#alone}) and empties it. */
-  private void mergeGroups(HashAggregationOperator partial) {
-    memory.add(SharedMerge.alone(keys, functions, partial.keys, partial.functions, this::grow));
-    partial.clear();
+    StatsMerge.mergeOn(this, partial, parallel, helpers, stop);
   }
 
   /** The number of groups. */
@@ -389,22 +331,7 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   public HashAggregationOperator regrouped(
       java.util.function.UnaryOperator<List<String>> newKey, MemoryTracker memory) {
-    flushEntries();
-    HashAggregationOperator into = new HashAggregationOperator(command, memory, pageSize);
-    long grown = 0;
-    for (int from = 0; from < keys.size(); from++) {
-      List<String> key = newKey.apply(key(from));
-      if (key == null) {
-        continue;
-      }
-      int id = into.keys.idOf(key);
-      grown += into.grow();
-      for (int f = 0; f < functions.length; f++) {
-        grown += into.functions[f].merge(id, functions[f], from);
-      }
-    }
-    memory.add(grown);
-    return into;
+    return StatsMerge.regrouped(this, newKey, memory);
   }
 
   /**
@@ -412,7 +339,7 @@ public final class HashAggregationOperator implements PageAggregator {
    * emptied: emptying a 200,000-group hash zeroed its 16 MB table on the one thread that merges and
    * answers, though the partial or final it belonged to is mostly closed next.
    */
-  private void clear() {
+  void clear() {
     keys = new GroupKeys(command.groupBy().size());
     for (int f = 0; f < functions.length; f++) {
       functions[f] = GroupingFunction.of(command.aggregations().get(f));

@@ -91,6 +91,15 @@ public interface PageAggregator extends Operator {
   void merge(PageAggregator partial);
 
   /**
+   * The pages added so far to this aggregation and to its partials whose groups were kept by entry
+   * of a dictionary shared beyond a page ({@link EntryPartial}; a search's {@code pages_by_entry});
+   * 0 for an aggregation that never does.
+   */
+  default long pagesByEntry() {
+    return 0;
+  }
+
+  /**
    * Merges as {@link #merge} does, sharing the work with up to {@code helpers} threads of {@code
    * parallel} (the search pool, once the scan is over); once {@code stop} says so (the search was
    * cancelled) it starts no further work and throws a {@link

@@ -7,9 +7,10 @@
  * io.quarry.ql.engine.aggregation.EntryPartial}), and the operator that feeds pages through them
  * and emits the answer as typed pages ({@link
  * io.quarry.ql.engine.aggregation.HashAggregationOperator}, its partials' merge ({@link
- * io.quarry.ql.engine.aggregation.SharedMerge}) and its answer ({@link
- * io.quarry.ql.engine.aggregation.AggregationOutput}: sort and pages) shared with a pool's threads
- * by {@link io.quarry.ql.engine.aggregation.SharedTasks}, which stops starting tasks once a
+ * io.quarry.ql.engine.aggregation.StatsMerge}: by entry, taken whole or key by key; {@link
+ * io.quarry.ql.engine.aggregation.SharedMerge}: key by key on several threads) and its answer
+ * ({@link io.quarry.ql.engine.aggregation.AggregationOutput}: sort and pages) shared with a pool's
+ * threads by {@link io.quarry.ql.engine.aggregation.SharedTasks}, which stops starting tasks once a
  * cancelled search's stop check says so); the same keys and states fed position by position and
  * read at any moment for {@code eventstats} and {@code streamstats} ({@link
  * io.quarry.ql.engine.aggregation.RunningGroups}). {@code stats}, {@code eventstats} and {@code

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Memory several blocks share (a dictionary and the blocks of ordinals into it) is held by the
  * account once: {@link BlockFactory} reserves it with the first block that holds it and releases it
- * with the last ({@link #reserveShared}, {@link #releaseShared}).
+ * with the last ({@link #reserveShared}, {@link #releaseShared}); a search's whole segment
+ * dictionary and the aggregations that keep their groups by its entries share it the same way.
  */
 public final class MemoryAccount {
   private final String owner;
@@ -123,7 +124,7 @@ public final class MemoryAccount {
    * @throws MemoryLimitExceededException when the account would go over its limit (no holder is
    *     counted then)
    */
-  void reserveShared(Object shared, long bytes, String what) {
+  public void reserveShared(Object shared, long bytes, String what) {
     synchronized (sharedLock) {
       if (holders == null) {
         holders = new IdentityHashMap<>();
@@ -143,7 +144,7 @@ public final class MemoryAccount {
    * release without a holder releases the bytes (a bug, as releasing a block twice: {@link #used}
    * shows it).
    */
-  void releaseShared(Object shared, long bytes) {
+  public void releaseShared(Object shared, long bytes) {
     synchronized (sharedLock) {
       int[] count = holders == null ? null : holders.get(shared);
       if (count != null && --count[0] > 0) {
