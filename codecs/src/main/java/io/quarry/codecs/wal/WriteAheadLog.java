@@ -251,16 +251,7 @@ public final class WriteAheadLog implements Closeable {
     checkNotFailed();
     ByteBuffer[] pieces = batch.pieces();
     long length = batch.length();
-    if (length + MAX_VLONG_BYTES > WalFile.MAX_RECORD_BYTES) {
-      // a longer record would read back as cut short, and be cut off as a torn tail: refuse it
-      // before it is written, so it is never acknowledged
-      throw new RecordTooLarge(
-          "a batch of "
-              + length
-              + " bytes is larger than a write-ahead log record may be ("
-              + WalFile.MAX_RECORD_BYTES
-              + " bytes): split the request into smaller ones");
-    }
+    requireFits(batch);
     ByteBuffer head = ByteBuffer.allocate(WalFile.RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
     head.position(WalFile.RECORD_HEADER_BYTES);
     for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
@@ -294,6 +285,26 @@ public final class WriteAheadLog implements Closeable {
     }
     appended += head.limit() + length;
     return appended;
+  }
+
+  /**
+   * Throws {@link RecordTooLarge} when {@code batch} would not fit one record ({@link
+   * WalFile#MAX_RECORD_BYTES}): what {@link #append(long, EncodedBatch)} checks before it writes,
+   * for a caller that stores several batches (one per index) and must know that none is refused
+   * before it appends the first.
+   */
+  public static void requireFits(EncodedBatch batch) throws RecordTooLarge {
+    long length = batch.length();
+    if (length + MAX_VLONG_BYTES > WalFile.MAX_RECORD_BYTES) {
+      // a longer record would read back as cut short, and be cut off as a torn tail: refuse it
+      // before it is written, so it is never acknowledged
+      throw new RecordTooLarge(
+          "a batch of "
+              + length
+              + " bytes is larger than a write-ahead log record may be ("
+              + WalFile.MAX_RECORD_BYTES
+              + " bytes): split the request into smaller ones");
+    }
   }
 
   /** Returns once every byte appended up to {@code position} is on stable storage. */

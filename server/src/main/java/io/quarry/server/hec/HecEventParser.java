@@ -25,8 +25,10 @@ import java.util.Optional;
 /**
  * Parses the body of {@code /services/collector/event}: JSON envelopes {@code
  * {"time","host","source","sourcetype","index","event","fields"}} one after another (not an array).
- * Parsing stops at the first bad envelope; the events before it are returned with the error, so
- * they are stored and counted as Splunk does.
+ * Parsing stops at the first bad envelope; the events before it are returned with the error, which
+ * names its number ({@code invalid-event-number}). The caller stores none of a body with an error
+ * (Splunk stores the envelopes before the bad one; Quarry refuses the body whole, so a client may
+ * fix it and resend it all without storing any event twice).
  */
 public final class HecEventParser {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -74,21 +74,42 @@ public final class IngestService {
 
   /**
    * Returns when every event is durable and searchable. An event's ASCII bytes, when it holds them
-   * ({@link Event#asciiArray}), are written as they are.
+   * ({@link Event#asciiArray}), are written as they are. The events go to their indexes in one
+   * batch each (one write-ahead log record), in the order the indexes first appear. Before the
+   * first batch is written every batch is checked to fit a log record, so a batch too large ({@link
+   * io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge}) stores nothing of the request; a failure
+   * that only the write finds, after some indexes' batches were stored, is a {@link
+   * PartlyStoredException} naming them.
    */
   public void write(List<IndexedEvent> events) throws IOException {
-    Map<String, List<IndexedEvent>> byIndex = new LinkedHashMap<>();
+    Map<String, List<Event>> byIndex = new LinkedHashMap<>();
     for (IndexedEvent event : events) {
-      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event);
+      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
     }
-    for (Map.Entry<String, List<IndexedEvent>> entry : byIndex.entrySet()) {
-      List<IndexedEvent> indexed = entry.getValue();
-      List<Event> batch = new ArrayList<>(indexed.size());
-      for (IndexedEvent event : indexed) {
-        batch.add(event.event());
+    if (byIndex.size() > 1) {
+      // the single-index batch is checked by the log's append before it writes; for several, a
+      // later batch must not be found too large after an earlier one is stored (its encoding is
+      // done twice: once here, once to append)
+      for (List<Event> batch : byIndex.values()) {
+        io.quarry.codecs.wal.WriteAheadLog.requireFits(io.quarry.codecs.wal.EncodedBatch.of(batch));
       }
-      long bytes = store.write(entry.getKey(), batch);
+    }
+    List<String> stored = new ArrayList<>();
+    int storedEvents = 0;
+    for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
+      List<Event> batch = entry.getValue();
+      long bytes;
+      try {
+        bytes = store.write(entry.getKey(), batch);
+      } catch (IOException e) {
+        if (stored.isEmpty()) {
+          throw e; // nothing of the request stored: the failure as it is
+        }
+        throw new PartlyStoredException(stored, storedEvents, entry.getKey(), e);
+      }
       metrics.eventsIngested(entry.getKey(), batch.size(), bytes);
+      stored.add(entry.getKey());
+      storedEvents += batch.size();
     }
   }
 }

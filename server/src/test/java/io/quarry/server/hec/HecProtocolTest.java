@@ -236,7 +236,11 @@ class HecProtocolTest {
     assertThat(json(response).get("invalid-event-number").asInt()).isEqualTo(2);
     assertThat(json(response).get("reason").asText()).contains("field 'total' is declared double");
 
-    assertThat(count("sourcetype=shop")).isEqualTo(2);
+    assertThat(count("sourcetype=shop")).as("refused whole: nothing stored").isZero();
+    HttpResponse<String> corrected =
+        post("/services/collector/raw?sourcetype=shop", "plain", body.replace("oops", "3.25"));
+    assertThat(corrected.statusCode()).as(corrected.body()).isEqualTo(200);
+    assertThat(count("sourcetype=shop")).isEqualTo(4);
     assertThat(count("sourcetype=shop total>100")).isEqualTo(1);
     assertThat(count("sourcetype=shop Checkout.run")).isEqualTo(1); // merged into event 2
     assertThat(count("sourcetype=shop order_id=2")).isEqualTo(1);

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code /services/collector/raw} bodies as bytes, against a real server: ASCII and non-ASCII
  * lines, CRLF, an invalid sequence, a multi-byte character at the truncation, no final newline; and
- * an event the index refuses in the middle of ASCII lines stores those before it, once.
+ * an event the index refuses in the middle of ASCII lines refuses the body whole: nothing stored,
+ * and the corrected body resent stores each line once.
  */
 class HecRawBytesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -125,14 +126,21 @@ class HecRawBytesTest {
   }
 
   @Test
-  void anEventTheIndexRefusesStoresTheAsciiLinesBeforeItOnce() throws Exception {
+  void anEventTheIndexRefusesRefusesTheBodyWholeAndTheCorrectedBodyStoresEachLineOnce()
+      throws Exception {
     HttpResponse<String> response =
         postRaw("typed", body("n=1 one\r\nn=2 two\nn=x three\nn=4 four"));
     assertThat(response.statusCode()).isEqualTo(400);
     JsonNode answer = JSON.readTree(response.body());
     assertThat(answer.get("code").asInt()).isEqualTo(6);
     assertThat(answer.get("invalid-event-number").asInt()).isEqualTo(2);
-    assertThat(raws("sourcetype=typed")).containsExactly("n=1 one", "n=2 two");
-    assertThat(raws("sourcetype=typed n>1")).containsExactly("n=2 two");
+    assertThat(raws("sourcetype=typed")).isEmpty();
+
+    HttpResponse<String> corrected =
+        postRaw("typed", body("n=1 one\r\nn=2 two\nn=3 three\nn=4 four"));
+    assertThat(corrected.statusCode()).as(corrected.body()).isEqualTo(200);
+    assertThat(raws("sourcetype=typed"))
+        .containsExactly("n=1 one", "n=2 two", "n=3 three", "n=4 four");
+    assertThat(raws("sourcetype=typed n>1")).containsExactly("n=2 two", "n=3 three", "n=4 four");
   }
 }
