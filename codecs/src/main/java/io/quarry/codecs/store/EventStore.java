@@ -129,6 +129,15 @@ public final class EventStore implements Closeable {
   }
 
   /**
+   * Throws {@link io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge} when {@link #write} would
+   * refuse {@code events} as one batch too large for {@code index}'s log; writes nothing ({@link
+   * IndexStore#requireFits}).
+   */
+  public void requireFits(String index, List<Event> events) throws IOException {
+    index(index).requireFits(events);
+  }
+
+  /**
    * The indexes matching any of the patterns ({@code *} wildcards, case-insensitive); {@code *}
    * alone means every index except internal ones (names starting with {@code _}), as in Splunk.
    */

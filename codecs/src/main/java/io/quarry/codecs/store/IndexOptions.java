@@ -26,6 +26,11 @@ import java.util.Optional;
  *     a block records its own count, so buckets written with another size read the same)
  * @param compaction when hot buckets' journals are compacted ({@link CompactionSettings#DEFAULTS}:
  *     deferred)
+ * @param maxRecordBytes the longest write-ahead log record the index appends, i.e. the most bytes
+ *     one batch (one request's events for the index) takes as logged; a larger batch is refused
+ *     before anything is written ({@link io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge}). At
+ *     most the format's limit, {@link io.quarry.codecs.wal.WriteAheadLog#MAX_RECORD_BYTES}, the
+ *     default
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -38,7 +43,8 @@ public record IndexOptions(
     Map<String, IndexedFieldType> fieldTypes,
     BucketFormat format,
     int blockEvents,
-    CompactionSettings compaction) {
+    CompactionSettings compaction,
+    long maxRecordBytes) {
 
   /** The events per block document unless configured otherwise. */
   public static final int DEFAULT_BLOCK_EVENTS = 1024;
@@ -55,7 +61,8 @@ public record IndexOptions(
           Map.of(),
           BucketFormat.EVENTS,
           DEFAULT_BLOCK_EVENTS,
-          CompactionSettings.DEFAULTS);
+          CompactionSettings.DEFAULTS,
+          io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES);
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -75,6 +82,14 @@ public record IndexOptions(
     }
     if (maxBucketEvents < 1) {
       throw new IllegalArgumentException("maxBucketEvents must be positive: " + maxBucketEvents);
+    }
+    if (maxRecordBytes < 1
+        || maxRecordBytes > io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "maxRecordBytes must be between 1 and "
+              + io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES
+              + ": "
+              + maxRecordBytes);
     }
     if (blockEvents < 1 || blockEvents > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
@@ -105,6 +120,7 @@ public record IndexOptions(
     private BucketFormat format;
     private int blockEvents;
     private CompactionSettings compaction;
+    private long maxRecordBytes;
 
     private Builder(IndexOptions from) {
       journalCompression = from.journalCompression;
@@ -118,6 +134,7 @@ public record IndexOptions(
       format = from.format;
       blockEvents = from.blockEvents;
       compaction = from.compaction;
+      maxRecordBytes = from.maxRecordBytes;
     }
 
     public Builder journalCompression(JournalCompression compression) {
@@ -175,6 +192,11 @@ public record IndexOptions(
       return this;
     }
 
+    public Builder maxRecordBytes(long bytes) {
+      this.maxRecordBytes = bytes;
+      return this;
+    }
+
     /**
      * The options.
      *
@@ -192,7 +214,8 @@ public record IndexOptions(
           fieldTypes,
           format,
           blockEvents,
-          compaction);
+          compaction,
+          maxRecordBytes);
     }
   }
 

@@ -352,6 +352,16 @@ public final class IndexStore implements Closeable {
     return encoded.rawBytes();
   }
 
+  /**
+   * Throws {@link WriteAheadLog.RecordTooLarge} when {@link #add} would refuse {@code events} as
+   * one batch too large for a record of this index's log ({@link IndexOptions#maxRecordBytes});
+   * stores nothing. For a caller that writes one request's events to several indexes and decides
+   * every refusal before the first is written. Encodes the batch to measure it.
+   */
+  public void requireFits(List<Event> events) throws IOException {
+    WriteAheadLog.requireFits(EncodedBatch.of(withAsciiBytes(events)), wal.maxRecordBytes());
+  }
+
   /** Adds a batch to a bucket in its layout: a document per event, or per block of events. */
   private void addTo(Bucket target, List<Event> events, long firstSequence) throws IOException {
     if (target.format() == BucketFormat.BLOCKS) {

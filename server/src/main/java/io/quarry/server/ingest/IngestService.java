@@ -76,7 +76,8 @@ public final class IngestService {
    * Returns when every event is durable and searchable. An event's ASCII bytes, when it holds them
    * ({@link Event#asciiArray}), are written as they are. The events go to their indexes in one
    * batch each (one write-ahead log record), in the order the indexes first appear. Before the
-   * first batch is written every batch is checked to fit a log record, so a batch too large ({@link
+   * first batch is written every batch is checked to fit its index's log record ({@code
+   * storage.maxBatchBytes}), so a batch too large ({@link
    * io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge}) stores nothing of the request; a failure
    * that only the write finds, after some indexes' batches were stored, is a {@link
    * PartlyStoredException} naming them.
@@ -90,8 +91,8 @@ public final class IngestService {
       // the single-index batch is checked by the log's append before it writes; for several, a
       // later batch must not be found too large after an earlier one is stored (its encoding is
       // done twice: once here, once to append)
-      for (List<Event> batch : byIndex.values()) {
-        io.quarry.codecs.wal.WriteAheadLog.requireFits(io.quarry.codecs.wal.EncodedBatch.of(batch));
+      for (Map.Entry<String, List<Event>> batch : byIndex.entrySet()) {
+        store.requireFits(batch.getKey(), batch.getValue());
       }
     }
     List<String> stored = new ArrayList<>();
