@@ -156,7 +156,8 @@ class HecEventBytesTest {
   }
 
   @Test
-  void aBadEnvelopeAfterAsciiEventsStoresThoseBeforeItOnce() throws Exception {
+  void aBadEnvelopeAfterAsciiEventsRefusesTheBodyWholeAndItsCorrectionStoresEachOnce()
+      throws Exception {
     HttpResponse<String> response =
         postEvents(
             "{\"event\":\"first\",\"fields\":{\"seq\":\"1\"}}"
@@ -167,9 +168,18 @@ class HecEventBytesTest {
     JsonNode answer = JSON.readTree(response.body());
     assertThat(answer.get("code").asInt()).isEqualTo(13); // event field is blank
     assertThat(answer.get("invalid-event-number").asInt()).isEqualTo(2);
+    assertThat(stored()).as("refused whole").isEmpty();
+
+    HttpResponse<String> corrected =
+        postEvents(
+            "{\"event\":\"first\",\"fields\":{\"seq\":\"1\"}}"
+                + "{\"event\":\"second \\\"q\\\"\",\"fields\":{\"seq\":\"2\"}}"
+                + "{\"event\":\"third\",\"fields\":{\"seq\":\"3\"}}"
+                + "{\"event\":\"fourth\",\"fields\":{\"seq\":\"4\"}}");
+    assertThat(corrected.statusCode()).as(corrected.body()).isEqualTo(200);
     assertThat(stored())
         .extracting(row -> row.split("\\|")[1])
-        .containsExactly("first", "second \"q\"");
+        .containsExactly("first", "second \"q\"", "third", "fourth");
   }
 
   @Test
