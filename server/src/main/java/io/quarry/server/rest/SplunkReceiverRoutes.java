@@ -85,7 +85,8 @@ public final class SplunkReceiverRoutes {
                     ingest.breakRaw(body, sourcetype, host, source, clock.instant()).events()) {
                   String problem = ingest.problem(index, event);
                   if (problem != null) {
-                    ingest.write(good); // what came before the bad event is kept, as on HEC
+                    // what came before the bad event is kept (HEC refuses its bodies whole)
+                    ingest.write(good);
                     throw ApiException.badRequest(
                         "INVALID_EVENT",
                         "event " + (good.size() + 1) + " cannot be stored: " + problem);
