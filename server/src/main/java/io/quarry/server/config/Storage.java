@@ -10,7 +10,10 @@ import java.util.Objects;
  * them until then), when the hot bucket rolls to warm, the layout of new event buckets ({@code
  * blocks}, the default, or {@code events}), how many events a new block holds at most ({@code
  * blockEvents}), when hot buckets' journals are compacted ({@code compaction}, {@link Compaction}),
- * and per-index overrides and retention.
+ * the most bytes one request's events for one index may take in the write-ahead log ({@code
+ * maxBatchBytes}, default and at most 1 GiB, the log format's record limit; a larger batch is
+ * refused with 413 before anything of the request is stored), and per-index overrides and
+ * retention.
  */
 public record Storage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -20,10 +23,14 @@ public record Storage(
     @JsonProperty("format") String format,
     @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes,
     @JsonProperty("blockEvents") Integer blockEvents,
-    @JsonProperty("compaction") Compaction compaction) {
+    @JsonProperty("compaction") Compaction compaction,
+    @JsonProperty("maxBatchBytes") Long maxBatchBytes) {
   /** The layout of new event buckets when neither the index nor the storage section names one. */
   public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
       io.quarry.codecs.store.BucketFormat.BLOCKS;
+
+  /** The smallest {@code maxBatchBytes}: 4 KiB. */
+  public static final long MIN_BATCH_BYTES = 4096;
 
   public Storage {
     journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
@@ -32,6 +39,19 @@ public record Storage(
     maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);
     blockEvents = Objects.requireNonNullElse(blockEvents, IndexOptions.DEFAULT_BLOCK_EVENTS);
     maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
+    maxBatchBytes =
+        Objects.requireNonNullElse(
+            maxBatchBytes, io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES);
+    if (maxBatchBytes < MIN_BATCH_BYTES
+        || maxBatchBytes > io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "storage.maxBatchBytes must be between "
+              + MIN_BATCH_BYTES
+              + " and "
+              + io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES
+              + ": "
+              + maxBatchBytes);
+    }
     StorageSettings.check(
         journalCompression,
         format,
