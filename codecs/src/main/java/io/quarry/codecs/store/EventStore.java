@@ -144,6 +144,18 @@ public final class EventStore implements Closeable {
   }
 
   /**
+   * Throws what {@link #write} would refuse {@code events} with before writing anything: {@link
+   * IndexBusyException} when the index is busy ({@link IndexStore#requireAccepting}), {@link
+   * io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge} when the batch is too large for its log
+   * ({@link IndexStore#requireFits}). Writes nothing.
+   */
+  public void requireAccepting(String index, List<Event> events) throws IOException {
+    IndexStore store = index(index);
+    store.requireAccepting();
+    store.requireFits(events);
+  }
+
+  /**
    * The indexes matching any of the patterns ({@code *} wildcards, case-insensitive); {@code *}
    * alone means every index except internal ones (names starting with {@code _}), as in Splunk.
    */

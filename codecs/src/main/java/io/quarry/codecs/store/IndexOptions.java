@@ -29,6 +29,11 @@ import java.util.Optional;
  * @param maxWaitingBuckets the most full buckets that wait for their roll (compacting ahead of it,
  *     or waiting for a compaction permit) before the hot bucket, at twice its limits, refuses
  *     events ({@link IndexBusyException}) instead of turning full too
+ * @param maxRecordBytes the longest write-ahead log record the index appends, i.e. the most bytes
+ *     one batch (one request's events for the index) takes as logged; a larger batch is refused
+ *     before anything is written ({@link io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge}). At
+ *     most the format's limit, {@link io.quarry.codecs.wal.WriteAheadLog#MAX_RECORD_BYTES}, the
+ *     default
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -42,7 +47,8 @@ public record IndexOptions(
     BucketFormat format,
     int blockEvents,
     CompactionSettings compaction,
-    int maxWaitingBuckets) {
+    int maxWaitingBuckets,
+    long maxRecordBytes) {
 
   /** The events per block document unless configured otherwise. */
   public static final int DEFAULT_BLOCK_EVENTS = 1024;
@@ -63,7 +69,8 @@ public record IndexOptions(
           BucketFormat.EVENTS,
           DEFAULT_BLOCK_EVENTS,
           CompactionSettings.DEFAULTS,
-          DEFAULT_MAX_WAITING_BUCKETS);
+          DEFAULT_MAX_WAITING_BUCKETS,
+          io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES);
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -87,6 +94,14 @@ public record IndexOptions(
     if (maxWaitingBuckets < 1) {
       throw new IllegalArgumentException(
           "maxWaitingBuckets must be positive: " + maxWaitingBuckets);
+    }
+    if (maxRecordBytes < 1
+        || maxRecordBytes > io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "maxRecordBytes must be between 1 and "
+              + io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES
+              + ": "
+              + maxRecordBytes);
     }
     if (blockEvents < 1 || blockEvents > EventBlockFormat.MAX_EVENTS) {
       throw new IllegalArgumentException(
@@ -118,6 +133,7 @@ public record IndexOptions(
     private int blockEvents;
     private CompactionSettings compaction;
     private int maxWaitingBuckets;
+    private long maxRecordBytes;
 
     private Builder(IndexOptions from) {
       journalCompression = from.journalCompression;
@@ -132,6 +148,7 @@ public record IndexOptions(
       blockEvents = from.blockEvents;
       compaction = from.compaction;
       maxWaitingBuckets = from.maxWaitingBuckets;
+      maxRecordBytes = from.maxRecordBytes;
     }
 
     public Builder journalCompression(JournalCompression compression) {
@@ -194,6 +211,11 @@ public record IndexOptions(
       return this;
     }
 
+    public Builder maxRecordBytes(long bytes) {
+      this.maxRecordBytes = bytes;
+      return this;
+    }
+
     /**
      * The options.
      *
@@ -212,7 +234,8 @@ public record IndexOptions(
           format,
           blockEvents,
           compaction,
-          maxWaitingBuckets);
+          maxWaitingBuckets,
+          maxRecordBytes);
     }
   }
 

@@ -208,6 +208,17 @@ public final class IndexStore implements Closeable {
         throw new InvalidEventException(i, problem);
       }
     }
+    requireAccepting();
+    return writes.add(events);
+  }
+
+  /**
+   * Throws {@link IndexBusyException} when {@link #add} would refuse a batch now because compaction
+   * lags too far behind ingest; stores nothing. For a caller that writes one request's events to
+   * several indexes and decides every routine refusal before the first is written (a waiting bucket
+   * may still fill in between: {@link #add} checks again).
+   */
+  public void requireAccepting() throws IndexBusyException {
     Bucket hot = writes.hot();
     FullBucketRolls rolls = commits.rolls();
     if (rolls.backlogged(hot)) {
@@ -220,7 +231,17 @@ public final class IndexStore implements Closeable {
               + hot.events()
               + " events, twice its maxBucketEvents)");
     }
-    return writes.add(events);
+  }
+
+  /**
+   * Throws {@link io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge} when {@link #add} would refuse
+   * {@code events} as one batch too large for a record of this index's log ({@link
+   * IndexOptions#maxRecordBytes}); stores nothing. For a caller that writes one request's events to
+   * several indexes and decides every refusal before the first is written. Encodes the batch to
+   * measure it.
+   */
+  public void requireFits(List<Event> events) throws IOException {
+    writes.requireFits(events);
   }
 
   /**

@@ -161,6 +161,16 @@ final class IndexWrites {
     return encoded.rawBytes();
   }
 
+  /**
+   * Throws {@link WriteAheadLog.RecordTooLarge} when {@link #add} would refuse {@code events} as
+   * one batch too large for a record of this index's log ({@link IndexOptions#maxRecordBytes});
+   * stores nothing. Encodes the batch to measure it.
+   */
+  void requireFits(List<Event> events) throws IOException {
+    WriteAheadLog.requireFits(
+        EncodedBatch.of(BatchLayouts.withAsciiBytes(events)), wal.maxRecordBytes());
+  }
+
   /** What a commit's roll of the log swapped: the log files before it, and the adds to wait for. */
   record LogRoll(long generation, Bucket committing, InFlightAdds appendedBefore) {}
 

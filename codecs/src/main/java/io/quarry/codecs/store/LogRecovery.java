@@ -76,7 +76,8 @@ final class LogRecovery {
           WriteAheadLog.open(
               path.resolve("wal"),
               path.resolve("quarantine"),
-              (first, events) -> logged.add(new WalBatch(first, events)));
+              (first, events) -> logged.add(new WalBatch(first, events)),
+              options.maxRecordBytes());
       long last = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
       for (WalBatch batch : logged) {
         last = Math.max(last, batch.firstSeq() + batch.events().size() - 1);

@@ -78,6 +78,7 @@ public final class WriteAheadLog implements Closeable {
   private FileChannel channel; // guarded by this
   private long generation; // guarded by this
   private long appended; // logical bytes appended over all generations; guarded by this
+  private volatile long maxRecordBytes = MAX_RECORD_BYTES; // set once, by open
   private long durable; // guarded by this
   private boolean syncing; // guarded by this
 
@@ -96,6 +97,30 @@ public final class WriteAheadLog implements Closeable {
   public static WriteAheadLog open(Path directory, Path quarantine, Replay replay)
       throws IOException {
     return open(directory, quarantine, replay, channel -> channel.force(false));
+  }
+
+  /** The largest record the format reads back: 1 GiB. */
+  public static final long MAX_RECORD_BYTES = WalFile.MAX_RECORD_BYTES;
+
+  /**
+   * As {@link #open(Path, Path, Replay)}, appending no record longer than {@code maxRecordBytes}
+   * (at most {@link #MAX_RECORD_BYTES}): a larger batch is refused, nothing written ({@link
+   * RecordTooLarge}). Records already in the log replay whatever their length, up to the format's.
+   */
+  public static WriteAheadLog open(
+      Path directory, Path quarantine, Replay replay, long maxRecordBytes) throws IOException {
+    if (maxRecordBytes < 1 || maxRecordBytes > MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "maxRecordBytes must be between 1 and " + MAX_RECORD_BYTES + ": " + maxRecordBytes);
+    }
+    WriteAheadLog log = open(directory, quarantine, replay);
+    log.maxRecordBytes = maxRecordBytes;
+    return log;
+  }
+
+  /** The longest record this log appends ({@link #MAX_RECORD_BYTES} unless opened with less). */
+  public long maxRecordBytes() {
+    return maxRecordBytes;
   }
 
   /** As above, forcing files through {@code forcer} (tests inject fsync failures with it). */
@@ -251,16 +276,7 @@ public final class WriteAheadLog implements Closeable {
     checkNotFailed();
     ByteBuffer[] pieces = batch.pieces();
     long length = batch.length();
-    if (length + MAX_VLONG_BYTES > WalFile.MAX_RECORD_BYTES) {
-      // a longer record would read back as cut short, and be cut off as a torn tail: refuse it
-      // before it is written, so it is never acknowledged
-      throw new RecordTooLarge(
-          "a batch of "
-              + length
-              + " bytes is larger than a write-ahead log record may be ("
-              + WalFile.MAX_RECORD_BYTES
-              + " bytes): split the request into smaller ones");
-    }
+    requireFits(batch, maxRecordBytes);
     ByteBuffer head = ByteBuffer.allocate(WalFile.RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
     head.position(WalFile.RECORD_HEADER_BYTES);
     for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
@@ -294,6 +310,26 @@ public final class WriteAheadLog implements Closeable {
     }
     appended += head.limit() + length;
     return appended;
+  }
+
+  /**
+   * Throws {@link RecordTooLarge} when {@code batch} would not fit one record of {@code
+   * maxRecordBytes}: what {@link #append(long, EncodedBatch)} checks before it writes, for a caller
+   * that stores several batches (one per index) and must know that none is refused before it
+   * appends the first. The message names the limit.
+   */
+  public static void requireFits(EncodedBatch batch, long maxRecordBytes) throws RecordTooLarge {
+    long length = batch.length();
+    if (length + MAX_VLONG_BYTES > maxRecordBytes) {
+      // past the format's limit a record would read back as cut short, and be cut off as a torn
+      // tail: refuse it before it is written, so it is never acknowledged
+      throw new RecordTooLarge(
+          "a batch of "
+              + length
+              + " bytes is larger than a write-ahead log record may be ("
+              + maxRecordBytes
+              + " bytes): split the request into smaller ones");
+    }
   }
 
   /** Returns once every byte appended up to {@code position} is on stable storage. */

@@ -11,7 +11,10 @@ import java.util.Objects;
  * blocks}, the default, or {@code events}), how many events a new block holds at most ({@code
  * blockEvents}), when hot buckets' journals are compacted ({@code compaction}, {@link Compaction}),
  * how many full buckets of an index may wait for their roll before the index refuses events ({@code
- * maxWaitingBuckets}), and per-index overrides and retention.
+ * maxWaitingBuckets}), the most bytes one request's events for one index may take in the
+ * write-ahead log ({@code maxBatchBytes}, default and at most 1 GiB, the log format's record limit;
+ * a larger batch is refused with 413 before anything of the request is stored), and per-index
+ * overrides and retention.
  */
 public record Storage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -22,10 +25,14 @@ public record Storage(
     @JsonProperty("indexes") java.util.Map<String, IndexStorage> indexes,
     @JsonProperty("blockEvents") Integer blockEvents,
     @JsonProperty("compaction") Compaction compaction,
-    @JsonProperty("maxWaitingBuckets") Integer maxWaitingBuckets) {
+    @JsonProperty("maxWaitingBuckets") Integer maxWaitingBuckets,
+    @JsonProperty("maxBatchBytes") Long maxBatchBytes) {
   /** The layout of new event buckets when neither the index nor the storage section names one. */
   public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
       io.quarry.codecs.store.BucketFormat.BLOCKS;
+
+  /** The smallest {@code maxBatchBytes}: 4 KiB. */
+  public static final long MIN_BATCH_BYTES = 4096;
 
   public Storage {
     journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
@@ -36,6 +43,19 @@ public record Storage(
     maxHotBucketAgeHours = Objects.requireNonNullElse(maxHotBucketAgeHours, 24);
     maxWaitingBuckets =
         Objects.requireNonNullElse(maxWaitingBuckets, IndexOptions.DEFAULT_MAX_WAITING_BUCKETS);
+    maxBatchBytes =
+        Objects.requireNonNullElse(
+            maxBatchBytes, io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES);
+    if (maxBatchBytes < MIN_BATCH_BYTES
+        || maxBatchBytes > io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "storage.maxBatchBytes must be between "
+              + MIN_BATCH_BYTES
+              + " and "
+              + io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES
+              + ": "
+              + maxBatchBytes);
+    }
     StorageSettings.check(
         journalCompression,
         format,

@@ -204,6 +204,7 @@ final class StorageSettings {
         .fieldTypes(own.fieldTypes())
         .format(own.format() != null ? own.bucketFormat() : BucketFormat.fromName(storage.format()))
         .blockEvents(storage.blockEvents())
+        .maxRecordBytes(storage.maxBatchBytes())
         .compaction(
             (own.compaction() == null
                     ? storage.compaction()

@@ -15,12 +15,49 @@ public final class HecException extends ApiException {
   private final Integer invalidEventNumber;
   private final String reason;
 
+  private final java.util.List<String> storedIndexes; // null unless part of the body was stored
+  private final int storedEvents;
+
   private HecException(
       HttpResponseStatus status, int code, String text, Integer invalidEventNumber, String reason) {
+    this(status, code, text, invalidEventNumber, reason, null, 0);
+  }
+
+  private HecException(
+      HttpResponseStatus status,
+      int code,
+      String text,
+      Integer invalidEventNumber,
+      String reason,
+      java.util.List<String> storedIndexes,
+      int storedEvents) {
     super(status, "HEC_" + code, text);
     this.code = code;
     this.invalidEventNumber = invalidEventNumber;
     this.reason = reason;
+    this.storedIndexes = storedIndexes;
+    this.storedEvents = storedEvents;
+  }
+
+  /**
+   * 503 code 9 for a multi-index body whose write failed after the events for {@code stored} were
+   * stored (a full disk, an index too busy): {@code stored-indexes} and {@code stored-events} say
+   * what of the body is stored, so a client resends only the envelopes for the other indexes.
+   * Splunk has no such answer; without it a resent body would store those events twice.
+   */
+  public static HecException partlyStored(
+      String reason, java.util.List<String> stored, int storedEvents) {
+    return new HecException(
+        HttpResponseStatus.SERVICE_UNAVAILABLE,
+        9,
+        "Server is busy",
+        null,
+        reason
+            + "; the events for "
+            + stored
+            + " are stored: resend only the events for other indexes",
+        java.util.List.copyOf(stored),
+        storedEvents);
   }
 
   public static HecException tokenRequired() {
@@ -107,6 +144,10 @@ public final class HecException extends ApiException {
     }
     if (reason != null) {
       body.put("reason", reason);
+    }
+    if (storedIndexes != null) {
+      body.put("stored-indexes", storedIndexes);
+      body.put("stored-events", storedEvents);
     }
     return body;
   }

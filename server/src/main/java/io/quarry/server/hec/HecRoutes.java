@@ -105,8 +105,10 @@ public final class HecRoutes {
                       "true".equalsIgnoreCase(exchange.queryParameter("auto_extract_timestamp")))
                   .metricIndexes(metricIngest)
                   .parse(exchange.bodyBytes());
+          // the events before a bad envelope are stored, as Splunk does (invalid-event-number
+          // tells the client where to resume)
           write(result.events());
-          writePoints(result.points(), result.pointCount());
+          writePoints(result.points(), result.pointCount(), result.events());
           if (result.error().isPresent()) {
             throw result.error().get();
           }
@@ -226,11 +228,17 @@ public final class HecRoutes {
 
   /**
    * Stores events; a storage failure (a full disk) becomes HEC's "server busy" so shippers retry
-   * later. Nothing acknowledged before is affected: the log is cut back to its last whole record.
+   * later. Nothing acknowledged before is affected: the log is cut back to its last whole record. A
+   * batch too large for a log record is refused before any of the body is stored (413); a failure
+   * after some indexes' batches of a multi-index body were stored answers 503 naming them ({@link
+   * HecException#partlyStored}).
    */
   private void write(List<IndexedEvent> events) {
     try {
       ingest.write(events);
+    } catch (io.quarry.server.ingest.PartlyStoredException e) {
+      LOG.log(Level.WARNING, e.getMessage() + "; answering 503 naming the stored indexes", e);
+      throw HecException.partlyStored(e.getMessage(), e.storedIndexes(), e.storedEvents());
     } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
       // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
       throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());
@@ -259,9 +267,14 @@ public final class HecRoutes {
     }
   }
 
-  /** Stores metric data points; a storage failure answers as {@link #write} does. */
+  /**
+   * Stores metric data points after the body's {@code events} were stored; a storage failure
+   * answers as {@link #write} does, naming the event indexes already stored when there are any.
+   */
   private void writePoints(
-      Map<String, io.quarry.codecs.metricstore.MetricBatch> points, int count) {
+      Map<String, io.quarry.codecs.metricstore.MetricBatch> points,
+      int count,
+      List<IndexedEvent> events) {
     if (count == 0) {
       return;
     }
@@ -269,6 +282,13 @@ public final class HecRoutes {
       metricIngest.write(points);
     } catch (IOException e) {
       LOG.log(Level.WARNING, "storing " + count + " metric points failed; answering 503", e);
+      if (!events.isEmpty()) {
+        List<String> stored = events.stream().map(IndexedEvent::index).distinct().toList();
+        throw HecException.partlyStored(
+            "storing " + count + " metric points failed (" + e.getMessage() + ") after the events",
+            stored,
+            events.size());
+      }
       throw HecException.serverBusy(
           "storage write failed: " + e.getMessage() + " (is the disk full?); retry later");
     }

@@ -79,21 +79,44 @@ public final class IngestService {
 
   /**
    * Returns when every event is durable and searchable. An event's ASCII bytes, when it holds them
-   * ({@link Event#asciiArray}), are written as they are.
+   * ({@link Event#asciiArray}), are written as they are. The events go to their indexes in one
+   * batch each (one write-ahead log record), in the order the indexes first appear. Before the
+   * first batch is written every index is asked whether it would refuse its batch: too large for
+   * its log record ({@code storage.maxBatchBytes}, {@link
+   * io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge}) or busy ({@link
+   * io.quarry.codecs.store.IndexBusyException}), so such a refusal stores nothing of the request; a
+   * failure that only the write finds, after some indexes' batches were stored, is a {@link
+   * PartlyStoredException} naming them.
    */
   public void write(List<IndexedEvent> events) throws IOException {
-    Map<String, List<IndexedEvent>> byIndex = new LinkedHashMap<>();
+    Map<String, List<Event>> byIndex = new LinkedHashMap<>();
     for (IndexedEvent event : events) {
-      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event);
+      byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
     }
-    for (Map.Entry<String, List<IndexedEvent>> entry : byIndex.entrySet()) {
-      List<IndexedEvent> indexed = entry.getValue();
-      List<Event> batch = new ArrayList<>(indexed.size());
-      for (IndexedEvent event : indexed) {
-        batch.add(event.event());
+    if (byIndex.size() > 1) {
+      // a single index's batch is checked by its add before it writes; for several, a later
+      // index must not refuse as busy or too large after an earlier one is stored (a batch is
+      // encoded twice: once here, once to append)
+      for (Map.Entry<String, List<Event>> batch : byIndex.entrySet()) {
+        store.requireAccepting(batch.getKey(), batch.getValue());
       }
-      long bytes = store.write(entry.getKey(), batch);
+    }
+    List<String> stored = new ArrayList<>();
+    int storedEvents = 0;
+    for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
+      List<Event> batch = entry.getValue();
+      long bytes;
+      try {
+        bytes = store.write(entry.getKey(), batch);
+      } catch (IOException e) {
+        if (stored.isEmpty()) {
+          throw e; // nothing of the request stored: the failure as it is
+        }
+        throw new PartlyStoredException(stored, storedEvents, entry.getKey(), e);
+      }
       metrics.eventsIngested(entry.getKey(), batch.size(), bytes);
+      stored.add(entry.getKey());
+      storedEvents += batch.size();
     }
   }
 }
