@@ -77,6 +77,13 @@ class CollectKeptRawForgeryTest {
     HttpResponse<String> copied =
         search("index=summary run=first | collect index=archive sourcetype=plain_summary");
     ArrayNode back = http.export(ADMIN, "index=archive | table _raw, ua, count, report");
+    // collect3: refused before anything is written, naming the events' own sourcetype
+    assertThat(copied.statusCode()).as(copied.body()).isEqualTo(400);
+    JsonNode error = TestHttp.json(copied.body()).path("error");
+    assertThat(error.path("code").asText()).isEqualTo("COLLECT_SOURCETYPE");
+    assertThat(error.path("eventSourcetype").asText()).isEqualTo("stash");
+    assertThat(error.path("eventKvMode").asText()).isEqualTo("auto_escaped");
+    assertThat(back).isEmpty();
     for (JsonNode row : back) {
       assertThat(row.has("report"))
           .as("copy answered %d; the archive reads %s", copied.statusCode(), row)
@@ -85,15 +92,22 @@ class CollectKeptRawForgeryTest {
     }
   }
 
+  /**
+   * {@code _json} is read {@code kvMode: auto} (JSON, then plain pairs), as {@code plain_summary}
+   * is: the copy is written (same kvMode) and reads exactly what the events read. That the events
+   * themselves read the pairs inside a JSON string ({@code count=999999}) is how Quarry's {@code
+   * _json} reads, not something {@code collect} forges (a gap of its own: see collect3's report).
+   */
   @Test
   void jsonEventsCopiedUnderAnAutoSourcetypeForgeNoField() throws Exception {
     HttpResponse<String> copied =
         search("index=web | collect index=copies sourcetype=plain_summary");
+    assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
+    ArrayNode original = http.export(ADMIN, "index=web | table _raw, ua, count, report");
     ArrayNode back = http.export(ADMIN, "index=copies | table _raw, ua, count, report");
-    for (JsonNode row : back) {
-      assertThat(row.has("report") || row.has("count"))
-          .as("copy answered %d; the copy reads %s", copied.statusCode(), row)
-          .isFalse();
+    assertThat(back).hasSize(original.size());
+    for (int i = 0; i < back.size(); i++) {
+      assertThat(back.get(i)).as("the copy reads what the event read").isEqualTo(original.get(i));
     }
   }
 }
