@@ -223,6 +223,7 @@ final class CollectCommand implements CommandDefinition {
       }
       context.checkCancelled();
       Block raw = page.block("_raw");
+      Block origins = page.block("sourcetype");
       List<WritesEvents.Written> events = new ArrayList<>(page.positionCount());
       List<String> info = info(page);
       for (int p = 0; p < page.positionCount(); p++) {
@@ -253,7 +254,15 @@ final class CollectCommand implements CommandDefinition {
         }
         events.add(
             new WritesEvents.Written(
-                time, text, settings.host(), settings.source(), settings.sourcetype(), summary));
+                time,
+                text,
+                settings.host(),
+                settings.source(),
+                settings.sourcetype(),
+                summary,
+                summary || origins == null || origins.isNull(p)
+                    ? null
+                    : Cells.text(origins.getValues(p).get(0))));
       }
       if (!events.isEmpty()) {
         writer.write(events, context::checkCancelled);

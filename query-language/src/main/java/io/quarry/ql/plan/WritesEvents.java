@@ -76,9 +76,20 @@ public interface WritesEvents {
    *     the result had no {@code _raw}), not the result's own {@code _raw}: only such a text is
    *     read wrong under a sourcetype that does not undo its escapes (the server refuses to write
    *     it there)
+   * @param origin the sourcetype of the event whose {@code _raw} {@code raw} is (the result's
+   *     {@code sourcetype}), or null for a summary or a result without one: a kept text written to
+   *     be read with escapes ({@code stash}, {@code _json}) is read wrong under a sourcetype that
+   *     reads it plain, so the server writes a kept text only under a sourcetype read as its
+   *     origin's is
    */
   record Written(
-      long timeMicros, String raw, String host, String source, String sourcetype, boolean summary) {
+      long timeMicros,
+      String raw,
+      String host,
+      String source,
+      String sourcetype,
+      boolean summary,
+      String origin) {
     public Written {
       requireNonNull(raw, "raw is null");
       requireNonNull(source, "source is null");

@@ -20,11 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * admitted by its gate like any batch, each batch durable (write-ahead log first) before {@link
  * #write} returns. A busy ingest is waited for up to {@value #BUSY_WAIT_SECONDS} s (no longer than
  * the search is wanted: cancelling it ends the wait); an event the index cannot store fails the
- * search with 400 {@code INVALID_EVENT}, the events before it kept. A page holding a summary event
- * (a result without {@code _raw}) under a sourcetype that does not read one back fails the search
- * with 400 {@code COLLECT_SOURCETYPE} before any of its events is written ({@link
- * CollectSourcetype#refuseSummaries}: the backstop of the check at planning), the pages before it
- * kept.
+ * search with 400 {@code INVALID_EVENT}, the events before it kept. A page holding an event the
+ * target sourcetype would read wrong — a summary event (a result without {@code _raw}), or a kept
+ * {@code _raw} whose own sourcetype is unknown or read with another kvMode — fails the search with
+ * 400 {@code COLLECT_SOURCETYPE} before any of its events is written ({@link
+ * CollectSourcetype#refuse}), the pages before it kept.
  */
 final class CollectWriter implements WritesEvents.Writer {
   static final int BUSY_WAIT_SECONDS = 30;
@@ -57,9 +57,7 @@ final class CollectWriter implements WritesEvents.Writer {
 
   @Override
   public void write(List<WritesEvents.Written> events, Runnable checkCancelled) {
-    if (events.stream().anyMatch(WritesEvents.Written::summary)) {
-      sourcetype.refuseSummaries(); // before any of the page's events is written
-    }
+    sourcetype.refuse(events); // before any of the page's events is written
     List<IndexedEvent> batch = new ArrayList<>(events.size());
     long bytes = 0;
     for (WritesEvents.Written written : events) {
@@ -103,7 +101,9 @@ final class CollectWriter implements WritesEvents.Writer {
     for (int i = 0; i < batch.size(); i++) {
       String problem = ingest.problem(index, batch.get(i).event());
       if (problem != null) {
-        ingest.write(batch.subList(0, i)); // what came before the bad event is kept, as on HEC
+        // the events before the bad one are kept: a search's results are no client's batch to
+        // resend whole, so what it collected up to the bad event stays
+        ingest.write(batch.subList(0, i));
         written.addAndGet(i);
         throw ApiException.badRequest(
             "INVALID_EVENT",

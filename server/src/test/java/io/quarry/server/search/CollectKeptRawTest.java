@@ -122,10 +122,19 @@ class CollectKeptRawTest {
     }
     assertThat(count("index=archive r=no")).isZero();
     // fields naming others keeps _raw (as Splunk's fields keeps the internal fields), so does eval
-    // of another field: written
-    HttpResponse<String> kept =
+    // of another field: written, when the events' sourcetype is kept too (collect3: without it how
+    // the text is read is unknown, and the writer refuses it before writing any of it)
+    HttpResponse<String> unknown =
         search(
             "index=web | eval copy=1 | fields clientip"
+                + " | collect index=rehearsal sourcetype=access_combined");
+    assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(400);
+    assertThat(TestHttp.json(unknown.body()).path("error").path("message").asText())
+        .contains("no sourcetype field");
+    assertThat(count("index=rehearsal")).isZero();
+    HttpResponse<String> kept =
+        search(
+            "index=web | eval copy=1 | fields clientip, sourcetype"
                 + " | collect index=rehearsal sourcetype=access_combined");
     assertThat(kept.statusCode()).as(kept.body()).isEqualTo(200);
     assertThat(count("index=rehearsal")).isEqualTo(2);
@@ -161,10 +170,11 @@ class CollectKeptRawTest {
     CollectWriter writer = new CollectWriter(server.ingest(), "summary", "h", sourcetype);
     long now = System.currentTimeMillis() * 1000;
     WritesEvents.Written raw =
-        new WritesEvents.Written(now, LINES.get(1), null, "backstop", "access_combined", false);
+        new WritesEvents.Written(
+            now, LINES.get(1), null, "backstop", "access_combined", false, "access_combined");
     WritesEvents.Written summary =
         new WritesEvents.Written(
-            now, "n=\"x\\\" forged=1\"", null, "backstop", "access_combined", true);
+            now, "n=\"x\\\" forged=1\"", null, "backstop", "access_combined", true, null);
     assertThatThrownBy(() -> writer.write(List.of(raw, summary), () -> {}))
         .isInstanceOfSatisfying(
             ApiException.class,
