@@ -71,28 +71,32 @@ class CompactedIndexTimeFieldsTest {
     try (HeldCompaction held = open(format)) {
       held.awaitHeld();
       AtomicBoolean compacted = new AtomicBoolean();
+      ExecutorService racer = Executors.newSingleThreadExecutor();
       Future<Integer> searches =
-          Executors.newSingleThreadExecutor()
-              .submit(
-                  () -> {
-                    int runs = 0;
-                    // until two searches after the swap: the last ones see compact segments only
-                    for (int after = 0; after < 2; runs++) {
-                      if (compacted.get()) {
-                        after++;
-                      }
-                      Scan scan = Scan.values()[runs % 2];
-                      Read read =
-                          IndexTimeFieldReads.read(
-                              held.store(), scan, 0, Long.MAX_VALUE, runs, executor);
-                      assertRead(read, 0, EVENTS, "search " + runs + " " + scan + " racing");
-                    }
-                    return runs;
-                  });
+          racer.submit(
+              () -> {
+                int runs = 0;
+                // until two searches after the swap: the last ones see compact segments only
+                for (int after = 0; after < 2; runs++) {
+                  if (compacted.get()) {
+                    after++;
+                  }
+                  Scan scan = Scan.values()[runs % 2];
+                  Read read =
+                      IndexTimeFieldReads.read(
+                          held.store(), scan, 0, Long.MAX_VALUE, runs, executor);
+                  assertRead(read, 0, EVENTS, "search " + runs + " " + scan + " racing");
+                }
+                return runs;
+              });
       held.release();
       held.awaitCompacted();
       compacted.set(true);
-      assertThat(searches.get(120, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(2);
+      try {
+        assertThat(searches.get(120, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(2);
+      } finally {
+        racer.shutdownNow();
+      }
     }
   }
 

@@ -41,9 +41,10 @@ public final class HecException extends ApiException {
 
   /**
    * 503 code 9 for a multi-index body whose write failed after the events for {@code stored} were
-   * stored (a full disk, an index too busy): {@code stored-indexes} and {@code stored-events} say
-   * what of the body is stored, so a client resends only the envelopes for the other indexes.
-   * Splunk has no such answer; without it a resent body would store those events twice.
+   * stored (a full disk, or an index that turned busy after every index was asked before the first
+   * write): {@code stored-indexes} and {@code stored-events} say what of the body is stored, so a
+   * client resends only the envelopes for the other indexes. Splunk has no such answer; without it
+   * a resent body would store those events twice.
    */
   public static HecException partlyStored(
       String reason, java.util.List<String> stored, int storedEvents) {
