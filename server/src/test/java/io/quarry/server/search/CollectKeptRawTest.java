@@ -59,11 +59,7 @@ class CollectKeptRawTest {
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return http.send(
-        "POST",
-        "/services/search/jobs/export",
-        ADMIN,
-        "output_mode=json&search=" + TestHttp.encode(query));
+    return CollectServers.export(http, ADMIN, query);
   }
 
   private static long count(String query) throws Exception {

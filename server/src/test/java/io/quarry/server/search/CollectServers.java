@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestConfig;
+import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -16,6 +17,9 @@ import java.nio.file.Path;
  */
 final class CollectServers {
   private CollectServers() {}
+
+  /** A user agent an outsider chose: its quote, read plainly, would end the value early. */
+  static final String FORGING_UA = "x\" report=daily count=999999 y=";
 
   /** The configuration: a test adds its users and roles to it. */
   static TestConfig config() {
@@ -35,5 +39,28 @@ final class CollectServers {
       server.close();
       throw e;
     }
+  }
+
+  /**
+   * Sends {@code web} one {@code _json} event whose {@code ua} is {@link #FORGING_UA} and checks it
+   * reads back whole.
+   */
+  static void postForgingEvent(QuarryServer server, TestHttp http, String auth) throws Exception {
+    TestServers.postEvents(
+        server,
+        "tok",
+        "{\"index\": \"web\", \"sourcetype\": \"_json\", \"event\": {\"ua\": \"x\\\" report=daily"
+            + " count=999999 y=\"}}");
+    assertThat(http.export(auth, "index=web | stats count by ua").get(0).path("ua").asText())
+        .isEqualTo(FORGING_UA);
+  }
+
+  /** The answer of the export endpoint to {@code query}, in JSON, as {@code auth}. */
+  static HttpResponse<String> export(TestHttp http, String auth, String query) throws Exception {
+    return http.send(
+        "POST",
+        "/services/search/jobs/export",
+        auth,
+        "output_mode=json&search=" + TestHttp.encode(query));
   }
 }

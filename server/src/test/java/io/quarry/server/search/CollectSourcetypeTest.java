@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
-import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AutoClose;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CollectSourcetypeTest {
   private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
-  private static final String LOGGED = "x\" report=daily count=999999 y=";
+  private static final String LOGGED = CollectServers.FORGING_UA;
 
   @TempDir static Path directory;
   @AutoClose private static QuarryServer server;
@@ -49,21 +48,11 @@ class CollectSourcetypeTest {
                 .hecIndexes("main", "web"));
     http = new TestHttp(server.url());
     // a log line whose value an outsider chose (a user agent): it holds a quote
-    TestServers.postEvents(
-        server,
-        "tok",
-        "{\"index\": \"web\", \"sourcetype\": \"_json\", \"event\": {\"ua\": \"x\\\" report=daily"
-            + " count=999999 y=\"}}");
-    assertThat(http.export(ADMIN, "index=web | stats count by ua").get(0).path("ua").asText())
-        .isEqualTo(LOGGED);
+    CollectServers.postForgingEvent(server, http, ADMIN);
   }
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return http.send(
-        "POST",
-        "/services/search/jobs/export",
-        ADMIN,
-        "output_mode=json&search=" + TestHttp.encode(query));
+    return CollectServers.export(http, ADMIN, query);
   }
 
   private static JsonNode refused(String query) throws Exception {
