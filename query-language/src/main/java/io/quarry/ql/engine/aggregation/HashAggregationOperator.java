@@ -42,8 +42,8 @@ public final class HashAggregationOperator implements PageAggregator {
   // pages grouped by entry, shared by the final and its partials (pagesByEntry)
   private java.util.concurrent.atomic.LongAdder pagesByEntry =
       new java.util.concurrent.atomic.LongAdder();
-  // whether a group's answer depends on the order its values came in (list; among values of one
-  // time, the first seen): then a merge keeps the order read (mergeEntries)
+  // whether some function's answer depends on the order its values came in
+  // (GroupingFunction.orderMatters): then a merge keeps the order read (mergeEntries)
   final boolean orderMatters;
 
   /**
@@ -76,13 +76,7 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     this.bytesPerGroup = bytes;
     this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
-    this.orderMatters =
-        java.util.Arrays.stream(functions)
-            .anyMatch(
-                f ->
-                    f instanceof ListFunction
-                        || f instanceof TimeOrderedFunction
-                        || f instanceof RateFunction);
+    this.orderMatters = java.util.Arrays.stream(functions).anyMatch(GroupingFunction::orderMatters);
     this.entries =
         command.groupBy().size() == 1
             ? new EntryPartial(aggregations, memory.sibling(), bytesPerGroup)
