@@ -16,6 +16,11 @@ final class CountFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return false; // a count adds up whatever the order
+  }
+
+  @Override
   public void grow(int groups) {
     counts.grow(groups);
   }

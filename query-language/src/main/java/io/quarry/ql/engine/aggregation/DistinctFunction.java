@@ -27,6 +27,11 @@ final class DistinctFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return false; // a set of distinct values (values sorts them)
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > sets.length) {
       sets = Arrays.copyOf(sets, Math.max(groups, sets.length * 2));

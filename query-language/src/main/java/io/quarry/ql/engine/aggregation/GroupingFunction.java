@@ -25,6 +25,16 @@ public interface GroupingFunction {
     };
   }
 
+  /**
+   * Whether a group's answer depends on the order its values were added or merged in, beyond what
+   * the values carry ({@code list} keeps them as read; {@code first}, {@code last}, {@code
+   * earliest}, {@code latest} and {@code rate} keep, among values of one {@code _time}, the first
+   * seen): then partials are merged in the order read ({@code StatsMerge}). Declared by every
+   * function, no default, so a new order-dependent function cannot be merged out of order
+   * unnoticed.
+   */
+  boolean orderMatters();
+
   /** A new, empty state for {@code aggregation} (one {@link #supports} accepts). */
   static GroupingFunction of(Aggregation aggregation) {
     return switch (aggregation.function()) {

@@ -42,8 +42,8 @@ public final class HashAggregationOperator implements PageAggregator {
   // pages grouped by entry, shared by the final and its partials (pagesByEntry)
   private java.util.concurrent.atomic.LongAdder pagesByEntry =
       new java.util.concurrent.atomic.LongAdder();
-  // whether a group's answer depends on the order its values came in (list; among values of one
-  // time, the first seen): then a merge keeps the order read (mergeEntries)
+  // whether some function's answer depends on the order its values came in
+  // (GroupingFunction.orderMatters): then a merge keeps the order read (mergeEntries)
   final boolean orderMatters;
 
   /**
@@ -76,13 +76,7 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     this.bytesPerGroup = bytes;
     this.needsTime = aggregations.stream().anyMatch(GroupingFunction::needsTime);
-    this.orderMatters =
-        java.util.Arrays.stream(functions)
-            .anyMatch(
-                f ->
-                    f instanceof ListFunction
-                        || f instanceof TimeOrderedFunction
-                        || f instanceof RateFunction);
+    this.orderMatters = java.util.Arrays.stream(functions).anyMatch(GroupingFunction::orderMatters);
     this.entries =
         command.groupBy().size() == 1
             ? new EntryPartial(aggregations, memory.sibling(), bytesPerGroup)
@@ -121,7 +115,7 @@ public final class HashAggregationOperator implements PageAggregator {
     if (finishing) {
       throw new IllegalStateException("input after finish");
     }
-    Block[] keyBlocks = keyBlocks(page);
+    Block[] keyBlocks = StatsInput.keyBlocks(page, command.groupBy());
     // Arrays made per page, not kept in fields: their exact type is known, so a store needs no
     // array-store check. Into a field's Block[] C2 checked each store against the block class its
     // profile had seen and, at another (a dictionary, an ordinal, a plain column), deoptimized:
@@ -141,7 +135,7 @@ public final class HashAggregationOperator implements PageAggregator {
         pageTimes = new long[count];
       }
       for (int p = 0; p < count; p++) {
-        pageTimes[p] = time(times, p);
+        pageTimes[p] = StatsInput.time(times, p);
       }
     }
     if (byEntry(keyBlocks, count)) {
@@ -171,7 +165,7 @@ public final class HashAggregationOperator implements PageAggregator {
         continue;
       }
       grown += grow();
-      long time = time(times, p);
+      long time = StatsInput.time(times, p);
       int[] ids = keys.ids();
       for (int i = 0; i < n; i++) {
         int group = ids[i];
@@ -232,29 +226,9 @@ public final class HashAggregationOperator implements PageAggregator {
         throw new IllegalStateException("counts added to stats that does not only count rows");
       }
     }
-    memory.add(CountPages.addCounts(counts, keyBlocks(counts), keys, functions, this::grow));
-  }
-
-  /** The page's by-field blocks, in a new array (see {@link #addInput}). */
-  private Block[] keyBlocks(Page page) {
-    List<String> groupBy = command.groupBy();
-    Block[] blocks = new Block[groupBy.size()];
-    for (int k = 0; k < blocks.length; k++) {
-      blocks[k] = page.block(groupBy.get(k));
-    }
-    return blocks;
-  }
-
-  /**
-   * A position's {@code _time} in epoch microseconds, Long.MIN_VALUE when it has none (or {@code
-   * _time} is not a number column here).
-   */
-  private static long time(Block times, int position) {
-    if (times instanceof io.quarry.plugin.api.data.LongBlock longs
-        && longs.getValueCount(position) > 0) {
-      return longs.getLongValue(longs.getFirstValueIndex(position));
-    }
-    return Long.MIN_VALUE;
+    memory.add(
+        CountPages.addCounts(
+            counts, StatsInput.keyBlocks(counts, command.groupBy()), keys, functions, this::grow));
   }
 
   /** Makes room in the functions for groups the keys added; returns the bytes they take. */

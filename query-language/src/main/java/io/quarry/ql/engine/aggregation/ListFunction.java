@@ -28,6 +28,11 @@ final class ListFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return true; // the values as read
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > lists.length) {
       lists = Arrays.copyOf(lists, Math.max(groups, lists.length * 2));

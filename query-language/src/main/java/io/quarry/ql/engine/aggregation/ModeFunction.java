@@ -24,6 +24,11 @@ final class ModeFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return false; // ties are broken by oldest time and text, never by the order read
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > counts.length) {
       counts = Arrays.copyOf(counts, Math.max(groups, counts.length * 2));

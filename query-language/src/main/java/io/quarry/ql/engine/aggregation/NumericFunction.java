@@ -46,6 +46,11 @@ final class NumericFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return false; // sums and extremes
+  }
+
+  @Override
   public void grow(int groups) {
     int old = filled;
     if (groups <= old) {

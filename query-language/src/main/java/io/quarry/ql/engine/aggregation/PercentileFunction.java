@@ -19,6 +19,11 @@ final class PercentileFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return false; // the values are sorted before the answer
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > counts.length) {
       int size = Math.max(groups, counts.length * 2);

@@ -18,6 +18,11 @@ final class RateFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return true; // its two TimeOrderedFunctions: among values of one _time, the first seen
+  }
+
+  @Override
   public void grow(int groups) {
     latest.grow(groups);
     earliest.grow(groups);

@@ -3,7 +3,6 @@ package io.quarry.ql.engine.aggregation;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Block;
-import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
@@ -99,7 +98,7 @@ public final class RunningGroups {
 
   /** Adds the bound page's {@code position} to {@code group}'s states. */
   public void add(int group, int position) {
-    long time = needsTime ? time(times, position) : Long.MIN_VALUE;
+    long time = needsTime ? StatsInput.time(times, position) : Long.MIN_VALUE;
     for (int f = 0; f < functions.length; f++) {
       grown += functions[f].add(group, valueBlocks[f], position, time);
     }
@@ -169,13 +168,5 @@ public final class RunningGroups {
     }
     grownTo = size;
     return bytes;
-  }
-
-  /** A position's {@code _time} in epoch microseconds, Long.MIN_VALUE without one. */
-  private static long time(Block times, int position) {
-    if (times instanceof LongBlock longs && longs.getValueCount(position) > 0) {
-      return longs.getLongValue(longs.getFirstValueIndex(position));
-    }
-    return Long.MIN_VALUE;
   }
 }

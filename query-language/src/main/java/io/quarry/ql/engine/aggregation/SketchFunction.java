@@ -11,6 +11,11 @@ final class SketchFunction implements GroupingFunction {
   private DistinctSketch[] sketches = new DistinctSketch[0];
 
   @Override
+  public boolean orderMatters() {
+    return false; // a sketch of the distinct values
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > sketches.length) {
       sketches = Arrays.copyOf(sketches, Math.max(groups, sketches.length * 2));

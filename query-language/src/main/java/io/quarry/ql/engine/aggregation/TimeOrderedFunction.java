@@ -30,6 +30,11 @@ final class TimeOrderedFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return true; // among values of one _time, the first seen
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > values.length) {
       int size = Math.max(groups, values.length * 2);

@@ -20,6 +20,11 @@ final class VarianceFunction implements GroupingFunction {
   }
 
   @Override
+  public boolean orderMatters() {
+    return false; // sums
+  }
+
+  @Override
   public void grow(int groups) {
     if (groups > counts.length) {
       int size = Math.max(groups, counts.length * 2);

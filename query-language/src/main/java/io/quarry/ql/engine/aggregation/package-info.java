@@ -13,14 +13,15 @@
  * threads by {@link io.quarry.ql.engine.aggregation.SharedTasks}, which stops starting tasks once a
  * cancelled search's stop check says so); the same keys and states fed position by position and
  * read at any moment for {@code eventstats} and {@code streamstats} ({@link
- * io.quarry.ql.engine.aggregation.RunningGroups}). {@code stats}, {@code eventstats} and {@code
- * streamstats} share these states, so their arithmetic agrees. {@code stats} with wildcard fields
- * ({@code avg(*)}) is one such operator per matched field, joined by group at the end ({@link
- * io.quarry.ql.engine.aggregation.WildcardAggregation}). The other page aggregations ({@link
- * io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}) share the batch
- * contract ({@link io.quarry.ql.engine.aggregation.PageAggregator}; a transforming plugin command
- * is planned as one but runs as chain operators, {@code exec.TransformingPlugin}); a source that
- * counts in place of rows (the index shortcuts, {@link
+ * io.quarry.ql.engine.aggregation.RunningGroups}; what both read of a page besides the functions'
+ * fields, {@link io.quarry.ql.engine.aggregation.StatsInput}). {@code stats}, {@code eventstats}
+ * and {@code streamstats} share these states, so their arithmetic agrees. {@code stats} with
+ * wildcard fields ({@code avg(*)}) is one such operator per matched field, joined by group at the
+ * end ({@link io.quarry.ql.engine.aggregation.WildcardAggregation}). The other page aggregations
+ * ({@link io.quarry.ql.engine.aggregation.TopAggregation}, {@code exec.ChartAggregation}) share the
+ * batch contract ({@link io.quarry.ql.engine.aggregation.PageAggregator}; a transforming plugin
+ * command is planned as one but runs as chain operators, {@code exec.TransformingPlugin}); a source
+ * that counts in place of rows (the index shortcuts, {@link
  * io.quarry.ql.engine.aggregation.CountShortcut}) hands them intermediate state as pages ({@link
  * io.quarry.ql.engine.aggregation.CountPages}).
  */
