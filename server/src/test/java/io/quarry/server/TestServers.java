@@ -209,6 +209,20 @@ public final class TestServers {
     return response.body();
   }
 
+  /** The events in {@code index}, by {@code search index=<index> | stats count} as admin. */
+  public static long countOf(QuarryServer server, String password, String index) throws Exception {
+    String body = exportOk(server, password, "search index=" + index + " | stats count");
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    for (String line : body.split("\n")) {
+      com.fasterxml.jackson.databind.JsonNode row = line.isBlank() ? null : json.readTree(line);
+      if (row != null && row.has("result")) {
+        return row.get("result").get("count").asLong();
+      }
+    }
+    throw new AssertionError("no count in " + body);
+  }
+
   /** {@code Authorization: Basic} for admin. */
   public static String basic(String password) {
     return "Basic "
