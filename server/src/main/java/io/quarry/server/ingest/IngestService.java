@@ -115,8 +115,8 @@ public final class IngestService {
     }
     if (byIndex.size() > 1) {
       // a single index's batch is checked by its add before it writes; for several, a later
-      // index must not refuse as busy or too large after an earlier one is stored (a batch is
-      // encoded twice: once here, once to append)
+      // index must not refuse as busy or too large after an earlier one is stored (the size
+      // counted without encoding the batch: EncodedBatch.lengthOf)
       for (Map.Entry<String, List<Event>> batch : byIndex.entrySet()) {
         store.requireAccepting(batch.getKey(), batch.getValue());
       }

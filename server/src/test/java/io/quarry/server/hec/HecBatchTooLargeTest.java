@@ -40,7 +40,7 @@ class HecBatchTooLargeTest {
             dataDirectory,
             PASSWORD,
             settings ->
-                TestServers.indexes(settings, TestServers.TOKEN, List.of("main", "web"))
+                TestServers.indexes(settings, TestServers.TOKEN, List.of("main", "web", "probe"))
                     .put("storage.maxBatchBytes", LIMIT));
   }
 
@@ -78,6 +78,37 @@ class HecBatchTooLargeTest {
     HttpResponse<String> half = post("/services/collector/raw?index=web", lines.substring(2500));
     assertThat(half.statusCode()).as(half.body()).isEqualTo(200);
     assertThat(counts()).containsExactly(0L, 25L);
+  }
+
+  @Test
+  void aBodyForTwoIndexesIsRefusedExactlyWhereOneIndexsBatchAloneIs() throws Exception {
+    // the largest event the append takes alone (one index: its own check of the encoded record),
+    // found on an index of its own; the pre-write check of a body for two indexes counts the
+    // batch without encoding it and must refuse at the very same byte
+    int low = 1000; // taken
+    int high = (int) LIMIT; // refused: the text alone fills the record
+    while (high - low > 1) {
+      int middle = (low + high) / 2;
+      HttpResponse<String> alone =
+          post("/services/collector/event", envelope("probe", "x", middle));
+      if (alone.statusCode() == 200) {
+        low = middle;
+      } else {
+        assertThat(alone.statusCode()).as(alone.body()).isEqualTo(413);
+        high = middle;
+      }
+    }
+    String main = envelope("main", "m", 100);
+
+    HttpResponse<String> refused =
+        post("/services/collector/event", main + envelope("web", "x", low + 1));
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(413);
+    assertThat(counts()).as("one byte over: nothing of the body").containsExactly(0L, 0L);
+
+    HttpResponse<String> taken =
+        post("/services/collector/event", main + envelope("web", "x", low));
+    assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
+    assertThat(counts()).as("at the limit: both").containsExactly(1L, 1L);
   }
 
   /** An envelope for {@code index} whose event is {@code name} padded to {@code bytes}. */
