@@ -162,19 +162,7 @@ class WalLengthTest {
       boolean ascii = event.raw().chars().allMatch(c -> c < 0x80);
       boolean before =
           events.subList(0, i).stream().allMatch(e -> e.raw().chars().allMatch(c -> c < 0x80));
-      held.add(
-          ascii && before
-              ? Event.ofAscii(
-                  event.timeMicros(),
-                  bytes,
-                  offsets[i],
-                  event.raw().length(),
-                  null,
-                  event.host(),
-                  event.source(),
-                  event.sourcetype(),
-                  event.indexedFields())
-              : event);
+      held.add(ascii && before ? BodyRanges.heldAt(event, bytes, offsets[i]) : event);
     }
     return held;
   }

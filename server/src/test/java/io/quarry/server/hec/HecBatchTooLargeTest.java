@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +28,6 @@ class HecBatchTooLargeTest {
 
   @TempDir Path dataDirectory;
   @AutoClose private QuarryServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws Exception {
@@ -118,27 +114,12 @@ class HecBatchTooLargeTest {
   }
 
   private HttpResponse<String> post(String path, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(server.url() + path))
-            .header("Authorization", "Splunk " + TestServers.TOKEN)
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return TestServers.postHec(server, path, body);
   }
 
   private List<Long> counts() throws Exception {
-    return List.of(count("main"), count("web"));
-  }
-
-  private long count(String index) throws Exception {
-    String body =
-        TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count");
-    for (String line : body.split("\n")) {
-      JsonNode row = line.isBlank() ? null : JSON.readTree(line);
-      if (row != null && row.has("result")) {
-        return row.get("result").get("count").asLong();
-      }
-    }
-    throw new AssertionError("no count in " + body);
+    return List.of(
+        TestServers.countOf(server, PASSWORD, "main"),
+        TestServers.countOf(server, PASSWORD, "web"));
   }
 }
