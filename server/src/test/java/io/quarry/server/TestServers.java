@@ -173,15 +173,26 @@ public final class TestServers {
    * HEC token {@code token} and expects it accepted.
    */
   public static void postEvents(QuarryServer server, String token, String body) throws Exception {
-    HttpResponse<String> response =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-                    .header("Authorization", "Splunk " + token)
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = postHec(server, token, "/services/collector/event", body);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  }
+
+  /** Posts {@code body} to the HEC endpoint {@code path} with token {@link #TOKEN}: the answer. */
+  public static HttpResponse<String> postHec(QuarryServer server, String path, String body)
+      throws Exception {
+    return postHec(server, TOKEN, path, body);
+  }
+
+  /** As above, with HEC token {@code token}. */
+  public static HttpResponse<String> postHec(
+      QuarryServer server, String token, String path, String body) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(server.url() + path))
+                .header("Authorization", "Splunk " + token)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   /** Runs a search through Splunk's export endpoint (JSON lines) as admin. */
@@ -207,6 +218,20 @@ public final class TestServers {
     HttpResponse<String> response = export(server, password, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return response.body();
+  }
+
+  /** The events in {@code index}, by {@code search index=<index> | stats count} as admin. */
+  public static long countOf(QuarryServer server, String password, String index) throws Exception {
+    String body = exportOk(server, password, "search index=" + index + " | stats count");
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    for (String line : body.split("\n")) {
+      com.fasterxml.jackson.databind.JsonNode row = line.isBlank() ? null : json.readTree(line);
+      if (row != null && row.has("result")) {
+        return row.get("result").get("count").asLong();
+      }
+    }
+    throw new AssertionError("no count in " + body);
   }
 
   /** {@code Authorization: Basic} for admin. */

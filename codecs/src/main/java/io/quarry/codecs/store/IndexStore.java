@@ -237,8 +237,8 @@ public final class IndexStore implements Closeable {
    * Throws {@link io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge} when {@link #add} would refuse
    * {@code events} as one batch too large for a record of this index's log ({@link
    * IndexOptions#maxRecordBytes}); stores nothing. For a caller that writes one request's events to
-   * several indexes and decides every refusal before the first is written. Encodes the batch to
-   * measure it.
+   * several indexes and decides every refusal before the first is written. Counts the batch's
+   * encoded bytes without encoding it.
    */
   public void requireFits(List<Event> events) throws IOException {
     writes.requireFits(events);

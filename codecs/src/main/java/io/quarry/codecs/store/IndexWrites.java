@@ -164,11 +164,11 @@ final class IndexWrites {
   /**
    * Throws {@link WriteAheadLog.RecordTooLarge} when {@link #add} would refuse {@code events} as
    * one batch too large for a record of this index's log ({@link IndexOptions#maxRecordBytes});
-   * stores nothing. Encodes the batch to measure it.
+   * stores nothing. Counts the batch's encoded bytes without encoding it ({@link
+   * EncodedBatch#lengthOf}).
    */
   void requireFits(List<Event> events) throws IOException {
-    WriteAheadLog.requireFits(
-        EncodedBatch.of(BatchLayouts.withAsciiBytes(events)), wal.maxRecordBytes());
+    WriteAheadLog.requireFits(EncodedBatch.lengthOf(events), wal.maxRecordBytes());
   }
 
   /** What a commit's roll of the log swapped: the log files before it, and the adds to wait for. */

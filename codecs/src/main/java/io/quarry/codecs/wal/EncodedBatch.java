@@ -27,6 +27,15 @@ public final class EncodedBatch {
   }
 
   /**
+   * The bytes the record of {@code events} takes after its {@code FirstSeq}, as {@link #of(List)}
+   * would encode them, counted without encoding or copying any text: what {@link
+   * WriteAheadLog#requireFits(long, long)} checks before a batch is built.
+   */
+  public static long lengthOf(List<Event> events) {
+    return WalCodec.length(events);
+  }
+
+  /**
    * Encodes {@code events} as {@link #of(List)} does, into an array used before when one was given
    * back ({@link #giveBack}): saves allocating and zeroing an array per batch. The caller gives the
    * batch back once it is appended, and then uses it no more.

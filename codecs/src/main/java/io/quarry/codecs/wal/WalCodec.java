@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.UnicodeUtil;
 
 /**
  * Serializes a batch of events for the log, format version 2 (session 35): the events' texts as one
@@ -69,9 +70,11 @@ final class WalCodec {
     }
   }
 
-  private static Encoded encode(List<Event> events, WalOutput reused) throws IOException {
-    // one body when every text is an ASCII range of the same array, in order, not overlapping, and
-    // the bytes between them few (a line feed each)
+  /**
+   * The array whose span is the record's body — every text an ASCII range of it, in order, not
+   * overlapping, and the bytes between them few (a line feed each) — or null: the texts are copied.
+   */
+  private static byte[] sharedBody(List<Event> events) {
     byte[] shared = events.isEmpty() ? null : events.get(0).asciiArray();
     long rawBytes = 0;
     int end = shared == null ? 0 : events.get(0).asciiOffset();
@@ -87,8 +90,78 @@ final class WalCodec {
     if (shared != null && end - events.get(0).asciiOffset() - rawBytes > rawBytes / 8 + 4096) {
       shared = null; // the texts are far apart in the body (lines dropped between): copy them
     }
-    if (shared == null) {
-      rawBytes = 0; // counted again as the texts are copied (a batch may stop sharing midway)
+    return shared;
+  }
+
+  /**
+   * The number of bytes {@link #encode} makes of {@code events} ({@code out}'s and the body's),
+   * counted without making them: no text is copied or encoded, only the batch's distinct strings
+   * are numbered. For the events as given or with their ASCII bytes known ({@link
+   * Event#withAsciiBytes}): the two encode to the same length (a text held as a {@code String} is
+   * copied either way, or is the whole body of a batch of one).
+   */
+  static long length(List<Event> events) {
+    byte[] shared = sharedBody(events);
+    WalStrings strings = new WalStrings(events);
+    long length = vIntBytes(events.size()) + strings.encodedBytes();
+    int bodyStart = shared == null ? 0 : events.get(0).asciiOffset();
+    int previousEnd = bodyStart;
+    for (int i = 0; i < events.size(); i++) {
+      Event event = events.get(i);
+      long time = event.timeMicros();
+      length += vLongBytes((time >> 63) ^ (time << 1)); // a zlong
+      if (shared != null) {
+        length += vIntBytes(event.asciiOffset() - previousEnd) + vIntBytes(event.asciiLength());
+        previousEnd = event.asciiOffset() + event.asciiLength();
+      } else {
+        int text =
+            event.asciiArray() != null
+                ? event.asciiLength()
+                : UnicodeUtil.calcUTF16toUTF8Length(event.raw(), 0, event.raw().length());
+        length += 1 + vIntBytes(text) + text; // Gap 0, Length, the copied text
+      }
+      length += vIntBytes(strings.number(0, event.host()));
+      length += vIntBytes(strings.number(1, event.source()));
+      length += vIntBytes(strings.number(2, event.sourcetype()));
+      length += vIntBytes(event.indexedFields().size());
+      int position = 0;
+      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+        length +=
+            vIntBytes(
+                strings.number(3 + Math.min(position++, WalStrings.NAME_SLOTS), field.getKey()));
+        length += vIntBytes(field.getValue().size());
+        for (String value : field.getValue()) {
+          length += WalStrings.stringBytes(value);
+        }
+      }
+    }
+    return length + (previousEnd - bodyStart);
+  }
+
+  /** The bytes of {@code value} as a vint. */
+  static int vIntBytes(int value) {
+    int bytes = 1;
+    while ((value & ~0x7F) != 0) {
+      value >>>= 7;
+      bytes++;
+    }
+    return bytes;
+  }
+
+  private static int vLongBytes(long value) {
+    int bytes = 1;
+    while ((value & ~0x7FL) != 0) {
+      value >>>= 7;
+      bytes++;
+    }
+    return bytes;
+  }
+
+  private static Encoded encode(List<Event> events, WalOutput reused) throws IOException {
+    byte[] shared = sharedBody(events);
+    long rawBytes = 0; // when copied: counted as the texts are copied
+    for (int i = 0; shared != null && i < events.size(); i++) {
+      rawBytes += events.get(i).asciiLength();
     }
     WalStrings strings = new WalStrings(events);
     // about: the first event's field values for every event (a batch's events have the same

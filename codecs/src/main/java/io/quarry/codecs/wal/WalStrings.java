@@ -55,6 +55,21 @@ final class WalStrings {
     return number;
   }
 
+  /** The bytes {@link #write} writes. */
+  long encodedBytes() {
+    long bytes = WalCodec.vIntBytes(texts.size());
+    for (String text : texts) {
+      bytes += stringBytes(text);
+    }
+    return bytes;
+  }
+
+  /** The bytes of {@code text} as {@link WalOutput#writeString} writes it: UTF-8 length, bytes. */
+  static int stringBytes(String text) {
+    int utf8 = org.apache.lucene.util.UnicodeUtil.calcUTF16toUTF8Length(text, 0, text.length());
+    return WalCodec.vIntBytes(utf8) + utf8;
+  }
+
   void write(WalOutput out) throws IOException {
     out.writeVInt(texts.size());
     for (String text : texts) {

@@ -319,7 +319,14 @@ public final class WriteAheadLog implements Closeable {
    * appends the first. The message names the limit.
    */
   public static void requireFits(EncodedBatch batch, long maxRecordBytes) throws RecordTooLarge {
-    long length = batch.length();
+    requireFits(batch.length(), maxRecordBytes);
+  }
+
+  /**
+   * As {@link #requireFits(EncodedBatch, long)} for a batch of {@code length} bytes after its
+   * {@code FirstSeq} ({@link EncodedBatch#lengthOf}), before it is built.
+   */
+  public static void requireFits(long length, long maxRecordBytes) throws RecordTooLarge {
     if (length + MAX_VLONG_BYTES > maxRecordBytes) {
       // past the format's limit a record would read back as cut short, and be cut off as a torn
       // tail: refuse it before it is written, so it is never acknowledged

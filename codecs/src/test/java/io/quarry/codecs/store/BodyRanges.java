@@ -25,20 +25,25 @@ public final class BodyRanges {
     List<Event> held = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
       Event event = events.get(i);
-      held.add(
-          AsciiText.bytesOf(event.raw()) == null
-              ? event
-              : Event.ofAscii(
-                  event.timeMicros(),
-                  bytes,
-                  offsets[i],
-                  event.raw().length(),
-                  null,
-                  event.host(),
-                  event.source(),
-                  event.sourcetype(),
-                  event.indexedFields()));
+      held.add(AsciiText.bytesOf(event.raw()) == null ? event : heldAt(event, bytes, offsets[i]));
     }
     return held;
+  }
+
+  /**
+   * {@code event} (an ASCII text) with its text held as the range of {@code body} at {@code
+   * offset}.
+   */
+  public static Event heldAt(Event event, byte[] body, int offset) {
+    return Event.ofAscii(
+        event.timeMicros(),
+        body,
+        offset,
+        event.raw().length(),
+        null,
+        event.host(),
+        event.source(),
+        event.sourcetype(),
+        event.indexedFields());
   }
 }

@@ -46,16 +46,6 @@ public record Storage(
     maxBatchBytes =
         Objects.requireNonNullElse(
             maxBatchBytes, io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES);
-    if (maxBatchBytes < MIN_BATCH_BYTES
-        || maxBatchBytes > io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES) {
-      throw new IllegalArgumentException(
-          "storage.maxBatchBytes must be between "
-              + MIN_BATCH_BYTES
-              + " and "
-              + io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES
-              + ": "
-              + maxBatchBytes);
-    }
     StorageSettings.check(
         journalCompression,
         format,
@@ -63,7 +53,8 @@ public record Storage(
         maxBucketEvents,
         blockEvents,
         maxHotBucketAgeHours,
-        maxWaitingBuckets);
+        maxWaitingBuckets,
+        maxBatchBytes);
     compaction = compaction == null ? Compaction.DEFAULTS : compaction.over(Compaction.DEFAULTS);
     StorageSettings.checkCompaction("storage.compaction", compaction);
     indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);

@@ -6,6 +6,7 @@ import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.store.BucketFormat;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
+import io.quarry.codecs.wal.WriteAheadLog;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,7 +34,8 @@ final class StorageSettings {
       long maxBucketEvents,
       int blockEvents,
       int maxHotBucketAgeHours,
-      int maxWaitingBuckets) {
+      int maxWaitingBuckets,
+      long maxBatchBytes) {
     JournalCompression.fromName(journalCompression);
     try {
       BucketFormat.fromName(format);
@@ -48,6 +50,15 @@ final class StorageSettings {
     }
     Bounds.atLeastOne(maxHotBucketAgeHours, "storage.maxHotBucketAgeHours");
     Bounds.atLeastOne(maxWaitingBuckets, "storage.maxWaitingBuckets");
+    if (maxBatchBytes < Storage.MIN_BATCH_BYTES || maxBatchBytes > WriteAheadLog.MAX_RECORD_BYTES) {
+      throw new IllegalArgumentException(
+          "storage.maxBatchBytes must be from "
+              + Storage.MIN_BATCH_BYTES
+              + " to "
+              + WriteAheadLog.MAX_RECORD_BYTES
+              + " (the write-ahead log's record limit), not "
+              + maxBatchBytes);
+    }
   }
 
   /** Checks each index's layout: a known name, and none on a metric index. */

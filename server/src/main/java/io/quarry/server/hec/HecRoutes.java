@@ -294,13 +294,52 @@ public final class HecRoutes {
     }
   }
 
+  /**
+   * Splunk's health answer: 503 code 18 "HEC is unhealthy, queues are full" with {@code
+   * Retry-After} while a request would be refused as busy — every ingest pipeline busy and the
+   * queue more than half full, or an index whose compaction lags behind ingest (Splunk has no index
+   * of its own refusing: its blocked queues are the node's) — else 200 code 17. Asked with a HEC
+   * token ({@code Authorization: Splunk <token>}), it asks the indexes that token may write and its
+   * {@code reason} names the busy ones ({@code busy-indexes}, a Quarry extension); asked without
+   * one (or with an unknown one) it asks every index that takes shipped events and names none.
+   */
   private void health(Exchange exchange) {
     if (ingest.gate().saturated()) {
       exchange.json(
           HttpResponseStatus.SERVICE_UNAVAILABLE, QUEUES_FULL, Map.of("Retry-After", "1"));
       return;
     }
-    exchange.json(HttpResponseStatus.OK, HEALTHY);
+    HecToken token = healthToken(exchange);
+    Map<String, String> busy =
+        ingest.busyIndexes(index -> token == null ? !index.startsWith("_") : token.mayWrite(index));
+    if (busy.isEmpty()) {
+      exchange.json(HttpResponseStatus.OK, HEALTHY);
+      return;
+    }
+    Map<String, Object> body = new LinkedHashMap<>(QUEUES_FULL);
+    if (token == null) {
+      body.put(
+          "reason",
+          "compaction lags behind ingest in "
+              + busy.size()
+              + (busy.size() == 1 ? " index" : " indexes")
+              + " (ask with a HEC token to see which of its indexes)");
+    } else {
+      body.put("reason", String.join("; ", busy.values()));
+      body.put("busy-indexes", List.copyOf(busy.keySet()));
+    }
+    exchange.json(HttpResponseStatus.SERVICE_UNAVAILABLE, body, Map.of("Retry-After", "1"));
+  }
+
+  /** The HEC token a health request presents, or null: health needs none and refuses none. */
+  private HecToken healthToken(Exchange exchange) {
+    String authorization = exchange.header(HttpHeaderNames.AUTHORIZATION);
+    if (authorization == null || authorization.isBlank()) {
+      return null;
+    }
+    return Authenticator.presentedHecToken(authorization)
+        .flatMap(authenticator::hecToken)
+        .orElse(null);
   }
 
   private HecToken authenticate(Exchange exchange) {

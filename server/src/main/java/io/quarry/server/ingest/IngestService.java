@@ -54,6 +54,26 @@ public final class IngestService {
     return result;
   }
 
+  /**
+   * The indexes {@code asked} accepts that would refuse a batch now because their compaction lags
+   * behind ingest ({@link io.quarry.codecs.store.IndexBusyException}), each with the refusal's
+   * message, in name order. Stores nothing. What {@code /services/collector/health} reports.
+   */
+  public Map<String, String> busyIndexes(java.util.function.Predicate<String> asked) {
+    Map<String, String> busy = new java.util.TreeMap<>();
+    for (String name : store.indexNames()) {
+      if (!asked.test(name)) {
+        continue;
+      }
+      try {
+        store.index(name).requireAccepting();
+      } catch (io.quarry.codecs.store.IndexBusyException e) {
+        busy.put(name, e.getMessage());
+      }
+    }
+    return busy;
+  }
+
   public boolean hasIndex(String index) {
     return store.hasIndex(index);
   }
@@ -95,8 +115,8 @@ public final class IngestService {
     }
     if (byIndex.size() > 1) {
       // a single index's batch is checked by its add before it writes; for several, a later
-      // index must not refuse as busy or too large after an earlier one is stored (a batch is
-      // encoded twice: once here, once to append)
+      // index must not refuse as busy or too large after an earlier one is stored (the size
+      // counted without encoding the batch: EncodedBatch.lengthOf)
       for (Map.Entry<String, List<Event>> batch : byIndex.entrySet()) {
         store.requireAccepting(batch.getKey(), batch.getValue());
       }

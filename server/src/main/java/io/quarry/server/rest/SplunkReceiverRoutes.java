@@ -5,7 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.IndexBusyException;
+import io.quarry.codecs.store.InvalidEventException;
+import io.quarry.codecs.wal.WriteAheadLog;
 import io.quarry.server.auth.Access;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.config.QuarryConfig;
@@ -14,14 +16,15 @@ import io.quarry.server.http.ApiException;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.EventBreaker;
-import io.quarry.server.ingest.IndexedEvent;
 import io.quarry.server.ingest.IngestGate;
 import io.quarry.server.ingest.IngestService;
+import java.io.IOException;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Splunk's {@code POST /services/receivers/simple} (what {@code index.submit(…)} of its SDKs
@@ -30,10 +33,14 @@ import java.util.Map;
  * query string (the SDKs send the body with a form content type, so it is never read as a form).
  * Authenticated as a user, who needs the {@code edit_tcp} capability (admin has it); internal
  * indexes take no events from here. It answers when the events are durable, with Splunk's {@code
- * <response><results><result>} (or JSON with {@code output_mode=json}); a busy ingest answers 503
- * with {@code Retry-After}, as HEC does.
+ * <response><results><result>} (or JSON with {@code output_mode=json}). A body is stored whole or
+ * not at all: an event its index cannot take (an index-time field that does not parse as its
+ * declared type, a value too long) is 400 {@code INVALID_EVENT} naming it, a body over {@code
+ * storage.maxBatchBytes} 413 {@code REQUEST_TOO_LARGE}; a busy ingest or index, or a failed write,
+ * answers 503 {@code SERVER_BUSY} with {@code Retry-After}, as HEC does.
  */
 public final class SplunkReceiverRoutes {
+  private static final Logger LOG = Logger.getLogger(SplunkReceiverRoutes.class.getName());
   private static final List<String> PATHS =
       List.of("/services/receivers/simple", "/servicesNS/{owner}/{app}/receivers/simple");
 
@@ -80,19 +87,7 @@ public final class SplunkReceiverRoutes {
           .run(
               exchange.bodyLength(),
               () -> {
-                List<IndexedEvent> good = new ArrayList<>();
-                for (Event event :
-                    ingest.breakRaw(body, sourcetype, host, source, clock.instant()).events()) {
-                  String problem = ingest.problem(index, event);
-                  if (problem != null) {
-                    ingest.write(good); // what came before the bad event is kept, as on HEC
-                    throw ApiException.badRequest(
-                        "INVALID_EVENT",
-                        "event " + (good.size() + 1) + " cannot be stored: " + problem);
-                  }
-                  good.add(new IndexedEvent(index, event));
-                }
-                ingest.write(good);
+                store(index, ingest.breakRaw(body, sourcetype, host, source, clock.instant()));
                 return null;
               });
     } catch (IngestGate.Full e) {
@@ -128,6 +123,38 @@ public final class SplunkReceiverRoutes {
           SplunkAtom.response(Map.of("results", List.of(xml.append("</result>")))));
     } else {
       exchange.json(HttpResponseStatus.OK, result);
+    }
+  }
+
+  /**
+   * Stores a body's events in one batch: the store checks every event before it stores any, so a
+   * body with an event the index cannot take stores nothing (Splunk's answer names no event a
+   * client could resume from: a resent body must not store its first events twice). A busy index
+   * ({@link IndexBusyException}) is left to the gate, which answers it busy.
+   */
+  private void store(String index, EventBreaker.Result broken) throws IOException {
+    try {
+      ingest.write(index, broken, broken.events().size());
+    } catch (InvalidEventException e) {
+      throw ApiException.badRequest(
+          "INVALID_EVENT",
+          "event "
+              + (e.position() + 1)
+              + " cannot be stored: "
+              + e.problem()
+              + "; nothing of the body is stored");
+    } catch (WriteAheadLog.RecordTooLarge e) {
+      throw ApiException.requestTooLarge(e.getMessage()); // a retry fails again: not busy
+    } catch (IndexBusyException e) {
+      throw e;
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "storing a receivers/simple body failed; answering 503", e);
+      throw new ApiException(
+          HttpResponseStatus.SERVICE_UNAVAILABLE,
+          "SERVER_BUSY",
+          "storage write failed: " + e.getMessage() + " (is the disk full?); retry later",
+          Map.of(),
+          Map.of("Retry-After", "1"));
     }
   }
 

@@ -73,6 +73,27 @@ class ConfigChecksTest {
         refused("storage.maxBucketEvents must be at least 1", "storage.maxBucketEvents", "0"),
         refused("storage.maxWaitingBuckets must be at least 1", "storage.maxWaitingBuckets", "0"),
         refused(
+            "storage.maxBatchBytes must be from 4096 to 1073741824 (the write-ahead log's record"
+                + " limit), not 4095",
+            "storage.maxBatchBytes",
+            "4095"),
+        refused(
+            "storage.maxBatchBytes must be from 4096 to 1073741824 (the write-ahead log's record"
+                + " limit), not 1073741825",
+            "storage.maxBatchBytes",
+            "1073741825"),
+        refused(
+            "storage.maxBatchBytes must be from 4096 to 1073741824 (the write-ahead log's record"
+                + " limit), not -1",
+            "storage.maxBatchBytes",
+            "-1"),
+        // as every number setting: Jackson's words after the setting's path
+        refused(
+            "storage.maxBatchBytes: Cannot deserialize value of type `java.lang.Long` from String"
+                + " \"lots\": not a valid `java.lang.Long` value",
+            "storage.maxBatchBytes",
+            "lots"),
+        refused(
             "storage.maxHotBucketAgeHours must be at least 1", "storage.maxHotBucketAgeHours", "0"),
         refused(
             "storage.compaction.mode must be deferred or inline, not 'later'",

@@ -7,9 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.HecToken;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +29,6 @@ class HecBadEnvelopeTest {
 
   @TempDir Path dataDirectory;
   @AutoClose private QuarryServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws Exception {
@@ -116,28 +112,13 @@ class HecBadEnvelopeTest {
   }
 
   private HttpResponse<String> post(String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(server.url() + "/services/collector/event"))
-            .header("Authorization", "Splunk " + TestServers.TOKEN)
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return TestServers.postHec(server, "/services/collector/event", body);
   }
 
   /** The events in main and in web, by a search over both. */
   private List<Long> counts() throws Exception {
-    return List.of(count("main"), count("web"));
-  }
-
-  private long count(String index) throws Exception {
-    String body =
-        TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count");
-    for (String line : body.split("\n")) {
-      JsonNode row = line.isBlank() ? null : JSON.readTree(line);
-      if (row != null && row.has("result")) {
-        return row.get("result").get("count").asLong();
-      }
-    }
-    throw new AssertionError("no count in " + body);
+    return List.of(
+        TestServers.countOf(server, PASSWORD, "main"),
+        TestServers.countOf(server, PASSWORD, "web"));
   }
 }

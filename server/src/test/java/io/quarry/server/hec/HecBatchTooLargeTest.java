@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +28,6 @@ class HecBatchTooLargeTest {
 
   @TempDir Path dataDirectory;
   @AutoClose private QuarryServer server;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws Exception {
@@ -40,7 +36,7 @@ class HecBatchTooLargeTest {
             dataDirectory,
             PASSWORD,
             settings ->
-                TestServers.indexes(settings, TestServers.TOKEN, List.of("main", "web"))
+                TestServers.indexes(settings, TestServers.TOKEN, List.of("main", "web", "probe"))
                     .put("storage.maxBatchBytes", LIMIT));
   }
 
@@ -80,6 +76,37 @@ class HecBatchTooLargeTest {
     assertThat(counts()).containsExactly(0L, 25L);
   }
 
+  @Test
+  void aBodyForTwoIndexesIsRefusedExactlyWhereOneIndexsBatchAloneIs() throws Exception {
+    // the largest event the append takes alone (one index: its own check of the encoded record),
+    // found on an index of its own; the pre-write check of a body for two indexes counts the
+    // batch without encoding it and must refuse at the very same byte
+    int low = 1000; // taken
+    int high = (int) LIMIT; // refused: the text alone fills the record
+    while (high - low > 1) {
+      int middle = (low + high) / 2;
+      HttpResponse<String> alone =
+          post("/services/collector/event", envelope("probe", "x", middle));
+      if (alone.statusCode() == 200) {
+        low = middle;
+      } else {
+        assertThat(alone.statusCode()).as(alone.body()).isEqualTo(413);
+        high = middle;
+      }
+    }
+    String main = envelope("main", "m", 100);
+
+    HttpResponse<String> refused =
+        post("/services/collector/event", main + envelope("web", "x", low + 1));
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(413);
+    assertThat(counts()).as("one byte over: nothing of the body").containsExactly(0L, 0L);
+
+    HttpResponse<String> taken =
+        post("/services/collector/event", main + envelope("web", "x", low));
+    assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
+    assertThat(counts()).as("at the limit: both").containsExactly(1L, 1L);
+  }
+
   /** An envelope for {@code index} whose event is {@code name} padded to {@code bytes}. */
   private static String envelope(String index, String name, int bytes) {
     String event = name + " " + "p".repeat(bytes - name.length() - 1);
@@ -87,27 +114,12 @@ class HecBatchTooLargeTest {
   }
 
   private HttpResponse<String> post(String path, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(server.url() + path))
-            .header("Authorization", "Splunk " + TestServers.TOKEN)
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return TestServers.postHec(server, path, body);
   }
 
   private List<Long> counts() throws Exception {
-    return List.of(count("main"), count("web"));
-  }
-
-  private long count(String index) throws Exception {
-    String body =
-        TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count");
-    for (String line : body.split("\n")) {
-      JsonNode row = line.isBlank() ? null : JSON.readTree(line);
-      if (row != null && row.has("result")) {
-        return row.get("result").get("count").asLong();
-      }
-    }
-    throw new AssertionError("no count in " + body);
+    return List.of(
+        TestServers.countOf(server, PASSWORD, "main"),
+        TestServers.countOf(server, PASSWORD, "web"));
   }
 }

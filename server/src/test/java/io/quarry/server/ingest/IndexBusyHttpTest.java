@@ -2,62 +2,37 @@ package io.quarry.server.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.server.BusyIndexes;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
-import java.io.Closeable;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An index whose compaction lags behind ingest refuses events over real HTTP: with {@code
- * storage.maxWaitingBuckets} full buckets waiting for their roll (the node's compactions held back
- * through {@link io.quarry.codecs.store.EventStore#holdCompactions}) and its hot bucket at twice
- * {@code storage.maxBucketEvents}, HEC answers 503 code 9 with {@code Retry-After} and a body that
- * names the index; once compaction catches up the same request is taken, and every event is stored
- * exactly once.
+ * storage.maxWaitingBuckets} full buckets waiting for their roll (the node's compactions held back,
+ * {@link BusyIndexes}) and its hot bucket at twice {@code storage.maxBucketEvents}, HEC answers 503
+ * code 9 with {@code Retry-After} and a body that names the index; once compaction catches up the
+ * same request is taken, and every event is stored exactly once.
  */
 class IndexBusyHttpTest {
   private static final String PASSWORD = "busy-admin-password";
-  private static final int BATCH = 250;
+  private static final int BATCH = BusyIndexes.BATCH;
 
   @TempDir Path data;
 
   @Test
   void anIndexPastItsWaitingBucketsAnswers503UntilCompactionCaughtUp() throws Exception {
-    try (QuarryServer server =
-        TestServers.start(
-            data,
-            PASSWORD,
-            settings ->
-                settings
-                    .put("storage.maxBucketEvents", 1_000)
-                    .put("storage.maxWaitingBuckets", 1)
-                    .put("storage.commitIntervalSeconds", 1)
-                    .put("storage.compaction", Map.of("mode", "deferred")))) {
-      Closeable hold = server.ingest().store().holdCompactions();
-      int stored = 0;
-      HttpResponse<String> refused = null;
-      String refusedBody = null;
-      try {
-        // a bucket turns full at the first commit past 1,000 events (or past 2,000 when commits
-        // lag, its overrun) and waits for its roll; with that one waiting the next hot bucket is
-        // refused at 2,000: far fewer than 200 batches of 250
-        for (int batch = 0; batch < 200 && refused == null; batch++) {
-          String body = lines(stored, BATCH);
-          HttpResponse<String> response =
-              TestServers.postRaw(server, TestServers.TOKEN, "app", body);
-          if (response.statusCode() == 200) {
-            stored += BATCH;
-            Thread.sleep(50); // lets the index's committer (every second) see its buckets full
-          } else {
-            refused = response;
-            refusedBody = body;
-          }
-        }
+    try (QuarryServer server = TestServers.start(data, PASSWORD, BusyIndexes::settings)) {
+      int stored;
+      String refusedBody;
+      try (BusyIndexes.Busy busy = BusyIndexes.fill(server, TestServers.TOKEN, null)) {
+        stored = busy.stored();
+        HttpResponse<String> refused = busy.refused();
+        refusedBody = busy.refusedBody();
         assertThat(refused).as("refused within 200 batches; %d stored", stored).isNotNull();
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).isPresent();
@@ -69,8 +44,6 @@ class IndexBusyHttpTest {
         assertThat(stored)
             .as("a full bucket (1,000 or more) waits and the hot one holds twice its limit")
             .isGreaterThanOrEqualTo(3_000);
-      } finally {
-        hold.close();
       }
       HttpResponse<String> taken = null;
       long deadline = System.nanoTime() + 120_000_000_000L;
@@ -94,14 +67,5 @@ class IndexBusyHttpTest {
       assertThat(result.get("count").asLong()).as(counted).isEqualTo(stored);
       assertThat(result.get("kinds").asLong()).as("each event once: %s", counted).isEqualTo(stored);
     }
-  }
-
-  /** {@code count} lines {@code n=<number>} from {@code from}, one event each. */
-  private static String lines(int from, int count) {
-    StringBuilder text = new StringBuilder();
-    for (int n = from; n < from + count; n++) {
-      text.append("2026-01-01T00:00:00Z n=").append(n).append('\n');
-    }
-    return text.toString();
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.client.IndexSummary;
 import io.quarry.client.QuarryClient;
+import io.quarry.server.EnvelopeBuilder;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -131,7 +132,7 @@ class CompactionRacingListingTest {
     Map<String, String> regions = new HashMap<>();
     int perRequest = EVENTS / REQUESTS;
     for (int request = 0; request < REQUESTS; request++) {
-      StringBuilder envelopes = new StringBuilder();
+      EnvelopeBuilder envelopes = new EnvelopeBuilder();
       for (int i = request * perRequest; i < (request + 1) * perRequest; i++) {
         String textRegion = null;
         String event;
@@ -170,17 +171,9 @@ class CompactionRacingListingTest {
         if (region != null) {
           regions.put(Integer.toString(i), region);
         }
-        envelopes
-            .append("{\"time\":")
-            .append(1_767_225_600 + i)
-            .append(",\"host\":\"h")
-            .append(random.nextInt(3))
-            .append("\",\"sourcetype\":\"app\",\"event\":")
-            .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(event))
-            .append(fields)
-            .append("}\n");
+        envelopes.add(i, random.nextInt(3), event, fields);
       }
-      TestServers.postEvents(server, TestServers.TOKEN, envelopes.toString());
+      TestServers.postEvents(server, TestServers.TOKEN, envelopes.body());
       assertThat(EnginePages.rows(server, "* | stats count")).hasSize(1); // a segment
     }
     return regions;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.server.EnvelopeBuilder;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -36,7 +37,7 @@ final class EnginePages {
   static List<String> loadRandomEvents(QuarryServer server, long seed) throws Exception {
     Random random = new Random(seed);
     List<String> texts = new ArrayList<>(EVENTS);
-    StringBuilder envelopes = new StringBuilder();
+    EnvelopeBuilder envelopes = new EnvelopeBuilder();
     for (int i = 0; i < EVENTS; i++) {
       String event =
           i % 13 == 0
@@ -55,17 +56,9 @@ final class EnginePages {
             case 2 -> ",\"fields\":{\"region\":\"us\",\"zone\":\"z" + random.nextInt(2) + "\"}";
             default -> "";
           };
-      envelopes
-          .append("{\"time\":")
-          .append(1_767_225_600 + i)
-          .append(",\"host\":\"h")
-          .append(random.nextInt(3))
-          .append("\",\"sourcetype\":\"app\",\"event\":")
-          .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(event))
-          .append(fields)
-          .append("}\n");
+      envelopes.add(i, random.nextInt(3), event, fields);
     }
-    TestServers.postEvents(server, TestServers.TOKEN, envelopes.toString());
+    TestServers.postEvents(server, TestServers.TOKEN, envelopes.body());
     return List.copyOf(texts);
   }
 

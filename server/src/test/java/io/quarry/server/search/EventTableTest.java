@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.server.EnvelopeBuilder;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class EventTableTest {
   static void start() throws Exception {
     server = TestServers.start(dataDirectory, PASSWORD);
     Random random = new Random(SEED);
-    StringBuilder envelopes = new StringBuilder();
+    EnvelopeBuilder envelopes = new EnvelopeBuilder();
     for (int i = 0; i < EVENTS; i++) {
       String event =
           i % 13 == 0
@@ -54,17 +55,9 @@ class EventTableTest {
                 case 2 -> ",\"fields\":{\"region\":\"us\",\"zone\":\"z" + random.nextInt(2) + "\"}";
                 default -> "";
               };
-      envelopes
-          .append("{\"time\":")
-          .append(1_767_225_600 + i)
-          .append(",\"host\":\"h")
-          .append(random.nextInt(3))
-          .append("\",\"sourcetype\":\"app\",\"event\":")
-          .append(com.fasterxml.jackson.databind.node.TextNode.valueOf(event))
-          .append(fields)
-          .append("}\n");
+      envelopes.add(i, random.nextInt(3), event, fields);
     }
-    TestServers.postEvents(server, TestServers.TOKEN, envelopes.toString());
+    TestServers.postEvents(server, TestServers.TOKEN, envelopes.body());
     EnginePages.uploadRegions(server, PASSWORD);
   }
 
