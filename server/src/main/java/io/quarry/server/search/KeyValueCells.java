@@ -76,6 +76,11 @@ final class KeyValueCells implements KeyValueBytes.Values {
    * extraction ({@link FieldExtractor}) decides.
    */
   static boolean mayBeJson(byte[] bytes, int offset, int length) {
+    if (length > 0 && bytes[offset] > ' ' && bytes[offset] != '{') {
+      // every ASCII character String.strip takes is at most ' ': the text starts here, and not
+      // with '{' (an access-log line, one byte read, not its end's cache line too)
+      return false;
+    }
     int start = offset;
     int end = offset + length;
     while (start < end && Character.isWhitespace(bytes[start])) {
