@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -33,13 +32,23 @@ public final class EventStore implements Closeable {
    */
   public static final Pattern INDEX_NAME = Pattern.compile("[a-z0-9_][a-z0-9_-]{0,79}");
 
+  /**
+   * The committer threads of a store opened without saying how many: the work is mostly waiting for
+   * fsyncs, so more threads than cores, and enough that a few stalled or rolling indexes leave the
+   * others a thread ({@link CommitterPool}).
+   */
+  public static final int DEFAULT_COMMITTER_THREADS = CommitterPool.DEFAULT_THREADS;
+
+  /** The most committer threads a store takes ({@link #open(Path, Map, Clock, int)}). */
+  public static final int MAX_COMMITTER_THREADS = CommitterPool.MAX_THREADS;
+
   private final Map<String, IndexStore> indexes;
 
-  private final IndexCommitters committers; // one thread per index
+  private final CommitterPool committers; // every index's periodic work, each on its own queue
   private final CompactionPermits permits; // the node's bound on deferred compactions
 
   private EventStore(
-      Map<String, IndexStore> indexes, IndexCommitters committers, CompactionPermits permits) {
+      Map<String, IndexStore> indexes, CommitterPool committers, CompactionPermits permits) {
     this.indexes = indexes;
     this.committers = committers;
     this.permits = permits;
@@ -65,21 +74,33 @@ public final class EventStore implements Closeable {
   /** As {@link #open(Path, Map)}, with the clock that drives bucket rolling and retention. */
   public static EventStore open(
       Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock) throws IOException {
-    return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open);
+    return open(dataDirectory, indexOptions, clock, DEFAULT_COMMITTER_THREADS);
   }
 
   /**
-   * As {@link #open(Path, Map, Clock)}, with each index's factory of bucket directories (tests slow
-   * down or fail one index's disk through it).
+   * As {@link #open(Path, Map, Clock)}, with at most {@code committerThreads} threads (1 to {@link
+   * #MAX_COMMITTER_THREADS}) for every index's commits, rolls, refreshes and compaction checks
+   * ({@link CommitterPool}).
+   */
+  public static EventStore open(
+      Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock, int committerThreads)
+      throws IOException {
+    return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open, committerThreads);
+  }
+
+  /**
+   * As {@link #open(Path, Map, Clock, int)}, with each index's factory of bucket directories (tests
+   * slow down or fail one index's disk through it).
    */
   static EventStore open(
       Path dataDirectory,
       Map<String, IndexOptions> indexOptions,
       Clock clock,
-      Function<String, Bucket.DirectoryFactory> directories)
+      Function<String, Bucket.DirectoryFactory> directories,
+      int committerThreads)
       throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
-    IndexCommitters committers = new IndexCommitters();
+    CommitterPool committers = new CommitterPool(committerThreads);
     CompactionPermits permits = new CompactionPermits(CompactionPermits.DEFAULT_PERMITS);
     try {
       for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
@@ -90,7 +111,7 @@ public final class EventStore implements Closeable {
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
-        ScheduledExecutorService committer = committers.start(name);
+        IndexCommitQueue committer = committers.queue(name);
         indexes.put(
             name,
             new IndexStore(

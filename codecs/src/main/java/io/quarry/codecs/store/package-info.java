@@ -1,10 +1,11 @@
 /**
  * The event store: per Quarry index a write-ahead log and time-partitioned buckets, each a Lucene
  * index written with the journal codec and sorted newest first; group commit for durable
- * acknowledgements ({@code IndexWrites}), commits and rolls on the index's own committer thread
- * ({@code IndexCommits}; at most {@code maxWaitingBuckets} full buckets wait for their roll, then
- * the index refuses adds with {@code IndexBusyException}; tests hold compactions back through
- * {@code EventStore.holdCompactions}), a bucket's live times and counts ({@code BucketExtent}),
+ * acknowledgements ({@code IndexWrites}), commits and rolls through the index's own serial queue on
+ * the node's bounded committer pool ({@code IndexCommits}, {@code IndexCommitQueue}, {@code
+ * CommitterPool}; at most {@code maxWaitingBuckets} full buckets wait for their roll, then the
+ * index refuses adds with {@code IndexBusyException}; tests hold compactions back through {@code
+ * EventStore.holdCompactions}), a bucket's live times and counts ({@code BucketExtent}),
  * near-real-time readers ({@code BucketSearchers}), recovery by sequence number ({@code
  * LogRecovery}), retention and quarantine, a hot bucket's journal compacted out of the ingest
  * window ({@link io.quarry.codecs.store.CompactionSettings}, {@code CompactionMergePolicy}; per

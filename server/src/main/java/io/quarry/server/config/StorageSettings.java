@@ -4,6 +4,7 @@ import io.quarry.codecs.block.EventBlockFormat;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.store.BucketFormat;
+import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
 import java.time.Duration;
@@ -48,6 +49,17 @@ final class StorageSettings {
     }
     Bounds.atLeastOne(maxHotBucketAgeHours, "storage.maxHotBucketAgeHours");
     Bounds.atLeastOne(maxWaitingBuckets, "storage.maxWaitingBuckets");
+  }
+
+  /** Checks {@code storage.committerThreads}: 1 to {@link EventStore#MAX_COMMITTER_THREADS}. */
+  static void checkCommitterThreads(int committerThreads) {
+    if (committerThreads < 1 || committerThreads > EventStore.MAX_COMMITTER_THREADS) {
+      throw new IllegalArgumentException(
+          "storage.committerThreads must be from 1 to "
+              + EventStore.MAX_COMMITTER_THREADS
+              + ", not "
+              + committerThreads);
+    }
   }
 
   /** Checks each index's layout: a known name, and none on a metric index. */

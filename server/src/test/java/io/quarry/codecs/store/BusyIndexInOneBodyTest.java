@@ -59,8 +59,8 @@ class BusyIndexInOneBodyTest {
             data,
             options,
             Clock.systemUTC(),
-            name ->
-                name.equals("web") ? holdingCompactions(entered, release) : FSDirectory::open)) {
+            name -> name.equals("web") ? holdingCompactions(entered, release) : FSDirectory::open,
+            EventStore.DEFAULT_COMMITTER_THREADS)) {
       IndexStore web = store.index("web");
       try {
         web.add(events("w", 0, 1_500));
