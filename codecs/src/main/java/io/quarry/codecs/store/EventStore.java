@@ -2,7 +2,6 @@ package io.quarry.codecs.store;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,9 +17,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.FSDirectory;
 
@@ -248,7 +244,8 @@ public final class EventStore implements Closeable {
       EventVisitor visitor,
       CursorReader reader)
       throws IOException {
-    return withSources(
+    return ScanSources.with(
+        this::index,
         indexNames,
         earliestMicros,
         latestMicros,
@@ -279,7 +276,8 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<ScanSlice> slices,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
-    return withSources(
+    return ScanSources.with(
+        this::index,
         indexNames,
         earliestMicros,
         latestMicros,
@@ -315,7 +313,8 @@ public final class EventStore implements Closeable {
                 .add(query, org.apache.lucene.search.BooleanClause.Occur.FILTER)
                 .add(counted, org.apache.lucene.search.BooleanClause.Occur.MUST_NOT)
                 .build();
-    return withSources(
+    return ScanSources.with(
+        this::index,
         indexNames,
         earliestMicros,
         latestMicros,
@@ -361,55 +360,6 @@ public final class EventStore implements Closeable {
               scanned.costs(),
               scanned.warnings());
         });
-  }
-
-  /** The scan body, over the acquired searchers of the buckets overlapping the range. */
-  @FunctionalInterface
-  private interface ScanBody {
-    ScanStats run(List<TimeOrderedScan.Source> sources) throws IOException;
-  }
-
-  private ScanStats withSources(
-      List<String> indexNames, long earliestMicros, long latestMicros, ScanBody body)
-      throws IOException {
-    List<TimeOrderedScan.Source> sources = new ArrayList<>();
-    List<String> warnings = new ArrayList<>();
-    int skipped = 0;
-    try {
-      for (String name : indexNames) {
-        IndexStore store = index(name);
-        List<Bucket> overlapping = store.bucketsOverlapping(earliestMicros, latestMicros);
-        skipped += store.bucketCount() - overlapping.size();
-        for (Bucket bucket : overlapping) {
-          try {
-            sources.add(new TimeOrderedScan.Source(name, store, bucket, bucket.acquire()));
-          } catch (CorruptIndexException
-              | IndexFormatTooOldException
-              | IndexFormatTooNewException e) {
-            warnings.add(store.quarantine(bucket, e));
-          }
-        }
-      }
-      ScanStats stats = body.run(sources);
-      warnings.addAll(stats.warnings());
-      return new ScanStats(
-          indexNames.size(),
-          sources.size(),
-          skipped,
-          stats.segments(),
-          stats.segmentsSkipped(),
-          stats.eventsRead(),
-          stats.costs(),
-          warnings);
-    } finally {
-      for (TimeOrderedScan.Source source : sources) {
-        try {
-          source.bucket().release(source.searcher());
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    }
   }
 
   @Override
