@@ -83,7 +83,7 @@ final class CompactionPermits {
    * Holds back every compaction not yet started until the hold is closed: while held, no bucket
    * without a permit gets one (a full bucket waits for its roll as when every permit is busy);
    * compactions already running go on. Tests reach an index's refusing state through it on a real
-   * server ({@link EventStore#holdCompactions}); holds nest.
+   * server through the codecs test-jar's {@code CompactionHolds}; holds nest.
    */
   java.io.Closeable hold() {
     synchronized (this) {

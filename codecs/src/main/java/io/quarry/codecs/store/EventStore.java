@@ -127,12 +127,9 @@ public final class EventStore implements Closeable {
     return new EventStore(indexes, committers, permits);
   }
 
-  /**
-   * A test hook (the server never takes one): no deferred compaction starts until the hold is
-   * closed ({@link CompactionPermits#hold}), so an index reaches its {@link IndexBusyException}.
-   */
-  public java.io.Closeable holdCompactions() {
-    return permits.hold();
+  /** The node's bound on compactions, shared by every index (tests hold it: CompactionHolds). */
+  CompactionPermits compactionPermits() {
+    return permits;
   }
 
   public Set<String> indexNames() {

@@ -2,6 +2,7 @@ package io.quarry.server.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.codecs.store.CompactionHolds;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
@@ -15,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An index whose compaction lags behind ingest refuses events over real HTTP: with {@code
  * storage.maxWaitingBuckets} full buckets waiting for their roll (the node's compactions held back
- * through {@link io.quarry.codecs.store.EventStore#holdCompactions}) and its hot bucket at twice
- * {@code storage.maxBucketEvents}, HEC answers 503 code 9 with {@code Retry-After} and a body that
- * names the index; once compaction catches up the same request is taken, and every event is stored
- * exactly once.
+ * through the codecs test-jar's {@link io.quarry.codecs.store.CompactionHolds}) and its hot bucket
+ * at twice {@code storage.maxBucketEvents}, HEC answers 503 code 9 with {@code Retry-After} and a
+ * body that names the index; once compaction catches up the same request is taken, and every event
+ * is stored exactly once.
  */
 class IndexBusyHttpTest {
   private static final String PASSWORD = "busy-admin-password";
@@ -38,7 +39,7 @@ class IndexBusyHttpTest {
                     .put("storage.maxWaitingBuckets", 1)
                     .put("storage.commitIntervalSeconds", 1)
                     .put("storage.compaction", Map.of("mode", "deferred")))) {
-      Closeable hold = server.ingest().store().holdCompactions();
+      Closeable hold = CompactionHolds.hold(server.ingest().store());
       int stored = 0;
       HttpResponse<String> refused = null;
       String refusedBody = null;
