@@ -43,7 +43,9 @@ record NodeStores(EventStore events, MetricStore metrics) {
       }
       options.put(InternalLog.INDEX, config.storage().options(InternalLog.INDEX));
       options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
-      events = EventStore.open(dataDirectory, options);
+      events =
+          EventStore.open(
+              dataDirectory, options, Clock.systemUTC(), config.storage().committerThreads());
     } catch (LockObtainFailedException e) {
       throw new ConfigException(
           "data directory " + dataDirectory + " is in use by another Quarry process", e);

@@ -1,17 +1,19 @@
 package io.quarry.server;
 
+import io.quarry.codecs.store.CompactionHolds;
 import io.quarry.server.config.ConfigBuilder;
+import io.quarry.server.ingest.IngestStores;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
 /**
- * An index made busy over real HTTP: the node's compactions held back (through {@link
- * io.quarry.codecs.store.EventStore#holdCompactions}) while {@code /services/collector/raw} batches
- * fill it, until its full bucket waits for its roll and its hot bucket holds twice {@code
- * storage.maxBucketEvents} — then it refuses events (503 code 9, "compaction lags behind ingest")
- * until the hold is closed and compaction catches up.
+ * An index made busy over real HTTP: the node's compactions held back (through the codecs
+ * test-jar's {@link CompactionHolds}) while {@code /services/collector/raw} batches fill it, until
+ * its full bucket waits for its roll and its hot bucket holds twice {@code storage.maxBucketEvents}
+ * — then it refuses events (503 code 9, "compaction lags behind ingest") until the hold is closed
+ * and compaction catches up.
  */
 public final class BusyIndexes {
   /** Events a batch of {@link #fill} sends. */
@@ -50,7 +52,7 @@ public final class BusyIndexes {
    * most 200. The hold stays on: close the result.
    */
   public static Busy fill(QuarryServer server, String token, String index) throws Exception {
-    Closeable hold = server.ingest().store().holdCompactions();
+    Closeable hold = CompactionHolds.hold(IngestStores.of(server.ingest()));
     int stored = 0;
     try {
       // a bucket turns full at the first commit past 1,000 events (or past 2,000 when commits

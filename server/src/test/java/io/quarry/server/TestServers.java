@@ -127,7 +127,8 @@ public final class TestServers {
             indexes.put(
                 index,
                 new IndexStorage(null, null, null, null, null, null, null, null, format, null)));
-    return new Storage(null, null, null, null, null, Map.copyOf(indexes), null, null, null, null);
+    return new Storage(
+        null, null, null, null, null, Map.copyOf(indexes), null, null, null, null, null);
   }
 
   /**

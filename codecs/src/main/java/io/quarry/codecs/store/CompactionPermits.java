@@ -7,17 +7,19 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The node's bound on deferred compactions ({@link CompactionSettings}): at most {@code permits}
- * buckets, across every index of the {@link EventStore}, compact at once — a full bucket ahead of
- * its roll ({@link HotBucketCompaction#compactBeforeRoll}) or a hot bucket that is idle or past its
- * bound ({@link HotBucketCompaction#compactIfDue}). A bucket that finds no permit free does not
- * compact: a hot one tries again at its next scheduled check; a full one waits for its roll without
- * compacting (reported {@code rolling}, its index's compaction {@code due}) until its index's
- * compaction check (every second) or a later commit finds a permit free, while its index's hot
- * bucket goes on taking events past its limit ({@code IndexStore}): no roll compacts under a commit
- * lock. Full buckets waiting for a permit go first: an idle or bounded compaction takes a permit
- * only while more are free than full buckets wait ({@link #startForRoll}), since a full bucket's
- * wait holds back its index's roll and makes its hot bucket grow.
+ * The node's bound on compactions ({@link CompactionSettings}): at most {@code permits} buckets,
+ * across every index of the {@link EventStore}, compact at once — a full bucket ahead of its roll
+ * ({@link HotBucketCompaction#compactBeforeRoll}), a hot bucket that is idle or past its bound
+ * ({@link HotBucketCompaction#compactIfDue}), or, with compaction inline, a scheduled roll whose
+ * forced merge compacts (a permit for the roll's length, {@code FullBucketRolls#rollUnderPermit};
+ * without one the full bucket waits for its roll as below). A bucket that finds no permit free does
+ * not compact: a hot one tries again at its next scheduled check; a full one waits for its roll
+ * without compacting (reported {@code rolling}, its index's compaction {@code due}) until its
+ * index's compaction check (every second) or a later commit finds a permit free, while its index's
+ * hot bucket goes on taking events past its limit ({@code IndexStore}): no roll compacts under a
+ * commit lock. Full buckets waiting for a permit go first: an idle or bounded compaction takes a
+ * permit only while more are free than full buckets wait ({@link #startForRoll}), since a full
+ * bucket's wait holds back its index's roll and makes its hot bucket grow.
  *
  * <p>A permit is a bucket's from the start of its compaction until the compaction's merges end (an
  * idle or bounded one) or the bucket rolls ({@link HotBucketCompaction#holdsCompactionPermit}): a
@@ -81,7 +83,7 @@ final class CompactionPermits {
    * Holds back every compaction not yet started until the hold is closed: while held, no bucket
    * without a permit gets one (a full bucket waits for its roll as when every permit is busy);
    * compactions already running go on. Tests reach an index's refusing state through it on a real
-   * server ({@link EventStore#holdCompactions}); holds nest.
+   * server through the codecs test-jar's {@code CompactionHolds}; holds nest.
    */
   java.io.Closeable hold() {
     synchronized (this) {

@@ -2,7 +2,6 @@ package io.quarry.codecs.store;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -15,13 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.FSDirectory;
 
@@ -33,13 +28,23 @@ public final class EventStore implements Closeable {
    */
   public static final Pattern INDEX_NAME = Pattern.compile("[a-z0-9_][a-z0-9_-]{0,79}");
 
+  /**
+   * The committer threads of a store opened without saying how many: the work is mostly waiting for
+   * fsyncs, so more threads than cores, and enough that a few stalled or rolling indexes leave the
+   * others a thread ({@link CommitterPool}).
+   */
+  public static final int DEFAULT_COMMITTER_THREADS = CommitterPool.DEFAULT_THREADS;
+
+  /** The most committer threads a store takes ({@link #open(Path, Map, Clock, int)}). */
+  public static final int MAX_COMMITTER_THREADS = CommitterPool.MAX_THREADS;
+
   private final Map<String, IndexStore> indexes;
 
-  private final IndexCommitters committers; // one thread per index
+  private final CommitterPool committers; // every index's periodic work, each on its own queue
   private final CompactionPermits permits; // the node's bound on deferred compactions
 
   private EventStore(
-      Map<String, IndexStore> indexes, IndexCommitters committers, CompactionPermits permits) {
+      Map<String, IndexStore> indexes, CommitterPool committers, CompactionPermits permits) {
     this.indexes = indexes;
     this.committers = committers;
     this.permits = permits;
@@ -65,21 +70,33 @@ public final class EventStore implements Closeable {
   /** As {@link #open(Path, Map)}, with the clock that drives bucket rolling and retention. */
   public static EventStore open(
       Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock) throws IOException {
-    return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open);
+    return open(dataDirectory, indexOptions, clock, DEFAULT_COMMITTER_THREADS);
   }
 
   /**
-   * As {@link #open(Path, Map, Clock)}, with each index's factory of bucket directories (tests slow
-   * down or fail one index's disk through it).
+   * As {@link #open(Path, Map, Clock)}, with at most {@code committerThreads} threads (1 to {@link
+   * #MAX_COMMITTER_THREADS}) for every index's commits, rolls, refreshes and compaction checks
+   * ({@link CommitterPool}).
+   */
+  public static EventStore open(
+      Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock, int committerThreads)
+      throws IOException {
+    return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open, committerThreads);
+  }
+
+  /**
+   * As {@link #open(Path, Map, Clock, int)}, with each index's factory of bucket directories (tests
+   * slow down or fail one index's disk through it).
    */
   static EventStore open(
       Path dataDirectory,
       Map<String, IndexOptions> indexOptions,
       Clock clock,
-      Function<String, Bucket.DirectoryFactory> directories)
+      Function<String, Bucket.DirectoryFactory> directories,
+      int committerThreads)
       throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
-    IndexCommitters committers = new IndexCommitters();
+    CommitterPool committers = new CommitterPool(committerThreads);
     CompactionPermits permits = new CompactionPermits(CompactionPermits.DEFAULT_PERMITS);
     try {
       for (Map.Entry<String, IndexOptions> entry : indexOptions.entrySet()) {
@@ -90,7 +107,7 @@ public final class EventStore implements Closeable {
         }
         Path path = dataDirectory.resolve("indexes").resolve(name);
         Files.createDirectories(path);
-        ScheduledExecutorService committer = committers.start(name);
+        IndexCommitQueue committer = committers.queue(name);
         indexes.put(
             name,
             new IndexStore(
@@ -110,12 +127,9 @@ public final class EventStore implements Closeable {
     return new EventStore(indexes, committers, permits);
   }
 
-  /**
-   * A test hook (the server never takes one): no deferred compaction starts until the hold is
-   * closed ({@link CompactionPermits#hold}), so an index reaches its {@link IndexBusyException}.
-   */
-  public java.io.Closeable holdCompactions() {
-    return permits.hold();
+  /** The node's bound on compactions, shared by every index (tests hold it: CompactionHolds). */
+  CompactionPermits compactionPermits() {
+    return permits;
   }
 
   public Set<String> indexNames() {
@@ -227,7 +241,8 @@ public final class EventStore implements Closeable {
       EventVisitor visitor,
       CursorReader reader)
       throws IOException {
-    return withSources(
+    return ScanSources.with(
+        this::index,
         indexNames,
         earliestMicros,
         latestMicros,
@@ -258,7 +273,8 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<ScanSlice> slices,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
-    return withSources(
+    return ScanSources.with(
+        this::index,
         indexNames,
         earliestMicros,
         latestMicros,
@@ -294,7 +310,8 @@ public final class EventStore implements Closeable {
                 .add(query, org.apache.lucene.search.BooleanClause.Occur.FILTER)
                 .add(counted, org.apache.lucene.search.BooleanClause.Occur.MUST_NOT)
                 .build();
-    return withSources(
+    return ScanSources.with(
+        this::index,
         indexNames,
         earliestMicros,
         latestMicros,
@@ -340,55 +357,6 @@ public final class EventStore implements Closeable {
               scanned.costs(),
               scanned.warnings());
         });
-  }
-
-  /** The scan body, over the acquired searchers of the buckets overlapping the range. */
-  @FunctionalInterface
-  private interface ScanBody {
-    ScanStats run(List<TimeOrderedScan.Source> sources) throws IOException;
-  }
-
-  private ScanStats withSources(
-      List<String> indexNames, long earliestMicros, long latestMicros, ScanBody body)
-      throws IOException {
-    List<TimeOrderedScan.Source> sources = new ArrayList<>();
-    List<String> warnings = new ArrayList<>();
-    int skipped = 0;
-    try {
-      for (String name : indexNames) {
-        IndexStore store = index(name);
-        List<Bucket> overlapping = store.bucketsOverlapping(earliestMicros, latestMicros);
-        skipped += store.bucketCount() - overlapping.size();
-        for (Bucket bucket : overlapping) {
-          try {
-            sources.add(new TimeOrderedScan.Source(name, store, bucket, bucket.acquire()));
-          } catch (CorruptIndexException
-              | IndexFormatTooOldException
-              | IndexFormatTooNewException e) {
-            warnings.add(store.quarantine(bucket, e));
-          }
-        }
-      }
-      ScanStats stats = body.run(sources);
-      warnings.addAll(stats.warnings());
-      return new ScanStats(
-          indexNames.size(),
-          sources.size(),
-          skipped,
-          stats.segments(),
-          stats.segmentsSkipped(),
-          stats.eventsRead(),
-          stats.costs(),
-          warnings);
-    } finally {
-      for (TimeOrderedScan.Source source : sources) {
-        try {
-          source.bucket().release(source.searcher());
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    }
   }
 
   @Override

@@ -63,7 +63,7 @@ final class FullBucketRolls {
   void compactOrRoll(Bucket full) {
     try {
       if (!full.hotCompaction().compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
-        roll(full);
+        rollUnderPermit(full);
       }
       retries.remove(full.id());
     } catch (IOException | RuntimeException e) {
@@ -98,8 +98,8 @@ final class FullBucketRolls {
         } else if (!bucket.hotCompaction().compactionMerging()
             && !bucket
                 .hotCompaction()
-                .compactBeforeRoll(compactions.node(), !compactions.backingOff())) {
-          roll(bucket);
+                .compactBeforeRoll(compactions.node(), !compactions.backingOff())
+            && rollUnderPermit(bucket)) {
           retries.remove(bucket.id());
         }
       } catch (IOException | RuntimeException e) {
@@ -190,6 +190,34 @@ final class FullBucketRolls {
         LOG.log(Level.FINE, "index " + name + ": bucket " + bucket.id() + " not compacted", e);
       }
     }
+  }
+
+  /**
+   * Rolls {@code bucket}, whose compaction ahead of the roll ended or found nothing to merge. A
+   * roll that compacts (compaction inline: its forced merge merges the bucket's segments under the
+   * commit lock) takes one of the node's {@link CompactionPermits} for its merge, as a deferred
+   * compaction does, and a full bucket that finds none free waits for its roll, as one waiting for
+   * its compaction does (its index's hot bucket takes events past its limits meanwhile, {@link
+   * #anyWaiting}): a later commit rolls it once one is free. Inline rolls of several indexes had
+   * compacted at once, unbounded, once each index committed on its own thread.
+   *
+   * @return whether it rolled
+   */
+  private boolean rollUnderPermit(Bucket bucket) throws IOException {
+    if (!bucket.hotCompaction().rollCompacts()) {
+      roll(bucket);
+      return true;
+    }
+    CompactionPermits.Started rolled =
+        compactions
+            .node()
+            .startForRoll(
+                bucket,
+                () -> {
+                  roll(bucket);
+                  return false; // the merge ended with the roll: it keeps no permit
+                });
+    return rolled != CompactionPermits.Started.NO_PERMIT;
   }
 
   /** Rolls {@code bucket} to warm now. */

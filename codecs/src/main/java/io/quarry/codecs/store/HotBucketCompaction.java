@@ -78,6 +78,14 @@ final class HotBucketCompaction {
   }
 
   /**
+   * Whether the bucket's roll compacts it (compaction inline: no compaction ran ahead of the roll,
+   * whose forced merge merges the bucket's segments under its index's commit lock).
+   */
+  boolean rollCompacts() {
+    return compaction.policy() == null;
+  }
+
+  /**
    * Whether a merge the roll waits for is registered or running now ({@link
    * BucketCompaction#mergingForRoll}).
    */

@@ -11,7 +11,7 @@ import java.util.logging.Logger;
 
 /**
  * The commits and bucket rolls of one index ({@link IndexStore}), under its commit lock: the
- * scheduled ones (every {@code commitInterval}, on the index's own committer thread, {@link
+ * scheduled ones (every {@code commitInterval}, through the index's own committer queue, {@link
  * EventStore}) and those asked for.
  *
  * <p><b>Commits.</b> Every {@code commitInterval} the log is rolled to a new file, with only the

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -49,9 +48,9 @@ public final class IndexStore implements Closeable {
   private final IndexWrites writes;
   private final IndexCommits commits;
 
-  private final ScheduledFuture<?> committer;
-  private final ScheduledFuture<?> refresher;
-  private final ScheduledFuture<?> compactor;
+  private final IndexScheduler.Periodic committer;
+  private final IndexScheduler.Periodic refresher;
+  private final IndexScheduler.Periodic compactor;
 
   /** How often added events are made visible in the background (searches also refresh). */
   static final long REFRESH_INTERVAL_MILLIS = 1000;
@@ -89,14 +88,30 @@ public final class IndexStore implements Closeable {
   }
 
   /**
-   * As above, with the node's bound on compactions ahead of a roll, shared by its indexes ({@link
-   * EventStore}).
+   * As above, with the node's bound on compactions ahead of a roll, shared by its indexes, the
+   * periodic work on {@code scheduler}'s single thread.
    */
   IndexStore(
       String name,
       Path path,
       IndexOptions options,
       ScheduledExecutorService scheduler,
+      Clock clock,
+      Bucket.DirectoryFactory directories,
+      CompactionPermits permits)
+      throws IOException {
+    this(name, path, options, IndexScheduler.on(scheduler), clock, directories, permits);
+  }
+
+  /**
+   * As above, the periodic work run by {@code scheduler} (an {@link EventStore}'s: the index's
+   * queue on the node's {@link CommitterPool}).
+   */
+  IndexStore(
+      String name,
+      Path path,
+      IndexOptions options,
+      IndexScheduler scheduler,
       Clock clock,
       Bucket.DirectoryFactory directories,
       CompactionPermits permits)
@@ -129,25 +144,12 @@ public final class IndexStore implements Closeable {
     this.commits =
         new IndexCommits(
             name, bucketsPath, options, clock, directories, buckets, compactions, writes);
-    long interval = options.commitInterval().toMillis();
     this.committer =
-        scheduler.scheduleWithFixedDelay(
+        scheduler.repeat(
             () -> commits.scheduledMaintenance(this::applyRetention),
-            interval,
-            interval,
-            TimeUnit.MILLISECONDS);
-    this.refresher =
-        scheduler.scheduleWithFixedDelay(
-            this::scheduledRefresh,
-            REFRESH_INTERVAL_MILLIS,
-            REFRESH_INTERVAL_MILLIS,
-            TimeUnit.MILLISECONDS);
-    this.compactor =
-        scheduler.scheduleWithFixedDelay(
-            this::scheduledCompaction,
-            REFRESH_INTERVAL_MILLIS,
-            REFRESH_INTERVAL_MILLIS,
-            TimeUnit.MILLISECONDS);
+            options.commitInterval().toMillis());
+    this.refresher = scheduler.repeat(this::scheduledRefresh, REFRESH_INTERVAL_MILLIS);
+    this.compactor = scheduler.repeat(this::scheduledCompaction, REFRESH_INTERVAL_MILLIS);
   }
 
   public String name() {
@@ -380,9 +382,9 @@ public final class IndexStore implements Closeable {
   /** Commits, then closes every bucket and the log. */
   @Override
   public void close() throws IOException {
-    committer.cancel(false);
-    refresher.cancel(false);
-    compactor.cancel(false);
+    committer.cancel();
+    refresher.cancel();
+    compactor.cancel();
     commits.close();
   }
 

@@ -51,7 +51,8 @@ class RequireAcceptingTest {
             index ->
                 index.equals("web")
                     ? FaultyDirectories.holdingCompactions("", entered, release)
-                    : FSDirectory::open)) {
+                    : FSDirectory::open,
+            EventStore.DEFAULT_COMMITTER_THREADS)) {
       IndexStore web = store.index("web");
       try {
         StoreFixture.fill(web, 0, 6_000); // full: its compaction ahead of the roll is held

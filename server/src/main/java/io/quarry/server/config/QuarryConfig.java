@@ -51,7 +51,8 @@ public record QuarryConfig(
                 new Search(null, null, null, null, null, null, null, null, null, null, null, null));
     storage =
         Objects.requireNonNullElseGet(
-            storage, () -> new Storage(null, null, null, null, null, null, null, null, null, null));
+            storage,
+            () -> new Storage(null, null, null, null, null, null, null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
     plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null));

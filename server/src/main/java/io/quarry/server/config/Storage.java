@@ -13,8 +13,10 @@ import java.util.Objects;
  * how many full buckets of an index may wait for their roll before the index refuses events ({@code
  * maxWaitingBuckets}), the most bytes one request's events for one index may take in the
  * write-ahead log ({@code maxBatchBytes}, default and at most 1 GiB, the log format's record limit;
- * a larger batch is refused with 413 before anything of the request is stored), and per-index
- * overrides and retention.
+ * a larger batch is refused with 413 before anything of the request is stored), how many threads
+ * run every event index's commits, rolls, refreshes and compaction checks ({@code
+ * committerThreads}, default {@link io.quarry.codecs.store.EventStore#DEFAULT_COMMITTER_THREADS}),
+ * and per-index overrides and retention.
  */
 public record Storage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -26,7 +28,8 @@ public record Storage(
     @JsonProperty("blockEvents") Integer blockEvents,
     @JsonProperty("compaction") Compaction compaction,
     @JsonProperty("maxWaitingBuckets") Integer maxWaitingBuckets,
-    @JsonProperty("maxBatchBytes") Long maxBatchBytes) {
+    @JsonProperty("maxBatchBytes") Long maxBatchBytes,
+    @JsonProperty("committerThreads") Integer committerThreads) {
   /** The layout of new event buckets when neither the index nor the storage section names one. */
   public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
       io.quarry.codecs.store.BucketFormat.BLOCKS;
@@ -55,6 +58,10 @@ public record Storage(
         maxHotBucketAgeHours,
         maxWaitingBuckets,
         maxBatchBytes);
+    committerThreads =
+        Objects.requireNonNullElse(
+            committerThreads, io.quarry.codecs.store.EventStore.DEFAULT_COMMITTER_THREADS);
+    StorageSettings.checkCommitterThreads(committerThreads);
     compaction = compaction == null ? Compaction.DEFAULTS : compaction.over(Compaction.DEFAULTS);
     StorageSettings.checkCompaction("storage.compaction", compaction);
     indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);

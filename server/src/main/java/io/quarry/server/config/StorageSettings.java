@@ -4,6 +4,7 @@ import io.quarry.codecs.block.EventBlockFormat;
 import io.quarry.codecs.journal.JournalCompression;
 import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.store.BucketFormat;
+import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
 import io.quarry.codecs.wal.WriteAheadLog;
@@ -58,6 +59,17 @@ final class StorageSettings {
               + WriteAheadLog.MAX_RECORD_BYTES
               + " (the write-ahead log's record limit), not "
               + maxBatchBytes);
+    }
+  }
+
+  /** Checks {@code storage.committerThreads}: 1 to {@link EventStore#MAX_COMMITTER_THREADS}. */
+  static void checkCommitterThreads(int committerThreads) {
+    if (committerThreads < 1 || committerThreads > EventStore.MAX_COMMITTER_THREADS) {
+      throw new IllegalArgumentException(
+          "storage.committerThreads must be from 1 to "
+              + EventStore.MAX_COMMITTER_THREADS
+              + ", not "
+              + committerThreads);
     }
   }
 

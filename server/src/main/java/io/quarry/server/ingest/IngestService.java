@@ -28,8 +28,11 @@ public final class IngestService {
     this.gate = requireNonNull(gate, "gate is null");
   }
 
-  /** The event store written to. */
-  public EventStore store() {
+  /**
+   * The event store written to: for this package's tests (which hold its compactions back through
+   * the codecs test-jar's {@code CompactionHolds}); the server reaches it where it opens it.
+   */
+  EventStore store() {
     return store;
   }
 

@@ -19,9 +19,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.FilterDirectory;
-import org.apache.lucene.store.IOContext;
-import org.apache.lucene.store.IndexOutput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * idle index's events were stored makes every shipper's retry (HEC clients resend the whole body on
  * 503, and go on doing so while the index stays busy) store them again. In the server module
  * because it drives the real {@link IngestService}; in this package to hold the busy index's
- * compaction (a directory whose compaction merge waits), as the store's own tests do.
+ * compaction with the store's own test fixture ({@link FaultyDirectories}, from the codecs
+ * test-jar).
  */
 class BusyIndexInOneBodyTest {
   @TempDir Path data;
@@ -60,7 +58,10 @@ class BusyIndexInOneBodyTest {
             options,
             Clock.systemUTC(),
             name ->
-                name.equals("web") ? holdingCompactions(entered, release) : FSDirectory::open)) {
+                name.equals("web")
+                    ? FaultyDirectories.holdingCompactions("", entered, release)
+                    : FSDirectory::open,
+            EventStore.DEFAULT_COMMITTER_THREADS)) {
       IndexStore web = store.index("web");
       try {
         web.add(events("w", 0, 1_500));
@@ -115,28 +116,5 @@ class BusyIndexInOneBodyTest {
               Map.<String, List<String>>of()));
     }
     return events;
-  }
-
-  /** Directories whose deferred compaction's merge waits as it opens its first file. */
-  private static Bucket.DirectoryFactory holdingCompactions(
-      CountDownLatch entered, CountDownLatch release) {
-    return path ->
-        new FilterDirectory(FSDirectory.open(path)) {
-          @Override
-          public IndexOutput createOutput(String name, IOContext context) throws IOException {
-            if (context.context() == IOContext.Context.MERGE
-                && context.mergeInfo().mergeMaxNumSegments()
-                    >= CompactionMergePolicy.COMPACT_FOR_ROLL) {
-              entered.countDown();
-              try {
-                release.await();
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-              }
-            }
-            return super.createOutput(name, context);
-          }
-        };
   }
 }

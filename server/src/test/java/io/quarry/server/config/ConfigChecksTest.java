@@ -94,6 +94,14 @@ class ConfigChecksTest {
             "storage.maxBatchBytes",
             "lots"),
         refused(
+            "storage.committerThreads must be from 1 to 1024, not 0",
+            "storage.committerThreads",
+            "0"),
+        refused(
+            "storage.committerThreads must be from 1 to 1024, not 1025",
+            "storage.committerThreads",
+            "1025"),
+        refused(
             "storage.maxHotBucketAgeHours must be at least 1", "storage.maxHotBucketAgeHours", "0"),
         refused(
             "storage.compaction.mode must be deferred or inline, not 'later'",

@@ -1,0 +1,58 @@
+package io.quarry.codecs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fifty indexes commit on a committer pool of three threads ({@link CommitterPool}): each index's
+ * scheduled commit makes its events durable in its buckets, and the store holds three committer
+ * threads and a timer, not fifty (one per index before the pool).
+ */
+class ManyIndexesCommitTest {
+  @TempDir Path data;
+
+  private static final int INDEXES = 50;
+  private static final int THREADS = 3;
+  private static final int BOUND_SECONDS = 60;
+
+  @Test
+  void fiftyIndexesCommitOnThreeThreads() throws Exception {
+    IndexOptions options = IndexOptions.builder().commitInterval(Duration.ofMillis(100)).build();
+    Map<String, IndexOptions> indexes = new LinkedHashMap<>();
+    for (int index = 0; index < INDEXES; index++) {
+      indexes.put("index-" + index, options);
+    }
+    long before = CommitterThreads.count();
+    try (EventStore store =
+        EventStore.open(
+            data,
+            indexes,
+            Clock.systemUTC(),
+            index -> org.apache.lucene.store.FSDirectory::open,
+            THREADS)) {
+      for (String index : indexes.keySet()) {
+        store.index(index).add(NumberedEvents.events(0, 20));
+      }
+      for (String index : indexes.keySet()) {
+        Timed.until(BOUND_SECONDS, () -> CommittedDocuments.of(data, index) == 20);
+        assertThat(CommittedDocuments.of(data, index))
+            .as("%s's events committed by its scheduled commit", index)
+            .isEqualTo(20);
+      }
+      assertThat(CommitterThreads.count() - before)
+          .as("committer threads of %d indexes: the pool's and its timer", INDEXES)
+          .isBetween(1L, THREADS + 1L);
+    }
+    Timed.until(BOUND_SECONDS, () -> CommitterThreads.count() <= before);
+    assertThat(CommitterThreads.count())
+        .as("the pool stopped with the store")
+        .isLessThanOrEqualTo(before);
+  }
+}
