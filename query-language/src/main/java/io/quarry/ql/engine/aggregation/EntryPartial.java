@@ -50,6 +50,7 @@ final class EntryPartial {
   private int grownTo;
   private GroupingFunction[] functions;
   private long flushed; // groups handed over so far
+  private long handedWhole; // of those, handed to an empty aggregation unhashed (handWhole)
 
   EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
     this.aggregations = aggregations;
@@ -199,6 +200,9 @@ final class EntryPartial {
     if (dictionary == null) {
       return 0;
     }
+    if (keys.isEmpty()) {
+      return handWhole(keys, into, grow);
+    }
     long grown = 0;
     int[] ids = new int[Math.min(Math.max(size, 1), LOOKUP)];
     for (int from = 0; from < size; from += LOOKUP) {
@@ -217,6 +221,69 @@ final class EntryPartial {
     grownTo = 0;
     letGo();
     return grown;
+  }
+
+  /**
+   * {@link #flushInto} an aggregation without groups (the final one at the end of a search whose
+   * partials all held this dictionary): the entries' texts become its keys in group order, not
+   * hashed ({@link GroupKeys#appendEntries}: a lookup, if one ever follows, hashes them), and the
+   * states here become its functions' as they are, not merged; the groups in entry order are left
+   * with the keys as their likely answer order ({@link GroupKeys#likelyOrder(int[])}: a segment's
+   * dictionary is sorted by bytes, which {@link GroupOrder} checks instead of sorting). Charged to
+   * the aggregation: its {@code grow} (keys and states per group), what the states hold beyond that
+   * (counted here so far) and the order, an int per group.
+   */
+  private long handWhole(GroupKeys keys, GroupingFunction[] into, LongSupplier grow) {
+    int[] order = entryOrder();
+    keys.appendEntries(dictionary, entryOf, 0, size);
+    long beyondGroups = charge.used() - bytesPerGroup * grownTo;
+    for (int f = 0; f < into.length; f++) {
+      into[f] = functions[f];
+    }
+    long grown = grow.getAsLong() + beyondGroups + (long) Integer.BYTES * size;
+    keys.likelyOrder(order);
+    for (int group = 0; group < size; group++) {
+      groupOf[entryOf[group]] = 0;
+    }
+    flushed += size;
+    handedWhole += size;
+    size = 0;
+    grownTo = 0;
+    letGo();
+    return grown;
+  }
+
+  /**
+   * The groups in the order of their entries: from the entry map in one pass, or, when few of a
+   * large dictionary's entries were met, by sorting the entries met.
+   */
+  private int[] entryOrder() {
+    int[] order = new int[size];
+    int entries = dictionary.positionCount();
+    int r = 0;
+    if ((long) size * FEW_MET < entries) {
+      int[] met = Arrays.copyOf(entryOf, size);
+      Arrays.sort(met);
+      for (int entry : met) {
+        order[r++] = groupOf[entry] - 1;
+      }
+    } else {
+      for (int entry = 0; entry < entries; entry++) {
+        int group = groupOf[entry] - 1;
+        if (group >= 0) {
+          order[r++] = group;
+        }
+      }
+    }
+    return order;
+  }
+
+  /** Met entries this many times fewer than the dictionary's are sorted, not found by a pass. */
+  private static final int FEW_MET = 16;
+
+  /** The groups handed over whole, unhashed ({@link #handWhole}), so far. */
+  long handedWhole() {
+    return handedWhole;
   }
 
   /** Lets the dictionary and the states go, their charge given back; the maps stay, charged. */
