@@ -234,4 +234,43 @@ class EntryHandedWholeTest {
     assertThat(answered).isEqualTo(byHand(pages, String::compareTo));
     assertThat(account.used()).isZero();
   }
+
+  /**
+   * The aggregation holds a few keys before the entries' groups are handed over (a page read before
+   * the segment's dictionary was decoded whole, grouped by text): each key found among the entries
+   * by a binary search, the other entries added unhashed — every function as over plain blocks fed
+   * the same way, {@code list} in the same order; with a key that is no entry too.
+   */
+  @Test
+  void aFewKeysBesideTheEntries() {
+    Random random = new Random(53);
+    for (int round = 0; round < 6; round++) {
+      List<String> ids = sessionIds(random, 2_000 + round * 500);
+      BytesBlock dictionary = sortedDictionary(ids);
+      List<Page[]> pages = pages(random, dictionary);
+      // plain in both forms: keys by text, some sessions of the dictionary, on odd rounds a
+      // session that is no entry of it
+      List<String> early = new ArrayList<>(ids.subList(0, 40));
+      if (round % 2 == 1) {
+        early.add("AAA-no-entry");
+      }
+      Page[] first = page(random, sortedDictionary(early), 60, 0);
+      first[1] = first[0];
+      pages.add(0, first);
+      List<List<Map<String, Object>>> answers = new ArrayList<>();
+      long handed = 0;
+      for (int form = 0; form < 2; form++) {
+        HashAggregationOperator operator =
+            new HashAggregationOperator(
+                stats(EVERY_FUNCTION), MemoryTracker.unbounded("stats"), 64);
+        for (Page[] page : pages) {
+          operator.addInput(page[form]);
+        }
+        answers.add(answer(operator));
+        handed = operator.groupsHandedWhole();
+      }
+      assertThat(handed).as("round " + round).isPositive();
+      assertSameRows(answers.get(1), answers.get(0), "round " + round, false);
+    }
+  }
 }
