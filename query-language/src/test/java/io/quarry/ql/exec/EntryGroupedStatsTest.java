@@ -28,14 +28,14 @@ import org.junit.jupiter.api.Test;
  * segments' sorted dictionaries do) and pages switch between them and back.
  */
 class EntryGroupedStatsTest {
-  private static final String EVERY_FUNCTION =
+  static final String EVERY_FUNCTION =
       "stats count, count(n) AS cn, sum(n) AS s, avg(n) AS a, min(n) AS lo, max(n) AS hi,"
           + " range(_time) AS d, dc(n) AS k, values(n) AS vs, var(n) AS v, stdev(n) AS sd,"
           + " median(n) AS med, perc90(n) AS p, mode(n) AS mo, list(n) AS li, first(n) AS fi,"
           + " last(n) AS la, earliest(n) AS e, latest(n) AS l, earliest_time(n) AS et,"
           + " estdc(n) AS ed, sumsq(n) AS sq by session";
 
-  private static StatsCommand stats(String text) {
+  static StatsCommand stats(String text) {
     return (StatsCommand)
         new Parser(CommandRegistry.builtIns()).parse("* | " + text).commands().get(1);
   }
@@ -59,7 +59,7 @@ class EntryGroupedStatsTest {
   }
 
   /** A page of {@code count} rows, session an entry of {@code dictionary} (none for one in 8). */
-  private static Page[] page(Random random, BytesBlock dictionary, int count, int firstRow) {
+  static Page[] page(Random random, BytesBlock dictionary, int count, int firstRow) {
     List<Map<String, Object>> rows = new ArrayList<>();
     int[] entries = new int[count];
     for (int i = 0; i < count; i++) {
@@ -106,7 +106,7 @@ class EntryGroupedStatsTest {
     return pages;
   }
 
-  private static List<Map<String, Object>> answer(HashAggregationOperator operator) {
+  static List<Map<String, Object>> answer(HashAggregationOperator operator) {
     operator.finish();
     List<Page> out = new ArrayList<>();
     for (Page page = operator.getOutput(); page != null; page = operator.getOutput()) {
@@ -136,7 +136,7 @@ class EntryGroupedStatsTest {
    * compared in any order — partials merged in another order (as a search's threads' partials are,
    * in no set order) append their values in that order.
    */
-  private static void assertSameRows(
+  static void assertSameRows(
       List<Map<String, Object>> answer,
       List<Map<String, Object>> expected,
       String what,

@@ -40,6 +40,7 @@ final class JobCosts {
     scan.put("eventsByRun", stats.eventsByRun());
     scan.put("pagesByOrdinal", stats.pagesByOrdinal());
     scan.put("pagesByEntry", stats.pagesByEntry());
+    scan.put("groupsHandedWhole", stats.groupsHandedWhole());
     costs.put("scan", scan);
     stats
         .metricScan()

@@ -33,6 +33,7 @@ public final class SearchControl {
   private final LongAdder eventsByRun = new LongAdder();
   private final LongAdder pagesByOrdinal = new LongAdder();
   private final LongAdder pagesByEntry = new LongAdder();
+  private final LongAdder groupsHandedWhole = new LongAdder();
 
   private volatile boolean everyEventField;
 
@@ -265,8 +266,14 @@ public final class SearchControl {
   }
 
   /** Counts {@code pages} of a {@code stats … by} whose groups were kept by dictionary entry. */
-  void byEntry(long pages) {
+  void byEntry(long pages, long handedWhole) {
     pagesByEntry.add(pages);
+    groupsHandedWhole.add(handedWhole);
+  }
+
+  /** The groups handed over whole so far ({@link SearchStats#groupsHandedWhole}). */
+  long groupsHandedWhole() {
+    return groupsHandedWhole.sum();
   }
 
   /** The pages whose groups were kept by entry so far ({@link SearchStats#pagesByEntry}). */

@@ -144,6 +144,7 @@ final class SearchExecution {
             control.eventsByRun(),
             control.pagesByOrdinal(),
             control.pagesByEntry(),
+            control.groupsHandedWhole(),
             stages.stages(),
             messages,
             java.util.Optional.empty(),

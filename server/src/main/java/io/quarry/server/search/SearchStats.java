@@ -25,6 +25,9 @@ import java.util.List;
  * @param pagesByEntry pages of a {@code stats … by} whose groups the aggregation kept by entry of
  *     that whole dictionary ({@code aggregation.EntryPartial}: no key hashed per page; a dictionary
  *     of more than 1,024 entries), the entries hashed once when the groups are handed over
+ * @param groupsHandedWhole groups of such a dictionary's entries handed to the final aggregation
+ *     whole, no entry hashed (every partial held that one dictionary and nothing else: a search of
+ *     one segment), their answer order checked against the dictionary's instead of sorted
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -47,6 +50,7 @@ public record SearchStats(
     long eventsByRun,
     long pagesByOrdinal,
     long pagesByEntry,
+    long groupsHandedWhole,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -95,6 +99,7 @@ public record SearchStats(
         eventsByRun,
         pagesByOrdinal,
         pagesByEntry,
+        groupsHandedWhole,
         stages,
         messages,
         metricScan,
@@ -141,7 +146,9 @@ public record SearchStats(
             .append(" pages_by_ordinal=")
             .append(pagesByOrdinal)
             .append(" pages_by_entry=")
-            .append(pagesByEntry);
+            .append(pagesByEntry)
+            .append(" groups_handed_whole=")
+            .append(groupsHandedWhole);
     metricScan.ifPresent(
         scan ->
             line.append(" series=")

@@ -20,15 +20,18 @@ import java.util.concurrent.atomic.LongAdder;
  * event. Each block and the decoded texts behind it are charged to the search's memory ({@code
  * memory}) while a slice holds it ({@link #hold}): the last slice to let it go ({@link #letGo}: its
  * scan moved to another segment, or it ended) gives its charge back, so what is charged is the
- * dictionaries of the segments being read now, not the sum over every segment. The block itself is
- * held as shared ({@link MemoryTracker#holdShared}): the aggregations' partials that keep their
- * groups by its entries hold it the same way, possibly after the slices let it go, until they hand
- * their groups over, so it is charged once per search however many slices and partials hold it. A
- * block is made only while it takes at most half of what the search's limit leaves free (the rest
- * stays for the aggregation's groups, which must fit: the block only saves time). A charge refused
- * (so, or over the search's limit) does not fail the search: {@link #hold} answers null and that
- * dictionary's pages keep their per-page dictionaries, as without the rule. Thread-safe; dropped
- * with the search.
+ * dictionaries of the segments being read now, not the sum over every segment. A block let go is
+ * remembered weakly: a slice of the same segment that starts while the aggregation's partials still
+ * hold it gets the same block back (a new one would make them hand their groups over by text before
+ * the scan ends; the search's threads may both be between two slices of one segment). The block
+ * itself is held as shared ({@link MemoryTracker#holdShared}): the aggregations' partials that keep
+ * their groups by its entries hold it the same way, possibly after the slices let it go, until they
+ * hand their groups over, so it is charged once per search however many slices and partials hold
+ * it. A block is made only while it takes at most half of what the search's limit leaves free (the
+ * rest stays for the aggregation's groups, which must fit: the block only saves time). A charge
+ * refused (so, or over the search's limit) does not fail the search: {@link #hold} answers null and
+ * that dictionary's pages keep their per-page dictionaries, as without the rule. Thread-safe;
+ * dropped with the search.
  */
 final class SegmentDictionaryBlocks {
   /** The heap a decoded text takes besides its bytes: the String, its array, the slot. */
@@ -89,16 +92,28 @@ final class SegmentDictionaryBlocks {
     return held.block;
   }
 
-  /** The block of {@code texts} and its charge; null when the search's limit refused it. */
+  /**
+   * The block of {@code texts} and its charge; null when the search's limit refused it. The block
+   * the last slice let go is taken again while it is still alive ({@link #resting}): an
+   * aggregation's partials that keep their groups by its entries still hold it (charged, as
+   * shared), and a slice of the same segment given another block would make them hand their groups
+   * over by text before the scan ends.
+   */
   private Held charged(String[] texts, long textBytes) {
     MemoryTracker charge = memory.sibling();
     try {
       charge.add(textBytes); // before the block is made: a refused one is never built
-      BytesBlock.Builder builder = BytesBlock.builder(texts.length);
-      for (String text : texts) {
-        builder.append(text);
+      java.lang.ref.WeakReference<BytesBlock> rest = resting.remove(texts);
+      BytesBlock block = rest == null ? null : rest.get();
+      if (block == null) {
+        BytesBlock.Builder builder = BytesBlock.builder(texts.length);
+        for (String text : texts) {
+          builder.append(text);
+        }
+        block = builder.build();
+      } else {
+        blocksTakenAgain.increment();
       }
-      BytesBlock block = builder.build();
       memory.holdShared(block, block.ramBytesUsed());
       return new Held(block, charge);
     } catch (MemoryLimitExceededException overLimit) {
@@ -107,13 +122,30 @@ final class SegmentDictionaryBlocks {
     }
   }
 
+  /**
+   * The blocks every slice let go, by their texts, both weakly (an array's equality is its
+   * identity): a block stays reachable only while something charged for it holds it — a partial
+   * keeping groups by its entries ({@code EntryPartial}, held as shared) — and the texts while the
+   * segment's dictionaries keep them, so remembering them here keeps nothing alive.
+   */
+  private final Map<String[], java.lang.ref.WeakReference<BytesBlock>> resting =
+      new java.util.WeakHashMap<>();
+
+  private final LongAdder blocksTakenAgain = new LongAdder();
+
   /** One holder of {@code texts}' block is done with it; the last gives back its charge. */
   synchronized void letGo(String[] texts) {
     Held held = blocks.get(texts);
     if (held != null && --held.holders == 0) {
       blocks.remove(texts);
       held.letGo(memory);
+      resting.put(texts, new java.lang.ref.WeakReference<>(held.block));
     }
+  }
+
+  /** The blocks taken again after every slice had let them go ({@link #charged}). */
+  long blocksTakenAgain() {
+    return blocksTakenAgain.sum();
   }
 
   /** Counts a page built on a whole dictionary (its positions segment ordinals). */
@@ -132,5 +164,6 @@ final class SegmentDictionaryBlocks {
       held.letGo(memory);
     }
     blocks.clear();
+    resting.clear();
   }
 }

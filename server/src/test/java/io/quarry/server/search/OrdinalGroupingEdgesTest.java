@@ -212,6 +212,29 @@ class OrdinalGroupingEdgesTest {
   }
 
   /**
+   * The second segment alone (a dictionary of 1,501 sessions and 40 non-ASCII ones, no multivalue):
+   * its groups handed whole to the final aggregation, unhashed; the dictionary's byte order is not
+   * the answer's past ASCII, so the answer is sorted — in the order computed here.
+   */
+  @Test
+  void oneSegmentHandedWholeWithTextsBeyondAscii() throws Exception {
+    Map<String, String> expected = expected(i -> i >= PER_REQUEST && i < 2 * PER_REQUEST);
+    String search =
+        "search index=bl earliest="
+            + time(PER_REQUEST)
+            + " latest="
+            + time(2 * PER_REQUEST)
+            + " "
+            + QUERY;
+    SearchStats stats =
+        server.search().run(search, server.search().plan(search, null, null), page -> {});
+    assertThat(stats.groupsHandedWhole()).as(stats.toString()).isLessThanOrEqualTo(expected.size());
+    assertThat(results(search).stream().map(r -> r.get("session").asText()).toList())
+        .containsExactlyElementsOf(expected.keySet());
+    assertThat(answer(search)).isEqualTo(expected);
+  }
+
+  /**
    * Explain names the fields the run groups by ordinal: not one the filter reads ({@code
    * EventPages.groupByOrdinal} keeps those on page entries) nor a default field (no ordinal
    * column).

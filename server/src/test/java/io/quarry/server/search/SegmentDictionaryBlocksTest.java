@@ -78,4 +78,26 @@ class SegmentDictionaryBlocksTest {
     blocks.release();
     assertThat(account.used()).isZero();
   }
+
+  /**
+   * Every slice of a segment let its block go while a partial still keeps groups by its entries
+   * (holding it as shared, as {@code EntryPartial} does): the segment's next slice gets that same
+   * block back — a new one would make the partial hand its groups over by text mid-scan — charged
+   * again; once nothing holds it, nothing is charged.
+   */
+  @Test
+  void aBlockStillHeldByAPartialIsTakenAgain() {
+    String[] first = dictionary('a');
+    BytesBlock block = blocks.hold(first);
+    account.reserveShared(block, block.ramBytesUsed(), "partial"); // a partial's hold
+    blocks.letGo(first);
+    long partial = account.used();
+    assertThat(partial).isPositive();
+    assertThat(blocks.hold(first)).as("the next slice of the segment").isSameAs(block);
+    assertThat(blocks.blocksTakenAgain()).isEqualTo(1);
+    assertThat(account.used()).isGreaterThan(partial);
+    blocks.letGo(first);
+    account.releaseShared(block, block.ramBytesUsed());
+    assertThat(account.used()).isZero();
+  }
 }

@@ -224,6 +224,64 @@ final class AsciiKeyOrder {
   }
 
   /**
+   * Whether {@code ids} (every group once) is already the answer order of one by-field's keys —
+   * each key after the last by the order this class sorts in, strictly: its folded bytes, then its
+   * exact bytes — checked in one pass over neighbours instead of a sort. False as soon as a key is
+   * not ASCII or may be a number (those the sort orders), or two neighbours are out of order.
+   */
+  static boolean inOrder(GroupKeys keys, int[] ids) {
+    ByteSlice previous = new ByteSlice();
+    ByteSlice next = new ByteSlice();
+    for (int i = 0; i < ids.length; i++) {
+      keys.keySlice(ids[i], 0, next);
+      byte[] bytes = next.bytes();
+      int from = next.offset();
+      int to = from + next.length();
+      for (int at = from; at < to; at++) {
+        if (bytes[at] < 0) {
+          return false;
+        }
+      }
+      if (next.length() > 0 && mayBeNumber(bytes[from])) {
+        return false;
+      }
+      if (i > 0 && compareText(previous, next) >= 0) {
+        return false;
+      }
+      ByteSlice swap = previous;
+      previous = next;
+      next = swap;
+    }
+    return true;
+  }
+
+  /** Two ASCII texts in the answer's order: folded, then exactly (unsigned bytes). */
+  private static int compareText(ByteSlice a, ByteSlice b) {
+    byte[] x = a.bytes();
+    byte[] y = b.bytes();
+    int n = Math.min(a.length(), b.length());
+    int exact = 0;
+    for (int i = 0; i < n; i++) {
+      int c = x[a.offset() + i];
+      int d = y[b.offset() + i];
+      if (c != d) {
+        int foldedC = c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+        int foldedD = d >= 'A' && d <= 'Z' ? d + ('a' - 'A') : d;
+        if (foldedC != foldedD) {
+          return foldedC - foldedD;
+        }
+        if (exact == 0) {
+          exact = c - d;
+        }
+      }
+    }
+    if (a.length() != b.length()) {
+      return a.length() - b.length();
+    }
+    return exact;
+  }
+
+  /**
    * The folded bytes {@code [position, position + 8)} of an ASCII text, each plus one, 0 past its
    * end, packed big-endian: unsigned order is the folded texts' order wherever two keys differ.
    */

@@ -50,13 +50,18 @@ public final class BytesKeyHash {
   private String[] decoded = new String[0]; // made by the first {@link #key} call
   private int size;
 
+  private int indexed; // keys [0, indexed) are in the table; the rest only in the pool
+  private int[] likelyOrder; // the ids in the answer's order if their source was sorted; or null
+
   /** The id of a key: {@code id >= 0} when it was there, {@code -id - 1} for a new one. */
   public int id(byte[] bytes, int offset, int length) {
+    index();
     return id(bytes, offset, length, KeyWords.hash(bytes, offset, length));
   }
 
   /** The id of a key, or -1 when it is not there (nothing added: a join's probe side). */
   public int find(byte[] bytes, int offset, int length) {
+    index();
     int slot = slot(bytes, offset, length, KeyWords.hash(bytes, offset, length));
     return slot < 0 ? -1 : (int) table.get(slot) - 1;
   }
@@ -128,6 +133,7 @@ public final class BytesKeyHash {
    * batch's arrays are not kept alive from here.
    */
   private void lookUpPrepared(int count, int[] ids) {
+    index();
     touchSlots(count);
     for (int i = 0; i < count; i++) {
       if (lengths[i] < 0) {
@@ -283,10 +289,78 @@ public final class BytesKeyHash {
     table.fill(0, table.capacity(), 0);
     Arrays.fill(decoded, 0, Math.min(size, decoded.length), null);
     size = 0;
+    indexed = 0;
+    likelyOrder = null;
     pool.clear();
   }
 
-  private int insert(int slot, int hash, byte[] bytes, int offset, int length) {
+  /**
+   * Adds entries {@code entries[from, from + count)} of a string block (a dictionary), distinct
+   * entries none of which is here — the caller's promise, not checked — as keys {@code size() …} in
+   * that order, without hashing them: they go to the pool only, and into the table at the first
+   * lookup ({@link #index}), which an answer read straight after never makes ({@link
+   * EntryPartial}'s groups handed to an empty aggregation at the end of a search).
+   */
+  void appendDistinct(
+      io.quarry.plugin.api.data.BytesBlock dictionary, int[] entries, int from, int count) {
+    likelyOrder = null;
+    for (int i = from; i < from + count; i++) {
+      dictionary.getBytes(entries[i], slice);
+      append(slice.bytes(), slice.offset(), slice.length());
+    }
+  }
+
+  /**
+   * Remembers {@code ids} (every id once) as the order the keys are likely answered in — the order
+   * of their entries in a dictionary that is probably sorted — for {@link GroupOrder} to check
+   * rather than sort; forgotten when a key is added.
+   */
+  void likelyOrder(int[] ids) {
+    likelyOrder = ids;
+  }
+
+  /** The order given to {@link #likelyOrder(int[])} while no key was added since; else null. */
+  int[] likelyOrder() {
+    return likelyOrder;
+  }
+
+  /** Puts the keys added by {@link #appendDistinct} into the table (a lookup is about to run). */
+  private void index() {
+    if (indexed == size) {
+      return;
+    }
+    int capacity = table.capacity();
+    while ((long) size * 2 * SLOT > capacity) {
+      capacity *= 2;
+    }
+    if (capacity > table.capacity()) {
+      if (indexed == 0) {
+        table.grow(capacity); // an empty table: nothing to place again
+      } else {
+        while (table.capacity() < capacity) {
+          rehash();
+        }
+      }
+    }
+    int mask = table.capacity() / SLOT - 1;
+    for (int id = indexed; id < size; id++) {
+      int start = starts.get(id);
+      byte[] bytes = pool.page(start);
+      int offset = BytePool.offset(start) + HEADER;
+      int length = (int) INTS.get(bytes, BytePool.offset(start));
+      int hash = KeyWords.hash(bytes, offset, length);
+      place(
+          ((long) hash << 32) | (id + 1),
+          KeyWords.word(bytes, offset, length, 0),
+          KeyWords.word(bytes, offset, length, Long.BYTES),
+          length,
+          mask);
+    }
+    indexed = size;
+  }
+
+  /** Writes a key to the pool as key {@code size}, not into the table; returns its id. */
+  private int append(byte[] bytes, int offset, int length) {
     int id = size++;
     starts.grow(size);
     int address = pool.reserve(HEADER + length);
@@ -296,6 +370,13 @@ public final class BytesKeyHash {
     INTS.set(page, header + Integer.BYTES, id);
     System.arraycopy(bytes, offset, page, header + HEADER, length);
     starts.set(id, address);
+    return id;
+  }
+
+  private int insert(int slot, int hash, byte[] bytes, int offset, int length) {
+    int id = append(bytes, offset, length);
+    indexed = size;
+    likelyOrder = null;
     long[] slots = table.page(slot);
     int at = LongPages.offset(slot);
     slots[at] = ((long) hash << 32) | (id + 1);

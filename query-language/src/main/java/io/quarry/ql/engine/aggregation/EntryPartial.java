@@ -17,9 +17,12 @@ import java.util.function.LongSupplier;
  * ({@link #flushInto}) only when the pages move to another dictionary or the aggregation is read or
  * merged: then each entry's text is looked up in its keys once, the entries together ({@link
  * BytesKeyHash#entryIds}: hashed first, every first slot read before the lookups, so their cache
- * misses overlap), and each function merges the entries' states in one loop. A search thread reads
- * a segment's events into small state arrays of the segment's groups instead of the partial's,
- * whose tens of megabytes are touched once per group and segment, not once per event.
+ * misses overlap), and each function merges the entries' states in one loop — unless the entries'
+ * texts ascend in entry order (a segment's dictionary is sorted by bytes) and the aggregation holds
+ * no key or few: then no entry is hashed ({@link #handWhole}, {@link #handBeside}) and the entry
+ * order is left as the answer's likely order. A search thread reads a segment's events into small
+ * state arrays of the segment's groups instead of the partial's, whose tens of megabytes are
+ * touched once per group and segment, not once per event.
  *
  * <p>Memory, charged to the search's: the states, charged to {@code charge} (a sibling of the
  * aggregation's tracker) and given back at the flush; the entry map (an int per dictionary entry)
@@ -50,6 +53,7 @@ final class EntryPartial {
   private int grownTo;
   private GroupingFunction[] functions;
   private long flushed; // groups handed over so far
+  private long handedWhole; // of those, handed to an empty aggregation unhashed (handWhole)
 
   EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
     this.aggregations = aggregations;
@@ -199,6 +203,15 @@ final class EntryPartial {
     if (dictionary == null) {
       return 0;
     }
+    if ((long) keys.size() * FEW_KEYS <= size) {
+      // the entries met, if their texts ascend (so are distinct): handed over unhashed
+      int[] order = SortedEntries.order(dictionary, groupOf, entryOf, size);
+      if (SortedEntries.ascending(dictionary, entryOf, order)) {
+        return keys.isEmpty()
+            ? handWhole(keys, into, grow, order)
+            : handBeside(keys, into, grow, order);
+      }
+    }
     long grown = 0;
     int[] ids = new int[Math.min(Math.max(size, 1), LOOKUP)];
     for (int from = 0; from < size; from += LOOKUP) {
@@ -217,6 +230,120 @@ final class EntryPartial {
     grownTo = 0;
     letGo();
     return grown;
+  }
+
+  /**
+   * {@link #flushInto} an aggregation without groups (the final one at the end of a search whose
+   * partials all held this dictionary), the entries' texts ascending in entry order ({@code order},
+   * checked: so they are distinct): the entries' texts become its keys in group order, not hashed
+   * ({@link GroupKeys#appendEntries}: a lookup, if one ever follows, hashes them), and the states
+   * here become its functions' as they are, not merged; the groups in entry order are left with the
+   * keys as their likely answer order ({@link GroupKeys#likelyOrder(int[])}: a segment's dictionary
+   * is sorted by bytes, which {@link GroupOrder} checks instead of sorting). Charged to the
+   * aggregation: its {@code grow} (keys and states per group), what the states hold beyond that
+   * (counted here so far) and the order, an int per group.
+   */
+  private long handWhole(GroupKeys keys, GroupingFunction[] into, LongSupplier grow, int[] order) {
+    keys.appendEntries(dictionary, entryOf, 0, size);
+    long beyondGroups = charge.used() - bytesPerGroup * grownTo;
+    for (int f = 0; f < into.length; f++) {
+      into[f] = functions[f];
+    }
+    long grown = grow.getAsLong() + beyondGroups + (long) Integer.BYTES * size;
+    keys.likelyOrder(order);
+    for (int group = 0; group < size; group++) {
+      groupOf[entryOf[group]] = 0;
+    }
+    flushed += size;
+    handedWhole += size;
+    size = 0;
+    grownTo = 0;
+    letGo();
+    return grown;
+  }
+
+  /** Keys held this many times fewer than the groups here are found among the entries. */
+  private static final int FEW_KEYS = 8;
+
+  /**
+   * {@link #flushInto} an aggregation that holds a few keys already ({@code keys}, at most a {@link
+   * #FEW_KEYS}th of the groups here: the pages a scan read before the segment's dictionary was
+   * decoded whole) while the entries' texts ascend in entry order ({@code order}, checked): each of
+   * those keys is found among the entries by a binary search ({@link SortedEntries#find}), not an
+   * entry hashed; the entries no key named become new keys, unhashed ({@link
+   * GroupKeys#appendEntries}), and every group's states are merged into its key's as by the lookup
+   * — the same merge, in the same order. When every key was an entry, the groups in entry order are
+   * left as the likely answer order, as {@link #handWhole} does.
+   */
+  private long handBeside(GroupKeys keys, GroupingFunction[] into, LongSupplier grow, int[] order) {
+    int before = keys.size();
+    int[] idOf = new int[size]; // group → its key's id
+    Arrays.fill(idOf, -1);
+    io.quarry.plugin.api.data.ByteSlice key = new io.quarry.plugin.api.data.ByteSlice();
+    io.quarry.plugin.api.data.ByteSlice scratch = new io.quarry.plugin.api.data.ByteSlice();
+    boolean everyKeyAnEntry = true;
+    for (int id = 0; id < before; id++) {
+      keys.keySlice(id, 0, key);
+      int group = SortedEntries.find(dictionary, entryOf, order, key, scratch);
+      if (group >= 0) {
+        idOf[group] = id;
+      } else {
+        everyKeyAnEntry = false;
+      }
+    }
+    long grown = 0;
+    int[] ids = new int[Math.min(size, LOOKUP)];
+    int[] fresh = new int[Math.min(size, LOOKUP)];
+    for (int from = 0; from < size; from += LOOKUP) {
+      int count = Math.min(LOOKUP, size - from);
+      int n = 0;
+      int next = keys.size();
+      for (int i = 0; i < count; i++) {
+        if (idOf[from + i] < 0) {
+          fresh[n++] = entryOf[from + i];
+          idOf[from + i] = next++;
+        }
+        ids[i] = idOf[from + i];
+      }
+      keys.appendEntries(dictionary, fresh, 0, n);
+      grown += grow.getAsLong();
+      for (int f = 0; f < into.length; f++) {
+        grown += into[f].mergePage(ids, count, functions[f], from);
+      }
+    }
+    if (everyKeyAnEntry) {
+      int[] likely = new int[size];
+      for (int r = 0; r < size; r++) {
+        likely[r] = idOf[order[r]];
+      }
+      keys.likelyOrder(likely);
+      grown += (long) Integer.BYTES * size;
+    }
+    for (int group = 0; group < size; group++) {
+      groupOf[entryOf[group]] = 0;
+    }
+    flushed += size;
+    handedWhole += size;
+    size = 0;
+    grownTo = 0;
+    letGo();
+    return grown;
+  }
+
+  /**
+   * The groups handed over whole, unhashed ({@link #handWhole}), so far, here and in the partials
+   * merged into the aggregation this belongs to ({@link #countHandedWhole}).
+   */
+  long handedWhole() {
+    return handedWhole;
+  }
+
+  /** Adds {@code other}'s count of groups handed whole to this one's and zeroes it. */
+  void countHandedWhole(EntryPartial other) {
+    if (other != this) {
+      handedWhole += other.handedWhole;
+      other.handedWhole = 0;
+    }
   }
 
   /** Lets the dictionary and the states go, their charge given back; the maps stay, charged. */

@@ -149,6 +149,32 @@ final class GroupKeys {
   }
 
   /**
+   * Adds the one by-field's values that are entries {@code entries[from, from + count)} of {@code
+   * dictionary} — distinct, none here yet — as groups {@code size() …} in that order, not hashed
+   * until a lookup asks ({@link BytesKeyHash#appendDistinct}; {@link EntryPartial}).
+   */
+  void appendEntries(BytesBlock dictionary, int[] entries, int from, int count) {
+    if (width != 1) {
+      throw new IllegalStateException("entries of one dictionary group by one field, not " + width);
+    }
+    hash.appendDistinct(dictionary, entries, from, count);
+  }
+
+  /**
+   * Remembers the groups' likely answer order (every id once: their entries' order in a dictionary
+   * that is probably sorted) for {@link GroupOrder} to check instead of sorting, until a group is
+   * added ({@link BytesKeyHash#likelyOrder(int[])}).
+   */
+  void likelyOrder(int[] ids) {
+    hash.likelyOrder(ids);
+  }
+
+  /** The order given to {@link #likelyOrder(int[])}, or null (a group added since, or none). */
+  int[] likelyOrder() {
+    return width == 1 ? hash.likelyOrder() : null;
+  }
+
+  /**
    * The groups of position {@code position}, given the by-fields' blocks (null for a field the page
    * lacks): their ids are {@link #ids()}{@code [0, n)}.
    *

@@ -96,6 +96,10 @@ final class GroupOrder {
     if (width == 0 || groups < 2) {
       return ids;
     }
+    int[] likely = width == 1 ? keys.likelyOrder() : null;
+    if (likely != null && likely.length == groups && AsciiKeyOrder.inOrder(keys, likely)) {
+      return likely.clone();
+    }
     int[] ascii = AsciiKeyOrder.of(keys, width);
     if (ascii != null) {
       return ascii;

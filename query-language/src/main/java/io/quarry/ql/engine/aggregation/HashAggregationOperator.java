@@ -205,6 +205,11 @@ public final class HashAggregationOperator implements PageAggregator {
     return pagesByEntry.sum();
   }
 
+  @Override
+  public long groupsHandedWhole() {
+    return entries == null ? 0 : entries.handedWhole();
+  }
+
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
   public long groupsByEntry() {
     return entries == null ? 0 : entries.flushed();

@@ -100,6 +100,15 @@ public interface PageAggregator extends Operator {
   }
 
   /**
+   * The groups of a dictionary's entries handed to this aggregation whole, their keys not hashed
+   * ({@link EntryPartial}: every partial held the same dictionary and nothing else; a search's
+   * {@code groups_handed_whole}); 0 for an aggregation that never does.
+   */
+  default long groupsHandedWhole() {
+    return 0;
+  }
+
+  /**
    * Merges as {@link #merge} does, sharing the work with up to {@code helpers} threads of {@code
    * parallel} (the search pool, once the scan is over); once {@code stop} says so (the search was
    * cancelled) it starts no further work and throws a {@link

@@ -213,4 +213,58 @@ class BytesKeyHashTest {
       }
     }
   }
+
+  /**
+   * Keys appended without hashing ({@link BytesKeyHash#appendDistinct}: a dictionary's entries
+   * handed to an empty aggregation) take the next ids in the order given, read back as they are,
+   * and are found by every lookup afterwards — after keys looked up before them, across the table's
+   * growth — with new keys numbered after them; nothing is looked up twice into two ids.
+   */
+  @Test
+  void appendedKeysAreFoundByTheLookupsAfter() {
+    Random random = new Random(31);
+    for (int round = 0; round < 20; round++) {
+      BytesKeyHash hash = new BytesKeyHash();
+      Map<String, Integer> expected = new HashMap<>();
+      int before = round % 2 == 0 ? 0 : random.nextInt(3_000);
+      for (int i = 0; i < before; i++) {
+        String key = "early" + i;
+        assertThat(hash.id(key)).isEqualTo(-expected.size() - 1);
+        expected.put(key, expected.size());
+      }
+      int entries = 1 + random.nextInt(round < 5 ? 50 : 40_000);
+      io.quarry.plugin.api.data.BytesBlock.Builder builder =
+          io.quarry.plugin.api.data.BytesBlock.builder(entries);
+      for (int e = 0; e < entries; e++) {
+        builder.append(("entry-%0" + (1 + e % 30) + "d").formatted(e));
+      }
+      io.quarry.plugin.api.data.BytesBlock dictionary = builder.build();
+      int[] met = new int[entries];
+      for (int e = 0; e < entries; e++) {
+        met[e] = entries - 1 - e;
+      }
+      int from = random.nextInt(entries);
+      hash.appendDistinct(dictionary, met, from, entries - from);
+      for (int i = from; i < entries; i++) {
+        String key = dictionary.getString(met[i]);
+        assertThat(hash.key(expected.size())).isEqualTo(key);
+        expected.put(key, expected.size());
+      }
+      assertThat(hash.size()).isEqualTo(expected.size());
+      for (int i = 0; i < 500; i++) {
+        String key = "late" + random.nextInt(300);
+        int id = hash.id(key);
+        if (expected.containsKey(key)) {
+          assertThat(id).isEqualTo(expected.get(key));
+        } else {
+          assertThat(id).isEqualTo(-expected.size() - 1);
+          expected.put(key, expected.size());
+        }
+      }
+      expected.forEach((key, id) -> assertThat(hash.id(key)).as(key).isEqualTo(id));
+      assertThat(hash.size()).isEqualTo(expected.size());
+      hash.clear();
+      assertThat(hash.id("entry-0")).isEqualTo(-1);
+    }
+  }
 }

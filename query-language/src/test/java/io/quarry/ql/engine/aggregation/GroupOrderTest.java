@@ -168,6 +168,72 @@ class GroupOrderTest {
     }
   }
 
+  /**
+   * A likely order left with the keys ({@link GroupKeys#likelyOrder(int[])}, as {@link
+   * EntryPartial} leaves its entries' order): the answer when it is the natural order, checked, not
+   * trusted — the keys' byte order (a sorted dictionary's) differs where capitals meet {@code
+   * [\]^_`}, where numbers are, and beyond ASCII; a shuffled order is never the answer. Each time
+   * the answer is the stable natural sort's.
+   */
+  @Test
+  void aLikelyOrderIsTheAnswerOnlyWhereItIsTheNaturalOrder() {
+    Random random = new Random(29);
+    String[] letters = {"Ab", "ab", "B", "_x", "[", "zz", "Q", "q_", "QA"};
+    int taken = 0;
+    for (int round = 0; round < 300; round++) {
+      GroupKeys keys = new GroupKeys(1);
+      List<String> byId = new ArrayList<>();
+      for (int i = 0; i < 1 + random.nextInt(round < 50 ? 20 : 2_000); i++) {
+        String key =
+            switch (round % 4) {
+              case 0 -> sessionLike(random);
+              case 1 -> shape(random, letters);
+              case 2 -> shape(random, ASCII_SHAPES);
+              default -> shape(random);
+            };
+        if (keys.idOf(List.of(key)) == byId.size()) {
+          byId.add(key);
+        }
+      }
+      Integer[] expected = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+      Arrays.sort(expected, (a, b) -> Values.NATURAL_ORDER.compare(byId.get(a), byId.get(b)));
+      int[] answer = Arrays.stream(expected).mapToInt(i -> i).toArray();
+      Integer[] bytes = IntStream.range(0, byId.size()).boxed().toArray(Integer[]::new);
+      Arrays.sort(
+          bytes,
+          (a, b) ->
+              Arrays.compareUnsigned(
+                  byId.get(a).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                  byId.get(b).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      int[] likely =
+          random.nextInt(5) == 0
+              ? IntStream.range(0, byId.size()).toArray()
+              : Arrays.stream(bytes).mapToInt(i -> i).toArray();
+      keys.likelyOrder(likely);
+      int[] order = GroupOrder.of(keys, 1);
+      assertThat(order).as("round " + round + ": " + byId).containsExactly(answer);
+      if (Arrays.equals(likely, answer) && byId.size() > 1) {
+        taken++;
+      }
+    }
+    assertThat(taken).as("rounds whose likely order was the answer").isGreaterThan(30);
+  }
+
+  /** A likely order is forgotten once a key is added: the keys it names are not all the keys. */
+  @Test
+  void aLikelyOrderIsForgottenWhenAKeyIsAdded() {
+    GroupKeys keys = new GroupKeys(1);
+    keys.idOf(List.of("b"));
+    keys.idOf(List.of("c"));
+    keys.likelyOrder(new int[] {0, 1});
+    assertThat(keys.likelyOrder()).containsExactly(0, 1);
+    keys.idOf(List.of("b")); // there already
+    assertThat(keys.likelyOrder()).containsExactly(0, 1);
+    keys.idOf(List.of("a"));
+    assertThat(keys.likelyOrder()).isNull();
+    assertThat(GroupOrder.of(keys, 1)).containsExactly(2, 0, 1);
+  }
+
   private static void check(Random random, int width, int groups, boolean shapes) {
     check(random, width, groups, shapes ? SHAPES : null);
   }
