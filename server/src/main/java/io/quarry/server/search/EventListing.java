@@ -24,11 +24,15 @@ import java.util.function.LongSupplier;
  * its index-time fields in the event's own order ({@link ListingColumns#FIELD_NAMES}, a column no
  * command reads); the commands after the source (filters, {@code sort}, {@code head}, {@code
  * dedup}) keep or reorder positions and carry those columns along. An index-time field's column
- * holds the event's own values; where a page's row lacks a field that another row of the page has,
- * its cell is the event's search-time value of it (key=value, JSON, the sourcetype's extraction),
- * extracted here from the row's {@code _raw} — unless the source already read the field for a
- * command (the fields in {@code read}), whose column holds every event's value. This class holds
- * the rows and pages them, a pull {@link Operator} (a step of a chain, {@link
+ * holds the event's own values. A plain listing (Splunk's fast mode) shows on each row only the
+ * fields that row lists, whatever other rows share its page: where a row lacks a field another row
+ * of the page has, its cell is empty — a field the source read for a command (in {@code read}) too,
+ * whose column holds every event's search-time value —, except a field a {@code rex} sets, which an
+ * event with a value of its own lists (extracted here from the row's {@code _raw}); so too over
+ * rows that carry their listed names ({@link #fromListedNames}). The every-field listings ({@code
+ * everyField}) and an {@code append}'s ({@link #withOtherRows}) ask a row's extraction for any
+ * field its page has (key=value, JSON, the sourcetype's extraction). This class holds the rows and
+ * pages them, a pull {@link Operator} (a step of a chain, {@link
  * io.quarry.ql.exec.ReduceChain#then}, or its end before the answer): it takes rows while it holds
  * less than a page, hands a page per {@code getOutput}, and once the input is over the rows still
  * held; closed, it drops what it holds and reports its extraction time, once. {@link ListingLayout}
@@ -237,9 +241,10 @@ final class EventListing implements Operator {
    * {@link ListingColumns#EVENT_RAW}, which every event's page carries ({@link
    * ListingColumns#withEventText}): such a row lists the fields it holds a value in, in its page's
    * column order, and has no value besides (nothing is extracted for it); an event of the same page
-   * is asked for the fields those rows name (its search-time values). {@code changes}: those of the
-   * commands after the {@code append} ({@link ListedFields}, numbered by their stages), laid over
-   * such a row's fields as over an event's.
+   * is asked for the fields those rows name (its search-time values; which rows share a page
+   * decides it, the one listing that still depends on where pages part). {@code changes}: those of
+   * the commands after the {@code append} ({@link ListedFields}, numbered by their stages), laid
+   * over such a row's fields as over an event's.
    */
   EventListing withOtherRows(ListedFields changes) {
     layout.otherRows = true;

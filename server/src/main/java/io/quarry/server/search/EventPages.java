@@ -32,8 +32,9 @@ import java.util.function.Consumer;
  * event's own. The remaining events go out as a last page when the slice ends ({@link #finish}),
  * while its segment is still open. Each field's values come from an {@link EventColumn}; what the
  * columns share about the event being read (its text, the fused {@code rex}es' matches, the
- * extraction clock) is an {@link EventReading}; this class builds the pages, filters them and
- * accounts for what was read and matched.
+ * extraction clock) is an {@link EventReading}; the columns and how an event or a block run is
+ * appended to them are {@link SliceColumns}; this class builds the pages, filters them and accounts
+ * for what was read and matched.
  *
  * <p>Where the index query is not exact, the search's filter ({@link EventFilter}) decides which
  * visited events are on the pages: its words on each event's raw text as it is visited (an event
@@ -42,27 +43,19 @@ import java.util.function.Consumer;
  * page goes on with only the positions they keep.
  */
 final class EventPages implements EventVisitor {
-  // events put on pages by this slice's runs, added to the search's statistic once accounted
-  private long eventsByRun;
-
   private final Runnable release; // when the slice ends, finished or failed
   private final SearchControl control;
   private final EventFilter.Check check; // null: every event matches
   private final List<String> filterFields; // the fields the filter's comparisons read
   private final int[] filterColumns; // their columns (past fields.size(): the filter's own)
   private final int[] kept; // the positions of a page the filter keeps
-  private final boolean[] answered; // of a run's chunk: whether every column answers the event
   private final AtomicLong matched;
   private final int pageSize;
   private final Consumer<Page> consumer;
   private final Runnable afterFinish;
   private final List<String> fields;
   private final EventReading reading;
-  private final EventColumn[] columns;
-  private final RunFill[] runFills; // how each column fills a block run
-  // the columns in the order an event's values are appended: _time last, so that a block another
-  // column decodes answers its times rather than a prefix read before it (the pages keep columns)
-  private final int[] appendOrder;
+  private final SliceColumns columns;
   private long matchedHere;
   private int visited;
   private int rows;
@@ -77,7 +70,7 @@ final class EventPages implements EventVisitor {
     for (String field : byOrdinal) {
       int column = fields.indexOf(field);
       if (column >= 0) {
-        columns[column].groupByOrdinal(blocks);
+        columns.column(column).groupByOrdinal(blocks);
       }
     }
   }
@@ -148,35 +141,8 @@ final class EventPages implements EventVisitor {
         columns.add(new EventColumn(reading, field, pageSize, true));
       }
     }
-    this.columns = columns.toArray(EventColumn[]::new);
-    this.runFills = new RunFill[this.columns.length];
-    for (int c = 0; c < runFills.length; c++) {
-      runFills[c] = new RunFill(this.columns[c], pageSize);
-    }
-    this.appendOrder = appendOrder(this.columns);
+    this.columns = new SliceColumns(columns, reading, pageSize);
     this.kept = new int[check != null ? pageSize : 0];
-    this.answered = new boolean[Math.min(pageSize, SearchControl.EVERY)];
-  }
-
-  /**
-   * The columns' indexes, {@code _time}'s last: an event's time read by a block run before another
-   * column decodes the block would be read twice — from its first bytes ({@code BlockEvents}'
-   * prefix read), then with the whole block.
-   */
-  private static int[] appendOrder(EventColumn[] columns) {
-    int[] order = new int[columns.length];
-    int next = 0;
-    for (int c = 0; c < columns.length; c++) {
-      if (!columns[c].name.equals(EventFields.TIME)) {
-        order[next++] = c;
-      }
-    }
-    for (int c = 0; c < columns.length; c++) {
-      if (columns[c].name.equals(EventFields.TIME)) {
-        order[next++] = c;
-      }
-    }
-    return order;
   }
 
   /**
@@ -212,7 +178,7 @@ final class EventPages implements EventVisitor {
     if (check != null && !check.admit(event, rows)) {
       return true;
     }
-    append(event);
+    columns.append(event, rows);
     if (listed != null) {
       listed.add(event.indexedFields());
     }
@@ -222,36 +188,14 @@ final class EventPages implements EventVisitor {
     return true;
   }
 
-  /** Appends the event's values at position {@code rows}, its columns sharing one extraction. */
-  private void append(StoredEvent event) {
-    reading.nextEvent();
-    FieldExtractor extracted = null; // one extraction for every column
-    for (int c : appendOrder) {
-      extracted = columns[c].append(event, extracted, rows);
-    }
-  }
-
   /**
    * Block runs when not a listing and either a filter decides which events are on the page ({@link
    * #appendAdmitted}) or every event is, and every column fills a run in one loop ({@link
-   * #fillsRuns}); every other plan reads event by event.
+   * SliceColumns#fillsRuns}); every other plan reads event by event.
    */
   @Override
   public boolean takesRuns() {
-    return listed == null && (check != null || fillsRuns());
-  }
-
-  /**
-   * Whether every column fills a run in one loop ({@link RunFill#fillsRuns}: {@code _time}, a fused
-   * {@code rex}'s field, an index-time field by its ordinals, a key=value field).
-   */
-  private boolean fillsRuns() {
-    for (RunFill column : runFills) {
-      if (!column.fillsRuns()) {
-        return false;
-      }
-    }
-    return true;
+    return listed == null && (check != null || columns.fillsRuns());
   }
 
   /**
@@ -270,7 +214,7 @@ final class EventPages implements EventVisitor {
     if (check != null && check.hasWords() && !run.ascii()) {
       return EventVisitor.super.visit(run);
     }
-    int fill = fillsRuns() ? fill(run) : RunFill.BY_EVENT;
+    int fill = columns.fillsRuns() ? columns.fill(run) : RunFill.BY_EVENT;
     boolean byRun = fill != RunFill.BY_EVENT && (fill != RunFill.BY_TEXT || run.ascii());
     if (!byRun && check == null) {
       return EventVisitor.super.visit(run);
@@ -283,7 +227,7 @@ final class EventPages implements EventVisitor {
               Math.min(size - done, pageSize - rows),
               SearchControl.EVERY - visited % SearchControl.EVERY);
       if (check == null) {
-        appendChunk(run, done, count);
+        columns.appendChunk(run, done, count, rows);
         rows += count;
       } else {
         appendAdmitted(run, done, count, byRun);
@@ -303,8 +247,8 @@ final class EventPages implements EventVisitor {
 
   /**
    * Appends the events of {@code [from, from + count)} of {@code run} the filter admits, from
-   * {@code rows} on: each stretch of them by run ({@link #appendChunk}) when {@code byRun}, else
-   * each as an event.
+   * {@code rows} on: each stretch of them by run ({@link SliceColumns#appendChunk}) when {@code
+   * byRun}, else each as an event.
    */
   private void appendAdmitted(EventRun run, int from, int count, boolean byRun) {
     check.runWords(run, from, count);
@@ -313,72 +257,17 @@ final class EventPages implements EventVisitor {
       while (i < count && check.admit(i, rows + i - start)) {
         if (!byRun) {
           StoredEvent event = check.admitted();
-          append(event != null ? event : run.event(from + i));
+          columns.append(event != null ? event : run.event(from + i), rows);
           rows++;
           start++;
         }
         i++;
       }
       if (byRun && i > start) {
-        appendChunk(run, from + start, i - start);
+        columns.appendChunk(run, from + start, i - start, rows);
         rows += i - start;
       }
     }
-  }
-
-  /**
-   * Appends events {@code [from, from + count)} of {@code run} at positions from {@code rows} on:
-   * each stretch of events every column answers ({@link RunFill#answers}) by one loop per column,
-   * each other event as an event, its columns sharing one extraction.
-   */
-  private void appendChunk(EventRun run, int from, int count) {
-    long started = System.nanoTime();
-    boolean[] answered = this.answered;
-    for (int i = 0; i < count; i++) {
-      boolean all = true;
-      for (RunFill column : runFills) {
-        all &= column.answers(run, from + i, rows + i); // every column: a rex keeps its span
-      }
-      answered[i] = all;
-    }
-    long runNanos = 0;
-    for (int i = 0; i < count; ) {
-      int end = i;
-      while (end < count && answered[end]) {
-        end++;
-      }
-      for (RunFill column : runFills) {
-        column.appendRun(run, from + i, end - i, rows + i);
-      }
-      eventsByRun += end - i;
-      if (end < count) { // timed by its own path's sampled clock
-        runNanos += System.nanoTime() - started;
-        reading.nextEvent();
-        StoredEvent event = run.event(from + end);
-        FieldExtractor extracted = null;
-        for (int c : appendOrder) {
-          extracted = runFills[c].appendProbed(event, extracted, rows + end);
-        }
-        started = System.nanoTime();
-        end++;
-      }
-      i = end;
-    }
-    reading.extraction().add(runNanos + System.nanoTime() - started);
-  }
-
-  /**
-   * The most a column reads of {@code run} ({@link RunFill#runFill}): when every column reads its
-   * events' own index-time values the run goes event by event, its block decoded only if an event's
-   * value needs it; the block's ASCII answer (which decodes it) is asked only when a column reads
-   * the texts.
-   */
-  private int fill(EventRun run) {
-    int fill = RunFill.BY_EVENT;
-    for (RunFill column : runFills) {
-      fill = Math.max(fill, column.runFill(run));
-    }
-    return fill;
   }
 
   /**
@@ -390,9 +279,7 @@ final class EventPages implements EventVisitor {
     if (!finished) {
       account();
     }
-    for (EventColumn column : columns) {
-      column.close(); // a whole dictionary held goes back: this slice reads no more of it
-    }
+    columns.close();
     release.run();
   }
 
@@ -415,21 +302,16 @@ final class EventPages implements EventVisitor {
     control.read(visited % SearchControl.EVERY); // the remainder, for progress
     matched.addAndGet(matchedHere);
     control.extracted(reading.extraction().take());
-    control.byRun(eventsByRun);
-    eventsByRun = 0;
+    control.byRun(columns.takeEventsByRun());
   }
 
   private void flush() {
     if (rows == 0) {
       return;
     }
-    List<Schema.Column> schema = new ArrayList<>(columns.length);
-    List<Block> blocks = new ArrayList<>(columns.length);
-    for (EventColumn column : columns) {
-      Block block = column.build();
-      schema.add(new Schema.Column(column.name, block.dataType()));
-      blocks.add(block);
-    }
+    List<Schema.Column> schema = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    columns.build(schema, blocks);
     int size = rows;
     rows = 0;
     int count =
@@ -451,34 +333,12 @@ final class EventPages implements EventVisitor {
     if (count == 0) {
       return;
     }
-    page = keptTyped(page, count < size ? kept : null, count);
+    page = columns.keptTyped(page, count < size ? kept : null, count);
     if (listed != null) {
       page = ListingColumns.sourcePage(page, listed);
       listed.clear();
     }
     consumer.accept(page);
-  }
-
-  /**
-   * The filter's {@code page} of the {@code count} kept positions ({@code positions} of the page
-   * built, null: all of them) with each column that held a typed cell typed over those alone, once,
-   * after the filter read its texts ({@link TypedCells}).
-   */
-  private Page keptTyped(Page page, int[] positions, int count) {
-    List<Schema.Column> schema = null;
-    List<Block> blocks = null;
-    for (int c = 0; c < page.blocks().size(); c++) {
-      Block typed = columns[c].kept(positions, count);
-      if (typed != null) {
-        if (schema == null) {
-          schema = new ArrayList<>(page.schema().columns());
-          blocks = new ArrayList<>(page.blocks());
-        }
-        schema.set(c, new Schema.Column(columns[c].name, typed.dataType()));
-        blocks.set(c, typed);
-      }
-    }
-    return schema == null ? page : new Page(new Schema(schema), blocks, count);
   }
 
   /** The columns the filter's comparisons read, by their names. */

@@ -121,8 +121,12 @@ final class EventTable {
     }
     for (int p = 0; p < page.positionCount(); p++) {
       String[] row = table.row();
+      List<Object> lists = listed.getValues(p);
       for (int c = 0; c < target.length; c++) {
-        if (target[c] >= 0) { // a row's empty cell of its page's column too: never extracted
+        // a row's empty cell of a column it lists: never extracted; of one it does not list (the
+        // listing shows no value another row made a column of): extracted as any unlisted cell
+        if (target[c] >= 0
+            && (!page.block(c).isNull(p) || lists.contains(page.schema().column(c).name()))) {
           table.set(row, target[c], page.block(c).getValues(p));
         }
       }

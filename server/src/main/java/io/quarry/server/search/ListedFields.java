@@ -36,13 +36,11 @@ import java.util.function.Predicate;
  * its order, then {@code _time} and {@code _raw} where listed) and hides every other, and {@code
  * eventstats}/{@code streamstats} set their results where the row fell in a group ({@link
  * EventOverlays}, replayed in command order among the others). A field a row does not list but
- * another row of its page does is asked of the event (its search-time value); one the row's
- * commands removed has none ({@link #apply}'s {@code cleared}), nor has, past a {@code fields} of
- * names ({@link #keeps}: the row's list is final), any field the row does not list ({@link
- * ListingLayout}). A field {@code rex} sets is listed by every event with a value of its own,
- * matched or not ({@link #extracted}); for the other commands' fields, which a row lists besides
- * those it was set still depends on its page's other rows (an open fault: no golden case pins it
- * yet).
+ * another row of its page does has no value on it (a plain listing, Splunk's fast mode: what a row
+ * lists never depends on its page's other rows, {@link ListingLayout}); one the row's commands
+ * removed has none ({@link #apply}'s {@code cleared}), nor has, past a {@code fields} of names
+ * ({@link #keeps}: the row's list is final), any field the row does not list. A field {@code rex}
+ * sets is listed by every event with a value of its own, matched or not ({@link #extracted}).
  *
  * <p>The changes are replayed per row at the end from the answer's columns, not tracked stage by
  * stage: whether an assignment left a value is read off the field's final column, and where {@code

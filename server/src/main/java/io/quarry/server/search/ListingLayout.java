@@ -19,9 +19,12 @@ import java.util.Set;
  * How an {@link EventListing} lays out the rows it hands on as one page: the fields each row lists
  * (the default fields, its index-time ones, in every-field mode those its extraction finds, the
  * commands' changes replayed over them: {@link ListedFields}), the page's columns their union in
- * first-named order, a row's missing cell its search-time value unless its commands removed the
- * field, and the hidden columns the listing's modes ask for ({@link RowNameColumns}, {@link
- * ListingColumns#withEventText}). The modes are {@link EventListing}'s (it sets them here).
+ * first-named order, and the hidden columns the listing's modes ask for ({@link RowNameColumns},
+ * {@link ListingColumns#withEventText}). A row has a value only in the fields it lists (a {@code
+ * rex} output where the event has one of its own included), never one another row of its page made
+ * a column of (fast mode; over rows that carry their listed names too); in every-field mode, and
+ * among an {@code append}'s rows, a row's missing cell is its search-time value unless its commands
+ * removed the field. The modes are {@link EventListing}'s (it sets them here).
  */
 final class ListingLayout {
   private final ListedFields listed;
@@ -78,6 +81,13 @@ final class ListingLayout {
     RowNameColumns rowNames = new RowNameColumns(carriesListedNames, carriesDiscoveredNames, count);
     // by (page, position): an event's fields once a fields of names made its list final
     Map<Long, List<String>> finalNames = listed.keeps() ? new HashMap<>() : null;
+    // fast mode (not a listing of every field, nor one among an append's rows): a row shows the
+    // fields it lists and no other — never a value another row of its page made a column of
+    boolean fast = !everyField && !discoveredNames && !otherRows;
+    // by (page, position): the fields each row lists, where a column may hold a value a row does
+    // not list (a field the source read for a command; a carried row's own search-time value)
+    Map<Long, List<String>> rowsList =
+        fast && (listedNames || extractions.readsBeyondDefaults()) ? new HashMap<>() : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);
@@ -108,6 +118,9 @@ final class ListingLayout {
               own.add((String) name);
             }
           }
+        }
+        if (rowsList != null) { // own: as the commands' changes are laid over it below
+          rowsList.put(HeldRows.row(i, p), own != null ? own : ownNames(page, block, p, i));
         }
         if (everyField) { // then the names its extraction finds
           List<String> found = extractions.names(page, i, p);
@@ -170,9 +183,20 @@ final class ListingLayout {
     List<Schema.Column> columns = new ArrayList<>(names.size());
     List<Block> blocks = new ArrayList<>(names.size());
     for (String name : names) {
-      Block block = whole && !changes(name) ? wholeColumn(pages.get(0), name) : null;
+      // fast mode extracts a row's missing value only where the row lists the field, or for a
+      // field a rex sets (the event's own value where the rex left it none), and shows a column's
+      // value only on the rows that list the field
+      boolean rex = listed.extracted().contains(name);
+      boolean extract = !fast || rex || rowsList != null;
+      Set<Long> unlisted = rowsList != null && !rex ? unlisted(name, rowsList, others) : Set.of();
+      Block block =
+          whole && unlisted.isEmpty() && !changes(name)
+              ? wholeColumn(pages.get(0), name, extract)
+              : null;
       if (block == null) {
-        block = PageBuilder.column(name, extractions.cells(name, cut, cleared, others));
+        block =
+            PageBuilder.column(
+                name, extractions.cells(name, cut, cleared, others, extract, unlisted));
       }
       columns.add(new Schema.Column(name, block.dataType()));
       blocks.add(block);
@@ -236,16 +260,34 @@ final class ListingLayout {
   }
 
   /**
-   * A whole page's column as it stands, where no row of it needs extracting; else null. A default
-   * field never does, nor a field the commands read.
+   * The rows of the page being laid out (each an event's, not among {@code others}) that do not
+   * list {@code name}, by {@link HeldRows#row}: where the field's column holds a value the row does
+   * not list (a search-time value the source read for a command, or a carried row's own), the row
+   * shows none.
    */
-  private Block wholeColumn(Page page, String name) {
+  private static Set<Long> unlisted(
+      String name, Map<Long, List<String>> rowsList, Set<Long> others) {
+    Set<Long> unlisted = new HashSet<>();
+    rowsList.forEach(
+        (row, own) -> {
+          if (!others.contains(row) && !own.contains(name)) {
+            unlisted.add(row);
+          }
+        });
+    return unlisted;
+  }
+
+  /**
+   * A whole page's column as it stands, where no row of it needs extracting ({@code extract} false:
+   * none does); else null. A default field never does, nor a field the commands read.
+   */
+  private Block wholeColumn(Page page, String name, boolean extract) {
     int column = page.schema().indexOf(name);
     if (column < 0) {
       return null;
     }
     Block block = page.block(column);
-    if (!extractions.extracts(name)) {
+    if (!extract || !extractions.extracts(name)) {
       return block;
     }
     for (int p = 0; p < block.positionCount(); p++) {

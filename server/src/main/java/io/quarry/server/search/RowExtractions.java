@@ -17,7 +17,10 @@ import java.util.Set;
  * asked for (not a default field, nor one the source read for the commands, whose columns hold
  * every event's value), and each row's extraction from its event's {@code _raw} and {@code
  * sourcetype}, made once per row of the page being laid out ({@link #forget} between pages) and
- * timed for the job inspector.
+ * timed for the job inspector. In fast mode a row's extraction is asked only for a field the row
+ * lists or a {@code rex} sets (the event's own value where the rex left it none); the listings of
+ * every field, and an {@code append}'s, ask it for any field another row of the page lists ({@link
+ * ListingLayout}).
  */
 final class RowExtractions {
   private final Set<String> read;
@@ -39,6 +42,11 @@ final class RowExtractions {
   /** Whether a row's missing value of {@code name} is asked of its extraction. */
   boolean extracts(String name) {
     return extract && !EventListing.DEFAULT_ORDER.contains(name) && !read.contains(name);
+  }
+
+  /** Whether the source read a field besides the default ones for the commands. */
+  boolean readsBeyondDefaults() {
+    return !EventListing.DEFAULT_ORDER.containsAll(read);
   }
 
   /** Forgets the extractions made: the next page's rows are others. */
@@ -74,13 +82,20 @@ final class RowExtractions {
   }
 
   /**
-   * Each row's values of {@code name}: its column's, else extracted from its {@code _raw} — none
-   * for a row that is no event ({@code others}) or that lost the field ({@code cleared}), both by
-   * {@link HeldRows#row}.
+   * Each row's values of {@code name}: its column's, else — where {@code extract} — extracted from
+   * its {@code _raw}; none for a row that does not list the field ({@code unlisted}: in fast mode,
+   * where its column holds a value the row does not list — a field the source read for a command, a
+   * carried row's own search-time value), that is no event ({@code others}) or that lost the field
+   * ({@code cleared}), all by {@link HeldRows#row}.
    */
   List<List<Object>> cells(
-      String name, HeldRows.Cut cut, Map<Long, Set<String>> cleared, Set<Long> others) {
-    boolean extracts = extracts(name);
+      String name,
+      HeldRows.Cut cut,
+      Map<Long, Set<String>> cleared,
+      Set<Long> others,
+      boolean extract,
+      Set<Long> unlisted) {
+    boolean extracts = extract && extracts(name);
     List<List<Object>> cells = new ArrayList<>(cut.count());
     for (int i = 0; i < cut.pages().size(); i++) {
       Page page = cut.pages().get(i);
@@ -88,7 +103,9 @@ final class RowExtractions {
       Block block = column < 0 ? null : page.block(column);
       for (int p = cut.ranges().get(i)[0]; p < cut.ranges().get(i)[1]; p++) {
         long row = HeldRows.row(i, p);
-        if (block != null && !block.isNull(p)) {
+        if (unlisted.contains(row)) {
+          cells.add(List.of());
+        } else if (block != null && !block.isNull(p)) {
           cells.add(block.getValues(p));
         } else if (extracts
             && !others.contains(row)

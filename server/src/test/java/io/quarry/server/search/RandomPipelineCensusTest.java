@@ -144,12 +144,13 @@ class RandomPipelineCensusTest {
       if (broken != null) {
         failed.put(query, broken);
       } else if (EnginePages.readsTheBatch(query)
-          || EnginePages.disagreement(whole, paged) == null) {
+          || EnginePages.disagreement(query, whole, paged) == null) {
         agreed++;
       } else {
         differing.put(
             query,
-            "in pages of %d: %s%n".formatted(pageSize, EnginePages.disagreement(whole, paged)));
+            "in pages of %d: %s%n"
+                .formatted(pageSize, EnginePages.disagreement(query, whole, paged)));
       }
     }
     StringBuilder census = new StringBuilder();
