@@ -2,6 +2,7 @@ package io.quarry.codecs.store;
 
 import java.io.IOException;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.SegmentInfos;
 
 /**
  * The deferred compaction of a bucket that is not warm, as its index and the node's permits see it
@@ -79,10 +80,16 @@ final class HotBucketCompaction {
 
   /**
    * Whether the bucket's roll compacts it (compaction inline: no compaction ran ahead of the roll,
-   * whose forced merge merges the bucket's segments under its index's commit lock).
+   * whose forced merge merges the bucket's segments under its index's commit lock): its last commit
+   * holds more than {@link CompactionMergePolicy#ROLL_SEGMENTS} segments. A full bucket is
+   * committed before its roll is asked for; a roll of fewer segments merges nothing.
    */
-  boolean rollCompacts() {
-    return compaction.policy() == null;
+  boolean rollCompacts() throws IOException {
+    IndexWriter current = bucket.writer();
+    return compaction.policy() == null
+        && current != null
+        && SegmentInfos.readLatestCommit(current.getDirectory()).size()
+            > CompactionMergePolicy.ROLL_SEGMENTS;
   }
 
   /**
