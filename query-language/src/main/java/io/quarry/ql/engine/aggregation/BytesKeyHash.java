@@ -284,6 +284,14 @@ public final class BytesKeyHash {
     return size;
   }
 
+  /**
+   * The keys never put into the table: added by {@link #appendDistinct} with no lookup since (a
+   * lookup puts them all in, {@link #index}).
+   */
+  int unindexed() {
+    return size - indexed;
+  }
+
   /** Forgets every key. */
   void clear() {
     table.fill(0, table.capacity(), 0);

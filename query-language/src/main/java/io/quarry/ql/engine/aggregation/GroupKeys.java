@@ -41,6 +41,14 @@ final class GroupKeys {
     return width == 0 ? 1 : hash.size();
   }
 
+  /**
+   * The groups whose keys were never hashed: added from a dictionary's entries ({@link
+   * #appendEntries}) with no lookup since ({@link BytesKeyHash#unindexed}).
+   */
+  int unhashed() {
+    return hash == null ? 0 : hash.unindexed();
+  }
+
   /** Whether there are by-fields and no group yet. */
   boolean isEmpty() {
     return width > 0 && hash.size() == 0;
