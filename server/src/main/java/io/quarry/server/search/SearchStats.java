@@ -25,9 +25,11 @@ import java.util.List;
  * @param pagesByEntry pages of a {@code stats … by} whose groups the aggregation kept by entry of
  *     that whole dictionary ({@code aggregation.EntryPartial}: no key hashed per page; a dictionary
  *     of more than 1,024 entries), the entries hashed once when the groups are handed over
- * @param groupsHandedWhole groups of such a dictionary's entries handed to the final aggregation
- *     whole, no entry hashed (every partial held that one dictionary and nothing else: a search of
- *     one segment), their answer order checked against the dictionary's instead of sorted
+ * @param groupsHandedWhole groups of such a dictionary's entries whose keys the final aggregation
+ *     never hashed ({@code aggregation.GroupKeys#unhashed} when the answer was built): handed over
+ *     as keys in entry order, no lookup after (a later partial's keys looked up among them hashes
+ *     them all, so with several segments mostly 0), their answer order checked against the
+ *     dictionary's instead of sorted
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks

@@ -80,8 +80,13 @@ final class SegmentDictionaryBlocks {
         textBytes += TEXT_OVERHEAD_BYTES + text.length();
       }
       // the block and its texts (about twice textBytes) may take at most half of what is free:
-      // the rest is the aggregation's groups', which must fit (this block only saves time)
-      held = 4 * textBytes > memory.free() ? null : charged(texts, textBytes);
+      // the rest is the aggregation's groups', which must fit (this block only saves time); a
+      // block let go but still alive ({@link #resting}) is held, and charged, by partials already:
+      // taken again without that check
+      java.lang.ref.WeakReference<BytesBlock> rest = resting.remove(texts);
+      BytesBlock alive = rest == null ? null : rest.get();
+      held =
+          alive == null && 4 * textBytes > memory.free() ? null : charged(texts, textBytes, alive);
       if (held == null) {
         refused.add(texts);
         return null;
@@ -94,17 +99,16 @@ final class SegmentDictionaryBlocks {
 
   /**
    * The block of {@code texts} and its charge; null when the search's limit refused it. The block
-   * the last slice let go is taken again while it is still alive ({@link #resting}): an
-   * aggregation's partials that keep their groups by its entries still hold it (charged, as
-   * shared), and a slice of the same segment given another block would make them hand their groups
-   * over by text before the scan ends.
+   * the last slice let go is taken again while it is still alive ({@code alive}, from {@link
+   * #resting}): an aggregation's partials that keep their groups by its entries still hold it
+   * (charged, as shared), and a slice of the same segment given another block would make them hand
+   * their groups over by text before the scan ends.
    */
-  private Held charged(String[] texts, long textBytes) {
+  private Held charged(String[] texts, long textBytes, BytesBlock alive) {
     MemoryTracker charge = memory.sibling();
     try {
       charge.add(textBytes); // before the block is made: a refused one is never built
-      java.lang.ref.WeakReference<BytesBlock> rest = resting.remove(texts);
-      BytesBlock block = rest == null ? null : rest.get();
+      BytesBlock block = alive;
       if (block == null) {
         BytesBlock.Builder builder = BytesBlock.builder(texts.length);
         for (String text : texts) {

@@ -100,4 +100,29 @@ class SegmentDictionaryBlocksTest {
     account.releaseShared(block, block.ramBytesUsed());
     assertThat(account.used()).isZero();
   }
+
+  /**
+   * A block let go while a partial still holds it is taken again even when what is free is less
+   * than the four times its texts a new block must leave: it is charged already (the partial's
+   * hold), so refusing it only made the partial hand its groups over by text mid-scan — and the
+   * segment per-page for the rest of the search. A new block of another segment is still refused.
+   */
+  @Test
+  void aBlockStillHeldIsTakenAgainWhenLittleIsFree() {
+    String[] first = dictionary('a');
+    BytesBlock block = blocks.hold(first);
+    account.reserveShared(block, block.ramBytesUsed(), "partial"); // a partial's hold
+    blocks.letGo(first);
+    long textBytes = VALUES * (SegmentDictionaryBlocks.TEXT_OVERHEAD_BYTES + 40L);
+    long others = LIMIT - account.used() - 2 * textBytes; // the groups took the rest but 2×
+    account.reserve(others, "groups");
+    assertThat(4 * textBytes).isGreaterThan(LIMIT - account.used());
+    assertThat(blocks.hold(first)).as("the next slice of the segment").isSameAs(block);
+    assertThat(blocks.blocksTakenAgain()).isEqualTo(1);
+    assertThat(blocks.hold(dictionary('b'))).as("a new block: too little free").isNull();
+    blocks.letGo(first);
+    account.releaseShared(block, block.ramBytesUsed());
+    account.release(others);
+    assertThat(account.used()).isZero();
+  }
 }

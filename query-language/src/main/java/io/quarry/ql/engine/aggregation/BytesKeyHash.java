@@ -24,14 +24,15 @@ import java.util.Arrays;
  * <p>The table, the pool and the keys' starts are paged ({@link LongPages}, {@link BytePool},
  * {@link IntPages}): none is ever an object G1 allocates as humongous, and the pool and the starts
  * grow by a page, not by a copy (a hash of 200,000 keys was ~20 MiB of such arrays, copied at each
- * doubling, in every partial of a search); the table doubles in place ({@link #rehash}). A key's
- * table slot never crosses a table page, and its bytes never cross a pool page. Not thread-safe.
+ * doubling, in every partial of a search); the table doubles in place ({@link KeySlots#rehash}). A
+ * key's table slot never crosses a table page, and its bytes never cross a pool page. Not
+ * thread-safe.
  */
 public final class BytesKeyHash {
   private static final VarHandle INTS =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int HEADER = 2 * Integer.BYTES; // a key's length, then its id
-  private static final int SLOT = 4; // longs per table slot
+  private static final int SLOT = KeySlots.SLOT; // longs per table slot
   private static final int INLINE = 2 * Long.BYTES; // key bytes a slot holds
 
   /** Bytes a key costs beyond its own: table slots at half load, its start, its string later. */
@@ -284,6 +285,14 @@ public final class BytesKeyHash {
     return size;
   }
 
+  /**
+   * The keys never put into the table: added by {@link #appendDistinct} with no lookup since (a
+   * lookup puts them all in, {@link #index}).
+   */
+  int unindexed() {
+    return size - indexed;
+  }
+
   /** Forgets every key. */
   void clear() {
     table.fill(0, table.capacity(), 0);
@@ -338,7 +347,7 @@ public final class BytesKeyHash {
         table.grow(capacity); // an empty table: nothing to place again
       } else {
         while (table.capacity() < capacity) {
-          rehash();
+          KeySlots.rehash(table);
         }
       }
     }
@@ -349,7 +358,8 @@ public final class BytesKeyHash {
       int offset = BytePool.offset(start) + HEADER;
       int length = (int) INTS.get(bytes, BytePool.offset(start));
       int hash = KeyWords.hash(bytes, offset, length);
-      place(
+      KeySlots.place(
+          table,
           ((long) hash << 32) | (id + 1),
           KeyWords.word(bytes, offset, length, 0),
           KeyWords.word(bytes, offset, length, Long.BYTES),
@@ -384,63 +394,8 @@ public final class BytesKeyHash {
     slots[at + 2] = KeyWords.word(bytes, offset, length, Long.BYTES);
     slots[at + 3] = length;
     if ((long) size * 2 * SLOT > table.capacity()) {
-      rehash();
+      KeySlots.rehash(table);
     }
     return id;
-  }
-
-  /**
-   * Doubles the table in place: its pages stay and the new upper half is appended ({@link
-   * LongPages#grow}), so growing allocates and zeroes only the half it adds and copies nothing to a
-   * second table (with 200,000 groups a fifth of the lookups' time was making and zeroing whole new
-   * tables). Each entry of the old half, in slot order, is taken out and placed again from its home
-   * under the new mask — where it was, nearer its home, or in the upper half. Placed this way, an
-   * entry's probe path crosses only entries already placed (which never move again) up to its own
-   * old slot, now free; except a path that wraps past the table's end into the run of entries at
-   * its start, which may have wrapped there from the old end: that run is taken out first and
-   * placed last.
-   */
-  private void rehash() {
-    int oldSlots = table.capacity() / SLOT;
-    table.grow(2 * table.capacity());
-    int mask = table.capacity() / SLOT - 1;
-    int run = 0; // the occupied slots at the start (there is an empty one: the load is 1/2)
-    while (table.get(run * SLOT) != 0) {
-      run++;
-    }
-    long[] held = new long[run * SLOT];
-    for (int i = 0; i < run; i++) {
-      int slot = i * SLOT;
-      System.arraycopy(table.page(slot), LongPages.offset(slot), held, slot, SLOT);
-      table.set(slot, 0);
-    }
-    for (int i = run; i < oldSlots; i++) {
-      int slot = i * SLOT;
-      long[] page = table.page(slot);
-      int at = LongPages.offset(slot);
-      long entry = page[at];
-      if (entry != 0) {
-        page[at] = 0;
-        place(entry, page[at + 1], page[at + 2], page[at + 3], mask);
-      }
-    }
-    for (int slot = 0; slot < held.length; slot += SLOT) {
-      place(held[slot], held[slot + 1], held[slot + 2], held[slot + 3], mask);
-    }
-  }
-
-  /** Writes a slot's four longs into the first free slot from the entry's home. */
-  private void place(long entry, long first, long second, long length, int mask) {
-    int i = (int) (entry >>> 32) & mask;
-    while (table.get(i * SLOT) != 0) {
-      i = (i + 1) & mask;
-    }
-    int slot = i * SLOT;
-    long[] page = table.page(slot);
-    int at = LongPages.offset(slot);
-    page[at] = entry;
-    page[at + 1] = first;
-    page[at + 2] = second;
-    page[at + 3] = length;
   }
 }

@@ -53,7 +53,6 @@ final class EntryPartial {
   private int grownTo;
   private GroupingFunction[] functions;
   private long flushed; // groups handed over so far
-  private long handedWhole; // of those, handed to an empty aggregation unhashed (handWhole)
 
   EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
     this.aggregations = aggregations;
@@ -255,7 +254,6 @@ final class EntryPartial {
       groupOf[entryOf[group]] = 0;
     }
     flushed += size;
-    handedWhole += size;
     size = 0;
     grownTo = 0;
     letGo();
@@ -323,27 +321,10 @@ final class EntryPartial {
       groupOf[entryOf[group]] = 0;
     }
     flushed += size;
-    handedWhole += size;
     size = 0;
     grownTo = 0;
     letGo();
     return grown;
-  }
-
-  /**
-   * The groups handed over whole, unhashed ({@link #handWhole}), so far, here and in the partials
-   * merged into the aggregation this belongs to ({@link #countHandedWhole}).
-   */
-  long handedWhole() {
-    return handedWhole;
-  }
-
-  /** Adds {@code other}'s count of groups handed whole to this one's and zeroes it. */
-  void countHandedWhole(EntryPartial other) {
-    if (other != this) {
-      handedWhole += other.handedWhole;
-      other.handedWhole = 0;
-    }
   }
 
   /** Lets the dictionary and the states go, their charge given back; the maps stay, charged. */

@@ -3,7 +3,6 @@ package io.quarry.ql.engine.aggregation;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.ByteSlice;
 import io.quarry.plugin.api.data.BytesBlock;
-import io.quarry.plugin.api.data.LongBlock;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,17 +16,16 @@ import java.util.Set;
  * value (per combination, with several by-fields); a position without a value for some by-field
  * falls in none. Keys live in a {@link BytesKeyHash}: with one by-field a string value's bytes are
  * looked up as they lie in its block; with several, the values' texts are written one after
- * another, each behind its length, into one composite key (no list or string per row: a
- * whole-number or timestamp value is written as its decimal digits straight from the block), and a
- * group's value of one by-field is read back from its key when the answer is built. Not
- * thread-safe.
+ * another, each behind its length, into one composite key ({@link CompositeKey}: no list or string
+ * per row: a whole-number or timestamp value is written as its decimal digits straight from the
+ * block), and a group's value of one by-field is read back from its key when the answer is built.
+ * Not thread-safe.
  */
 final class GroupKeys {
   private final int width;
   private final BytesKeyHash hash;
   private final ByteSlice scratch = new ByteSlice();
-  private byte[] composite = new byte[64]; // the composite key being built
-  private int compositeLength;
+  private final CompositeKey composite = new CompositeKey(); // the composite key being built
   private int[] ids = new int[8];
   private final EntryGroups entryGroups = new EntryGroups(); // over dictionary blocks
 
@@ -39,6 +37,14 @@ final class GroupKeys {
   /** The number of groups; ids are {@code [0, size)}. */
   int size() {
     return width == 0 ? 1 : hash.size();
+  }
+
+  /**
+   * The groups whose keys were never hashed: added from a dictionary's entries ({@link
+   * #appendEntries}) with no lookup since ({@link BytesKeyHash#unindexed}).
+   */
+  int unhashed() {
+    return hash == null ? 0 : hash.unindexed();
   }
 
   /** Whether there are by-fields and no group yet. */
@@ -55,7 +61,7 @@ final class GroupKeys {
     return new String(
         scratch.bytes(),
         start + Integer.BYTES,
-        lengthAt(scratch.bytes(), start),
+        CompositeKey.lengthAt(scratch.bytes(), start),
         StandardCharsets.UTF_8);
   }
 
@@ -66,9 +72,9 @@ final class GroupKeys {
       byte[] bytes = into.bytes();
       int at = into.offset();
       for (int f = 0; f < field; f++) {
-        at += Integer.BYTES + lengthAt(bytes, at);
+        at += Integer.BYTES + CompositeKey.lengthAt(bytes, at);
       }
-      into.reset(bytes, at + Integer.BYTES, lengthAt(bytes, at));
+      into.reset(bytes, at + Integer.BYTES, CompositeKey.lengthAt(bytes, at));
     }
   }
 
@@ -102,16 +108,9 @@ final class GroupKeys {
     byte[] bytes = scratch.bytes();
     int at = scratch.offset();
     for (int f = 0; f < field; f++) {
-      at += Integer.BYTES + lengthAt(bytes, at);
+      at += Integer.BYTES + CompositeKey.lengthAt(bytes, at);
     }
     return at;
-  }
-
-  private static int lengthAt(byte[] bytes, int at) {
-    return (bytes[at] & 0xFF) << 24
-        | (bytes[at + 1] & 0xFF) << 16
-        | (bytes[at + 2] & 0xFF) << 8
-        | (bytes[at + 3] & 0xFF);
   }
 
   /** The estimated heap bytes group {@code id}'s key takes. */
@@ -220,11 +219,11 @@ final class GroupKeys {
     combine(values, 0, new ArrayList<>(width), combinations);
     ensure(combinations.size());
     for (int i = 0; i < combinations.size(); i++) {
-      compositeLength = 0;
+      composite.reset();
       for (String value : combinations.get(i)) {
-        appendText(value);
+        composite.appendText(value);
       }
-      ids[i] = found(hash.id(composite, 0, compositeLength));
+      ids[i] = found(hash.id(composite.bytes(), 0, composite.length()));
     }
     return combinations.size();
   }
@@ -285,71 +284,11 @@ final class GroupKeys {
 
   /** The group of the by-fields' values at a position where each has one (made here when new). */
   private int compositeId(Block[] keys, int position) {
-    compositeLength = 0;
+    composite.reset();
     for (Block block : keys) {
-      appendValue(block, position);
+      composite.appendValue(block, position, scratch);
     }
-    return found(hash.id(composite, 0, compositeLength));
-  }
-
-  /** Appends one by-field's value (a single-valued block's position) to the composite key. */
-  private void appendValue(Block block, int position) {
-    switch (block) {
-      case BytesBlock bytes -> {
-        bytes.getBytes(position, scratch);
-        appendBytes(scratch.bytes(), scratch.offset(), scratch.length());
-      }
-      case LongBlock longs -> appendDigits(longs.getLongValue(position));
-      default -> appendText(BlockValues.key(block, position));
-    }
-  }
-
-  private void appendText(String text) {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    appendBytes(bytes, 0, bytes.length);
-  }
-
-  private void appendBytes(byte[] bytes, int offset, int length) {
-    int at = reserve(length);
-    System.arraycopy(bytes, offset, composite, at, length);
-  }
-
-  /** A whole number's decimal digits, as {@link Long#toString(long)} writes them. */
-  private void appendDigits(long value) {
-    if (value == Long.MIN_VALUE) {
-      appendText(Long.toString(value));
-      return;
-    }
-    boolean negative = value < 0;
-    long magnitude = Math.abs(value);
-    int digits = 1;
-    for (long rest = magnitude / 10; rest > 0; rest /= 10) {
-      digits++;
-    }
-    int length = digits + (negative ? 1 : 0);
-    int at = reserve(length);
-    if (negative) {
-      composite[at] = '-';
-    }
-    for (int i = at + length - 1; i >= at + (negative ? 1 : 0); i--) {
-      composite[i] = (byte) ('0' + magnitude % 10);
-      magnitude /= 10;
-    }
-  }
-
-  /** Writes a value's length and makes room for its bytes; returns where they go. */
-  private int reserve(int length) {
-    int needed = compositeLength + Integer.BYTES + length;
-    if (needed > composite.length) {
-      composite = Arrays.copyOf(composite, Math.max(needed, composite.length * 2));
-    }
-    int at = compositeLength;
-    composite[at] = (byte) (length >>> 24);
-    composite[at + 1] = (byte) (length >>> 16);
-    composite[at + 2] = (byte) (length >>> 8);
-    composite[at + 3] = (byte) length;
-    compositeLength = needed;
-    return at + Integer.BYTES;
+    return found(hash.id(composite.bytes(), 0, composite.length()));
   }
 
   /** The id of the group of the by-fields' values {@code key} (texts; made here when new). */
@@ -360,11 +299,11 @@ final class GroupKeys {
     if (width == 1) {
       return textId(key.get(0));
     }
-    compositeLength = 0;
+    composite.reset();
     for (String text : key) {
-      appendText(text);
+      composite.appendText(text);
     }
-    return found(hash.id(composite, 0, compositeLength));
+    return found(hash.id(composite.bytes(), 0, composite.length()));
   }
 
   /** The ids {@link #groupsOf} found. */

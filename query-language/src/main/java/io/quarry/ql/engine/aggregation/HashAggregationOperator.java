@@ -45,6 +45,7 @@ public final class HashAggregationOperator implements PageAggregator {
   // whether some function's answer depends on the order its values came in
   // (GroupingFunction.orderMatters): then a merge keeps the order read (mergeEntries)
   final boolean orderMatters;
+  private long handedWhole; // groups unhashed when the answer was last built (groupsHandedWhole)
 
   /**
    * The fewest entries of a dictionary whose pages group by entry ({@link EntryPartial}): more than
@@ -205,9 +206,15 @@ public final class HashAggregationOperator implements PageAggregator {
     return pagesByEntry.sum();
   }
 
+  /**
+   * The groups whose keys were never hashed ({@link GroupKeys#unhashed}) when the answer was last
+   * built ({@link #finishOn} or {@link #snapshot}): entries of a dictionary handed over as keys
+   * ({@link EntryPartial}) with no lookup after — not those a later partial's keys were looked up
+   * among ({@link SharedMerge}: each one hashed then). 0 before either.
+   */
   @Override
   public long groupsHandedWhole() {
-    return entries == null ? 0 : entries.handedWhole();
+    return handedWhole;
   }
 
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
@@ -345,6 +352,7 @@ public final class HashAggregationOperator implements PageAggregator {
       output.addAll(
           new AggregationOutput(command, keys, functions, pageSize, parallel, helpers, stop)
               .pages());
+      handedWhole = keys.unhashed();
       clear();
     }
   }
@@ -356,8 +364,11 @@ public final class HashAggregationOperator implements PageAggregator {
   @Override
   public List<Page> snapshot() {
     flushEntries();
-    return new AggregationOutput(command, keys, functions, pageSize, null, 0, SharedTasks.NEVER)
-        .pages();
+    List<Page> pages =
+        new AggregationOutput(command, keys, functions, pageSize, null, 0, SharedTasks.NEVER)
+            .pages();
+    handedWhole = keys.unhashed();
+    return pages;
   }
 
   @Override

@@ -100,9 +100,9 @@ public interface PageAggregator extends Operator {
   }
 
   /**
-   * The groups of a dictionary's entries handed to this aggregation whole, their keys not hashed
-   * ({@link EntryPartial}: every partial held the same dictionary and nothing else; a search's
-   * {@code groups_handed_whole}); 0 for an aggregation that never does.
+   * The groups of a dictionary's entries whose keys this aggregation never hashed when its answer
+   * was last built ({@link EntryPartial}'s hand-over with no lookup among those keys after; a
+   * search's {@code groups_handed_whole}); 0 for an aggregation that never does.
    */
   default long groupsHandedWhole() {
     return 0;

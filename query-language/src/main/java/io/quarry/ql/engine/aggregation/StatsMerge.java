@@ -25,9 +25,6 @@ final class StatsMerge {
       java.util.function.BooleanSupplier stop) {
     mergeEntries(into, partial);
     partial.flushEntries(); // groups of another dictionary than the one here: by text
-    if (into.entries != null) {
-      into.entries.countHandedWhole(partial.entries); // the partial's count goes on here
-    }
     if (!into.keys.isEmpty() || partial.keys.isEmpty()) {
       if (parallel != null && partial.keys.size() >= AggregationOutput.PARALLEL_GROUPS) {
         into.memory.add(
