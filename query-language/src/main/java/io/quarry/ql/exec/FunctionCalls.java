@@ -1,12 +1,6 @@
 package io.quarry.ql.exec;
 
-import static io.quarry.ql.exec.EvalValues.anyMatch;
-import static io.quarry.ql.exec.EvalValues.compare;
-import static io.quarry.ql.exec.EvalValues.comparison;
-import static io.quarry.ql.exec.EvalValues.multivalue;
-import static io.quarry.ql.exec.EvalValues.number;
 import static io.quarry.ql.exec.EvalValues.text;
-import static io.quarry.ql.exec.EvalValues.values;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -18,12 +12,13 @@ import java.util.function.Supplier;
 
 /**
  * How a search answers a call of an eval function from its arguments' values: {@link #apply} (the
- * whole list) and {@link #bind} (every argument but one fixed, read once). The functions that need
- * the whole argument list (conditions, {@code in}, {@code min}/{@code max}, {@code now()}, the type
- * tests) are answered here; every other family lives in its own class ({@link TextFunctions},
- * {@link NumberFunctions}, {@link TimeFunctions}, {@link MultivalueFunctions}, {@link
- * BitFunctions}, {@link RegexFunctions}, {@link MathFunctions}, {@link JsonFunctions}, …), over
- * {@link EvalValues}' coercion. One per {@link Evaluator}: the search's time, zone and regex cache.
+ * whole list) and {@link #bind} (every argument but one fixed, read once). It only dispatches: each
+ * family lives in its own class ({@link ConditionalFunctions}, {@link InformationalFunctions},
+ * {@link StatisticalFunctions}, {@link TextFunctions}, {@link NumberFunctions}, {@link
+ * TimeFunctions}, {@link MultivalueFunctions}, {@link BitFunctions}, {@link RegexFunctions}, {@link
+ * MathFunctions}, {@link JsonFunctions}, {@link JsonEditFunctions}, {@link Printf}, {@link
+ * IpMask}), over {@link EvalValues}' coercion. One per {@link Evaluator}: the search's time, zone
+ * and regex cache.
  */
 final class FunctionCalls {
   private final Instant now;
@@ -69,84 +64,24 @@ final class FunctionCalls {
   private Object applyValues(String function, List<Object> v) {
     Object a = v.isEmpty() ? null : v.get(0);
     switch (function) {
-      case "null":
-        return null;
-      case "true":
-        return true;
-      case "false":
-        return false;
-      case "isnull":
-        return a == null;
-      case "isnotnull":
-        return a != null;
-      case "isnum":
-        return a instanceof Long || a instanceof Double;
-      case "isstr":
-        return a instanceof String;
-      case "isint":
-        return a instanceof Long
-            || a instanceof Double d && Double.isFinite(d) && d == Math.rint(d);
-      case "isbool", "isdouble", "isarray", "isobject", "ismv":
+      case "null", "true", "false", "validate", "nullif", "in":
+        return ConditionalFunctions.apply(function, v);
+      case "isnull",
+      "isnotnull",
+      "isnum",
+      "isstr",
+      "isint",
+      "typeof",
+      "isbool",
+      "isdouble",
+      "isarray",
+      "isobject",
+      "ismv":
         return InformationalFunctions.apply(function, a);
-      case "validate":
-        for (int i = 0; i + 1 < v.size(); i += 2) {
-          if (!Boolean.TRUE.equals(v.get(i))) {
-            return v.get(i + 1); // the first condition that does not hold (a null one neither)
-          }
-        }
-        return null;
-      case "sum", "avg":
+      case "sum", "avg", "min", "max":
         return StatisticalFunctions.apply(function, v); // missing values left out
-      case "nullif":
-        return a != null && v.get(1) != null && text(a).equals(text(v.get(1))) ? null : a;
-      case "typeof":
-        return a == null
-            ? "Invalid"
-            : a instanceof Boolean
-                ? "Bool"
-                : number(a) != null && !(a instanceof String)
-                    ? "Number"
-                    : a instanceof List ? "Multivalue" : "String";
-      case "mvcount":
-        return a == null ? null : (long) values(a).size();
-      case "mvappend":
-        {
-          List<Object> all = new ArrayList<>();
-          v.forEach(x -> all.addAll(values(x)));
-          return multivalue(all);
-        }
-      case "in":
-        {
-          if (a == null) {
-            return null;
-          }
-          for (int i = 1; i < v.size(); i++) {
-            if (v.get(i) != null
-                && Boolean.TRUE.equals(anyMatch(a, v.get(i), (x, y) -> comparison(x, y) == 0))) {
-              return true;
-            }
-          }
-          return false;
-        }
-      case "min":
-      case "max":
-        {
-          Object best = null;
-          for (Object value : v) {
-            for (Object each : values(value)) {
-              if (each instanceof Double d && d.isNaN()) {
-                return d; // a NaN among numbers: NaN, as stats min/max answer (docs/search.md)
-              }
-              if (best == null
-                  || (function.equals("min")
-                      ? minOrder(each, best) < 0
-                      : minOrder(each, best) > 0)) {
-                best = each;
-              }
-            }
-          }
-          return best;
-        }
+      case "mvcount", "mvappend":
+        return MultivalueFunctions.apply(function, v);
       case "json_object", "json_array", "json_extract", "json_keys", "json_valid", "spath":
         return JsonFunctions.apply(function, v); // a null is JSON's null, or no document
       case "json_set",
@@ -159,10 +94,8 @@ final class FunctionCalls {
       "json_set_exact",
       "json_has_key_exact":
         return JsonEditFunctions.apply(function, v);
-      case "now":
-        return now.getEpochSecond();
-      case "time":
-        return Instant.now().toEpochMilli() / 1000.0;
+      case "now", "time":
+        return TimeFunctions.clock(function, now);
       default:
         break;
     }
@@ -203,9 +136,7 @@ final class FunctionCalls {
           subject == 0
               ? bound(function, arguments.subList(1, arguments.size()))
               : subject == 1 && function.equals("cidrmatch")
-                  ? Cidr.parse(text(arguments.get(0)))
-                      .<BoundFunction>map(FunctionCalls::cidrMatch)
-                      .orElse(ip -> false)
+                  ? ConditionalFunctions.cidrMatchIn(arguments.get(0))
                   : subject == 1 && function.equals("ipmask")
                       ? IpMask.ofMask(arguments.get(0))
                       : null;
@@ -239,10 +170,7 @@ final class FunctionCalls {
       case "like":
         return regexes.liker(text(rest.get(0)));
       case "cidrmatch":
-        {
-          Object ip = rest.get(0);
-          return cidr -> Cidr.parse(text(cidr)).map(c -> cidrMatch(c).apply(ip)).orElse(false);
-        }
+        return ConditionalFunctions.cidrMatchOf(rest.get(0));
       case "acos",
       "acosh",
       "asin",
@@ -283,26 +211,11 @@ final class FunctionCalls {
     return bound;
   }
 
-  /** {@code cidrmatch(cidr, ip)} for one parsed CIDR block. */
-  private static BoundFunction cidrMatch(Cidr cidr) {
-    return ip -> cidr.contains(text(ip));
-  }
-
   /** {@code first} followed by {@code rest}. */
   private static List<Object> with(Object first, List<Object> rest) {
     List<Object> all = new ArrayList<>(rest.size() + 1);
     all.add(first);
     all.addAll(rest);
     return all;
-  }
-
-  /** Numbers before text, numbers numerically, text case-sensitively (min/max). */
-  private static int minOrder(Object a, Object b) {
-    Object x = number(a);
-    Object y = number(b);
-    if ((x == null) != (y == null)) {
-      return x != null ? -1 : 1;
-    }
-    return compare(a, b);
   }
 }

@@ -3,14 +3,18 @@ package io.quarry.ql.exec;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The type tests of the Search Reference's "Informational functions" that Quarry's values answer
- * beyond {@code isnum}/{@code isstr}/{@code isint}: {@code isbool} (a Boolean, such as a comparison
- * gives; the text "true" of a field is no Boolean, as the reference warns), {@code isdouble} (a
- * number with a fraction part's type: a {@code Double}, a field's "2.5" too, as for {@code isnum}:
- * {@link EvalValues#typed}), {@code isarray} (a multivalue, which Quarry's JSON functions read as
- * an array, or the text of a JSON array: {@code isarray("[1, 2, 3]")} is true) and {@code isobject}
- * (the text of a JSON object) and {@code ismv} (a multivalue: two values or more; the reference's
- * {@code ismv(split("1, 2, 3", ","))} is true). A null value is none of them: false.
+ * The Search Reference's "Informational functions" over one value: {@code isnull}, {@code
+ * isnotnull}, {@code isnum} (a number: a field's "2.5" is typed one, {@link EvalValues#typed}),
+ * {@code isstr}, {@code isint} (a whole number, a double without a fraction part too), {@code
+ * typeof} ({@code Invalid} for null, {@code Bool}, {@code Number}, {@code Multivalue} or {@code
+ * String}) and the type tests Quarry's values answer beyond those: {@code isbool} (a Boolean, such
+ * as a comparison gives; the text "true" of a field is no Boolean, as the reference warns), {@code
+ * isdouble} (a number with a fraction part's type: a {@code Double}, a field's "2.5" too, as for
+ * {@code isnum}: {@link EvalValues#typed}), {@code isarray} (a multivalue, which Quarry's JSON
+ * functions read as an array, or the text of a JSON array: {@code isarray("[1, 2, 3]")} is true)
+ * and {@code isobject} (the text of a JSON object) and {@code ismv} (a multivalue: two values or
+ * more; the reference's {@code ismv(split("1, 2, 3", ","))} is true). A null value is none of them:
+ * false.
  */
 final class InformationalFunctions {
   private InformationalFunctions() {}
@@ -23,15 +27,34 @@ final class InformationalFunctions {
     };
   }
 
-  static boolean apply(String function, Object value) {
+  /** The answer of {@code function} (one of these functions) for {@code value}. */
+  static Object apply(String function, Object value) {
     return switch (function) {
+      case "isnull" -> value == null;
+      case "isnotnull" -> value != null;
+      case "isnum" -> value instanceof Long || value instanceof Double;
+      case "isstr" -> value instanceof String;
+      case "isint" ->
+          value instanceof Long
+              || value instanceof Double d && Double.isFinite(d) && d == Math.rint(d);
+      case "typeof" -> typeOf(value);
       case "isbool" -> value instanceof Boolean;
       case "isdouble" -> value instanceof Double;
       case "isarray" -> value != null && json(value).isArray();
       case "isobject" -> value instanceof String && json(value).isObject();
       case "ismv" -> value instanceof java.util.List<?>;
-      default -> throw new IllegalStateException("not a type test: " + function);
+      default -> throw new IllegalStateException("not an informational function: " + function);
     };
+  }
+
+  private static String typeOf(Object a) {
+    return a == null
+        ? "Invalid"
+        : a instanceof Boolean
+            ? "Bool"
+            : EvalValues.number(a) != null && !(a instanceof String)
+                ? "Number"
+                : a instanceof java.util.List ? "Multivalue" : "String";
   }
 
   private static JsonNode json(Object value) {

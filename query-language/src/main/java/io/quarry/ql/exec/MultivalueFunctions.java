@@ -7,14 +7,37 @@ import java.util.List;
 /**
  * The eval functions over multivalues that need nothing of the evaluator: {@code mvindex}, {@code
  * mvjoin}, {@code mvdedup}, {@code mvsort}, {@code mvzip} and {@code mvrange}, as Splunk's Search
- * Reference defines them, each bound to its arguments after the first ({@link BoundFunction}).
- * Arguments are never null here (a null argument makes the call null first).
+ * Reference defines them, each bound to its arguments after the first ({@link BoundFunction}),
+ * arguments never null there (a null argument makes the call null first); and {@code mvcount} and
+ * {@code mvappend}, applied to the whole argument list ({@link #apply}), a null argument allowed.
  */
 public final class MultivalueFunctions {
   /** The most values {@code mvrange} makes (a typo in a step should not fill the heap). */
   public static final int MAX_RANGE = 10_000;
 
   private MultivalueFunctions() {}
+
+  /**
+   * {@code mvcount(value)} (null for null) or {@code mvappend(values…)} (every value of every
+   * argument, nulls left out) over its arguments' values.
+   */
+  static Object apply(String function, List<Object> arguments) {
+    switch (function) {
+      case "mvcount":
+        {
+          Object a = arguments.isEmpty() ? null : arguments.get(0);
+          return a == null ? null : (long) EvalValues.values(a).size();
+        }
+      case "mvappend":
+        {
+          List<Object> all = new ArrayList<>();
+          arguments.forEach(x -> all.addAll(EvalValues.values(x)));
+          return EvalValues.multivalue(all);
+        }
+      default:
+        throw new IllegalStateException("not mvcount or mvappend: " + function);
+    }
+  }
 
   /**
    * {@code function} with its arguments after the first fixed to {@code rest} (none null), or null

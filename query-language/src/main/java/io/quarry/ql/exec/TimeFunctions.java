@@ -9,15 +9,24 @@ import java.time.ZoneId;
 import java.util.List;
 
 /**
- * The time eval functions that read their arguments: {@code strftime}, {@code strptime} and {@code
- * relative_time} ({@code now()} and {@code time()} are the evaluator's: they need the search's
- * time), each bound to its arguments after the first ({@link BoundFunction}). Times are epoch
- * seconds (a number that is no time, an infinity among them, gives null); formats are {@link
- * Strftime}'s, in the search's zone. Arguments are never null here (a null argument makes the call
- * null first).
+ * The time eval functions: {@code now()} (the search's time, whole seconds) and {@code time()} (the
+ * wall clock when it is called, to the millisecond), {@link #clock}; and those that read their
+ * arguments, {@code strftime}, {@code strptime} and {@code relative_time}, each bound to its
+ * arguments after the first ({@link BoundFunction}). Times are epoch seconds (a number that is no
+ * time, an infinity among them, gives null); formats are {@link Strftime}'s, in the search's zone.
+ * Arguments are never null here (a null argument makes the call null first).
  */
 final class TimeFunctions {
   private TimeFunctions() {}
+
+  /** {@code now()} of a search at {@code now}, or {@code time()}: epoch seconds. */
+  static Object clock(String function, Instant now) {
+    return switch (function) {
+      case "now" -> (Object) now.getEpochSecond();
+      case "time" -> (Object) (Instant.now().toEpochMilli() / 1000.0);
+      default -> throw new IllegalStateException("not now or time: " + function);
+    };
+  }
 
   /**
    * {@code function} with its arguments after the first fixed to {@code rest} (none null), or null

@@ -290,6 +290,7 @@ class SearchApiTest {
           switch (sourcetype.get("name").asText()) {
             case "stash" -> "auto_escaped";
             case "audittrail" -> "none";
+            case "_json" -> "json";
             default -> "auto";
           };
       assertThat(sourcetype.get("kvMode").asText()).as(sourcetype.toString()).isEqualTo(expected);
