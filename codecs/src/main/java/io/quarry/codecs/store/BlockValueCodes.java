@@ -319,7 +319,23 @@ public final class BlockValueCodes {
     return code;
   }
 
-  // the block advance moved to
+  // the block advance moved to, as CodePairCounts reads it
+  int bits() {
+    return bits;
+  }
+
+  int size() {
+    return size;
+  }
+
+  byte[] bytes() {
+    return bytes;
+  }
+
+  int base() {
+    return base;
+  }
+
   private int doc = -1;
   private int size;
   private byte[] bytes;

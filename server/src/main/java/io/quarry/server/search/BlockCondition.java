@@ -305,6 +305,15 @@ final class BlockCondition {
       return true;
     }
 
+    /**
+     * The codes of the block {@link #coded} moved to, for {@link
+     * io.quarry.codecs.store.CodePairCounts}; null for a block of one value (it has none: every
+     * code is 0).
+     */
+    BlockValueCodes packed() {
+      return values.size() == 1 ? null : codes;
+    }
+
     /** Event {@code e}'s code in the block {@link #coded} moved to. */
     int codeAt(int e) throws IOException {
       return values.size() == 1 ? 0 : codes.code(e);

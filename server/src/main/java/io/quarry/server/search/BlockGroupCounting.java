@@ -1,5 +1,7 @@
 package io.quarry.server.search;
 
+import io.quarry.codecs.store.BlockValueCodes;
+import io.quarry.codecs.store.CodePairCounts;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.EventVisitor.DocShortcut;
 import io.quarry.ql.engine.aggregation.CountShortcut;
@@ -37,6 +39,7 @@ final class BlockGroupCounting implements BlockCountSource {
   private int[][] codes = new int[0][];
   private int[] combined = new int[0];
   private int[] matching = new int[0];
+  private final CodePairCounts pairs = new CodePairCounts();
 
   BlockGroupCounting(
       CountShortcut shortcut,
@@ -113,6 +116,9 @@ final class BlockGroupCounting implements BlockCountSource {
   private void countAll(BlockCondition.FieldCounts[] fields, int doc, int events)
       throws IOException {
     int n = fields.length;
+    if (n == 2 && countPairs(fields, events)) {
+      return;
+    }
     long combinations = 1;
     for (int f = 0; f < n; f++) {
       if (codes[f].length < events) {
@@ -164,6 +170,41 @@ final class BlockGroupCounting implements BlockCountSource {
       }
       joint.add(joint.key(ords), count);
     }
+  }
+
+  /**
+   * Counts every event of the block both fields {@link BlockCondition.FieldCounts#coded moved to}
+   * by its pair of codes straight from their packed bytes ({@link CodePairCounts}); false, nothing
+   * counted, when a field has one value or the codes are too wide (count the decoded codes).
+   */
+  private boolean countPairs(BlockCondition.FieldCounts[] fields, int events) throws IOException {
+    BlockValueCodes first = fields[0].packed();
+    BlockValueCodes second = fields[1].packed();
+    if (first == null || second == null) {
+      return false;
+    }
+    int size1 = fields[0].values.size();
+    int size2 = fields[1].values.size();
+    if (combined.length < size1 * size2) {
+      combined = new int[size1 * size2];
+    }
+    if (!pairs.count(first, second, events, combined)) {
+      return false;
+    }
+    long[] ords = new long[2];
+    for (int code1 = 0; code1 < size1; code1++) {
+      for (int code2 = 0; code2 < size2; code2++) {
+        int code = code1 * size2 + code2;
+        int count = combined[code];
+        if (count != 0) {
+          combined[code] = 0;
+          ords[0] = fields[0].values.ord(code1);
+          ords[1] = fields[1].values.ord(code2);
+          joint.add(joint.key(ords), count);
+        }
+      }
+    }
+    return true;
   }
 
   /** Counts the {@code selected} events in {@link #matching}, each by its codes. */
