@@ -64,7 +64,7 @@ public final class EndToEnd implements Callable<Integer> {
       description =
           "After --warmup and --warmup-seconds, warm each Quarry query on until the server's JIT"
               + " has settled (its compilation time, jvm_compilation_time_ms_total on /metrics,"
-              + " grew by at most 5 ms in each of 2 runs in a row), --warmup-max runs at most; the"
+              + " grew by at most 5 ms in each of 2 runs in a row), up to --warmup-max runs; the"
               + " report says per query how many warm-up runs it took. Off by default, so runs"
               + " compare with earlier ones.")
   boolean warmupUntilStable;
@@ -72,7 +72,9 @@ public final class EndToEnd implements Callable<Integer> {
   @Option(
       names = "--warmup-max",
       defaultValue = "50",
-      description = "The most warm-up runs per query --warmup-until-stable makes.")
+      description =
+          "With --warmup-until-stable, no more warm-up runs for the JIT once a query had this many"
+              + " (--warmup-seconds may still make more).")
   int warmupMax;
 
   @Option(

@@ -34,7 +34,8 @@ final class Measurements {
   /**
    * As above; with {@code warmupMax} above 0 ({@code --warmup-until-stable}), a search given the
    * server's compilation time goes on warming up after those until the server's JIT has settled
-   * ({@link JitSettle}), {@code warmupMax} warm-up runs at most.
+   * ({@link JitSettle}), warming for the JIT up to {@code warmupMax} warm-up runs ({@code
+   * warmupSeconds} may still make more).
    */
   Measurements(int warmup, double warmupSeconds, int runs, int warmupMax) {
     this.warmup = warmup;
@@ -177,7 +178,7 @@ final class Measurements {
    * As {@link #measure(String, Timings, Run, java.util.function.LongSupplier)}, and with {@code
    * compileMillis} (the server's total JIT compilation time so far) and {@code
    * --warmup-until-stable}, warming up until the JIT has settled as well ({@link JitSettle}), at
-   * most {@code warmupMax} warm-up runs; {@link Timings#jitSettled} says whether it did.
+   * most {@code warmupMax} warm-up runs for it; {@link Timings#jitSettled} says whether it did.
    */
   void measure(
       String name,
@@ -233,7 +234,7 @@ final class Measurements {
                 Locale.ROOT,
                 "  warm-up %d runs, JIT %s (%d ms compiling)",
                 timings.warmupRuns(),
-                timings.jitSettled() ? "settled" : "still compiling at --warmup-max",
+                timings.jitSettled() ? "settled" : "still compiling as the warm-up ended",
                 timings.warmupCompileMillis()));
   }
 
