@@ -614,6 +614,7 @@ class QuarryServerTest {
         .contains(
             "quarry_http_requests_total{method=\"POST\",route=\"/services/collector/event\",status=\"200\"}")
         .contains("jvm_memory_used_bytes")
+        .contains("jvm_compilation_time_ms_total")
         .contains("quarry_search_jobs{state=\"RUNNING\"} 0.0")
         .contains("quarry_ingest_pipelines_busy 0.0")
         .contains("quarry_ingest_queued_bytes 0.0");

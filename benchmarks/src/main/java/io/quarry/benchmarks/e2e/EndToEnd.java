@@ -60,6 +60,24 @@ public final class EndToEnd implements Callable<Integer> {
   double warmupSeconds;
 
   @Option(
+      names = "--warmup-until-stable",
+      description =
+          "After --warmup and --warmup-seconds, warm each Quarry query on until the server's JIT"
+              + " has settled (its compilation time, jvm_compilation_time_ms_total on /metrics,"
+              + " grew by at most 5 ms in each of 2 runs in a row), up to --warmup-max runs; the"
+              + " report says per query how many warm-up runs it took. Off by default, so runs"
+              + " compare with earlier ones.")
+  boolean warmupUntilStable;
+
+  @Option(
+      names = "--warmup-max",
+      defaultValue = "50",
+      description =
+          "With --warmup-until-stable, no more warm-up runs for the JIT once a query had this many"
+              + " (--warmup-seconds may still make more).")
+  int warmupMax;
+
+  @Option(
       names = "--threads",
       description = "DuckDB threads (default: the cores, like Quarry's search pool).")
   Integer threads;
@@ -184,12 +202,14 @@ public final class EndToEnd implements Callable<Integer> {
     report.put("seed", seed);
     report.put("runs", runs);
     report.put("warmup", warmup);
+    report.put("warmupUntilStable", warmupUntilStable ? warmupMax : null);
     report.put("format", format);
     report.put("blockEvents", blockEvents);
     report.put("journalCompression", journalCompression);
     report.put("indexedSessions", indexedSessions);
 
-    Measurements measurements = new Measurements(warmup, warmupSeconds, runs);
+    Measurements measurements =
+        new Measurements(warmup, warmupSeconds, runs, warmupUntilStable ? warmupMax : 0);
     Path dataset = dataset();
     long rawBytes = Files.size(dataset);
     report.put("datasetBytes", rawBytes);
@@ -241,7 +261,15 @@ public final class EndToEnd implements Callable<Integer> {
         QuarryIngest drivers = new QuarryIngest(workDir, events, hecEvents, hecConnections);
         ingest.put("hecRaw", drivers.hecRaw(quarry, dataset));
         ingest.put("quarryIngest", drivers.quarryIngest(quarry, dataset, rawBytes));
-        ingest.put("secondsUntilSettled", measurements.settle(() -> quarry.indexBytes("main")));
+        Map<String, Object> settled = new LinkedHashMap<>();
+        ingest.put(
+            "secondsUntilSettled",
+            measurements.settle(
+                () -> quarry.indexBytes("main"),
+                () -> quarry.compaction("main"),
+                quarry::cpuNanos,
+                settled));
+        ingest.put("quarrySettle", settled);
         Files.writeString(ingested, ingestedWhat);
       }
       long indexBytes = quarry.indexBytes("main");
@@ -263,7 +291,8 @@ public final class EndToEnd implements Callable<Integer> {
             "quarry " + query.name(),
             timings,
             () -> answer[0] = Answer.of(client.search(query.spl(), "0", null)),
-            quarry::cpuNanos);
+            quarry::cpuNanos,
+            quarry::compilationMillis);
         entry.put("quarry", Measurements.summary(timings, answer[0]));
         results.put(query.name(), entry);
       }

@@ -23,13 +23,25 @@ final class Measurements {
   private final int warmup;
   private final double warmupSeconds;
   private final int runs;
+  private final int warmupMax;
   private final PrintStream out = System.out;
 
   /** At least {@code warmup} warm-up runs for at least {@code warmupSeconds}, then {@code runs}. */
   Measurements(int warmup, double warmupSeconds, int runs) {
+    this(warmup, warmupSeconds, runs, 0);
+  }
+
+  /**
+   * As above; with {@code warmupMax} above 0 ({@code --warmup-until-stable}), a search given the
+   * server's compilation time goes on warming up after those until the server's JIT has settled
+   * ({@link JitSettle}), warming for the JIT up to {@code warmupMax} warm-up runs ({@code
+   * warmupSeconds} may still make more).
+   */
+  Measurements(int warmup, double warmupSeconds, int runs, int warmupMax) {
     this.warmup = warmup;
     this.warmupSeconds = warmupSeconds;
     this.runs = runs;
+    this.warmupMax = warmupMax;
   }
 
   /**
@@ -55,9 +67,93 @@ final class Measurements {
     return seconds;
   }
 
+  /** The server CPU one poll's two seconds may hold and still count as idle: 5% of a core. */
+  static final long IDLE_CPU_NANOS_PER_POLL = 100_000_000L;
+
+  /**
+   * Quarry's settle: waits until the server says no compaction of the index runs and none is due
+   * ({@link Compaction}) and, over three polls two seconds apart in a row, the index's size on disk
+   * is unchanged and the server's process used at most {@link #IDLE_CPU_NANOS_PER_POLL} of CPU
+   * ({@code cpuNanos}; -1 when unknown: not checked), ten minutes at most. The server reports its
+   * hot bucket's compaction (and a full bucket's until its roll), not Lucene's ordinary merges of
+   * warm buckets, and a merge may write nothing for longer than the polls while it compresses,
+   * which fooled the size alone; a merge burns CPU all along. Prints what it waited for and returns
+   * the seconds waited, and in {@code outcome} what it saw.
+   */
+  double settle(
+      StorageBytes storage,
+      Compaction compaction,
+      java.util.function.LongSupplier cpuNanos,
+      Map<String, Object> outcome)
+      throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.MINUTES.toNanos(10);
+    long last = -1;
+    long cpu = cpuNanos.getAsLong();
+    int unchanged = 0;
+    int pollsCompacting = 0;
+    int pollsDue = 0;
+    int pollsGrowing = 0;
+    int pollsBusy = 0;
+    Compaction.State state = compaction.state();
+    while (unchanged < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(2_000);
+      long bytes = storage.bytes();
+      state = compaction.state();
+      long cpuNow = cpuNanos.getAsLong();
+      boolean busy = cpu >= 0 && cpuNow >= 0 && cpuNow - cpu > IDLE_CPU_NANOS_PER_POLL;
+      cpu = cpuNow;
+      if (state.running()) {
+        pollsCompacting++;
+      } else if (state.due()) {
+        pollsDue++;
+      } else if (bytes != last) {
+        pollsGrowing++;
+      } else if (busy) {
+        pollsBusy++;
+      }
+      boolean quiet = !state.running() && !state.due() && !busy && bytes == last;
+      unchanged = quiet ? unchanged + 1 : 0;
+      last = bytes;
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    boolean settled = unchanged >= 3;
+    outcome.put("settled", settled);
+    outcome.put("seconds", seconds);
+    outcome.put("pollsCompactionRunning", pollsCompacting);
+    outcome.put("pollsCompactionDue", pollsDue);
+    outcome.put("pollsSizeChanging", pollsGrowing);
+    outcome.put("pollsServerBusy", pollsBusy);
+    outcome.put("compactions", state.compactions());
+    outcome.put("pendingBytes", state.pendingBytes());
+    out.printf(
+        Locale.ROOT,
+        "index %s after %.1f s more: waited %d polls for a running compaction, %d for a due one,"
+            + " %d for the size to stop changing, %d for the server's CPU to go idle; %d"
+            + " compactions done, %,d fast bytes left (under the idle minimum: kept until the"
+            + " roll)%n",
+        settled ? "settled" : "NOT settled (gave up after 10 min)",
+        seconds,
+        pollsCompacting,
+        pollsDue,
+        pollsGrowing,
+        pollsBusy,
+        state.compactions(),
+        state.pendingBytes());
+    return seconds;
+  }
+
   /** The bytes an engine holds on disk now. */
   interface StorageBytes {
     long bytes() throws IOException;
+  }
+
+  /** Where an index's deferred compaction stands, as its server says. */
+  interface Compaction {
+    State state() throws IOException;
+
+    /** Whether a compaction runs, whether one is due, how many are done, the bytes waiting. */
+    record State(boolean running, boolean due, long compactions, long pendingBytes) {}
   }
 
   interface Run {
@@ -75,12 +171,43 @@ final class Measurements {
    */
   void measure(String name, Timings timings, Run run, java.util.function.LongSupplier cpuNanos)
       throws Exception {
+    measure(name, timings, run, cpuNanos, null);
+  }
+
+  /**
+   * As {@link #measure(String, Timings, Run, java.util.function.LongSupplier)}, and with {@code
+   * compileMillis} (the server's total JIT compilation time so far) and {@code
+   * --warmup-until-stable}, warming up until the JIT has settled as well ({@link JitSettle}), at
+   * most {@code warmupMax} warm-up runs for it; {@link Timings#jitSettled} says whether it did.
+   */
+  void measure(
+      String name,
+      Timings timings,
+      Run run,
+      java.util.function.LongSupplier cpuNanos,
+      java.util.function.LongSupplier compileMillis)
+      throws Exception {
     long warmupStarted = System.nanoTime();
     long warmupNanos = (long) (warmupSeconds * 1e9);
-    for (int i = 0; i < warmup || System.nanoTime() - warmupStarted < warmupNanos; i++) {
+    boolean untilStable = warmupMax > 0 && compileMillis != null;
+    List<Long> compiled = new ArrayList<>();
+    if (untilStable) {
+      compiled.add(compileMillis.getAsLong());
+    }
+    for (int i = 0;
+        i < warmup
+            || System.nanoTime() - warmupStarted < warmupNanos
+            || untilStable && i < warmupMax && !JitSettle.settled(compiled);
+        i++) {
       long start = System.nanoTime();
       run.run();
       timings.warmedUp(System.nanoTime() - start);
+      if (untilStable) {
+        compiled.add(compileMillis.getAsLong());
+      }
+    }
+    if (untilStable) {
+      timings.jitSettled(JitSettle.settled(compiled), compiled.getLast() - compiled.getFirst());
     }
     long cpuBefore = cpuNanos == null ? -1 : cpuNanos.getAsLong();
     for (int i = 0; i < runs; i++) {
@@ -94,13 +221,21 @@ final class Measurements {
     }
     out.printf(
         Locale.ROOT,
-        "  %-40s median %10.1f ms  p95 %10.1f ms%s%n",
+        "  %-40s median %10.1f ms  p95 %10.1f ms%s%s%n",
         name,
         timings.median(),
         timings.p95(),
         Double.isNaN(timings.cpuMillis())
             ? ""
-            : String.format(Locale.ROOT, "  cpu %8.1f ms/run", timings.cpuMillis()));
+            : String.format(Locale.ROOT, "  cpu %8.1f ms/run", timings.cpuMillis()),
+        timings.jitSettled() == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "  warm-up %d runs, JIT %s (%d ms compiling)",
+                timings.warmupRuns(),
+                timings.jitSettled() ? "settled" : "still compiling as the warm-up ended",
+                timings.warmupCompileMillis()));
   }
 
   static Map<String, Object> summary(Timings timings, Answer answer) {
@@ -112,6 +247,10 @@ final class Measurements {
     summary.put("runsMs", timings.values());
     summary.put("firstMs", Double.isNaN(timings.firstMillis()) ? null : timings.firstMillis());
     summary.put("warmupRuns", timings.warmupRuns());
+    if (timings.jitSettled() != null) {
+      summary.put("warmupJitSettled", timings.jitSettled());
+      summary.put("warmupCompileMs", timings.warmupCompileMillis());
+    }
     if (!Double.isNaN(timings.cpuMillis())) {
       summary.put("serverCpuMs", timings.cpuMillis());
     }

@@ -291,6 +291,64 @@ final class QuarryProcess implements Closeable {
     return client;
   }
 
+  /**
+   * Where the index's deferred compaction stands, as {@code GET /api/v1/indexes} says ({@link
+   * io.quarry.client.IndexSummary}).
+   */
+  Measurements.Compaction.State compaction(String index) throws IOException {
+    for (io.quarry.client.IndexSummary summary : client().indexes()) {
+      if (summary.name().equals(index)) {
+        return new Measurements.Compaction.State(
+            summary.compacting(),
+            summary.compactionDue(),
+            summary.compactions(),
+            summary.compactionPendingBytes());
+      }
+    }
+    throw new IOException("the server lists no index " + index);
+  }
+
+  /**
+   * The server JVM's total JIT compilation time so far in milliseconds: the sum of {@code
+   * jvm_compilation_time_ms_total} on {@code /metrics} (Micrometer's {@code JvmCompilationMetrics},
+   * {@code CompilationMXBean.getTotalCompilationTime}).
+   */
+  long compilationMillis() {
+    try {
+      HttpResponse<String> response =
+          metricsHttp.send(
+              HttpRequest.newBuilder(uri.resolve("/metrics")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IOException("/metrics answered " + response.statusCode());
+      }
+      return compilationMillis(response.body());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The sum of the {@code jvm_compilation_time_ms_total} samples of a Prometheus text page. */
+  static long compilationMillis(String metrics) throws IOException {
+    double total = 0;
+    boolean found = false;
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith("jvm_compilation_time_ms_total")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        found = true;
+      }
+    }
+    if (!found) {
+      throw new IOException("/metrics has no jvm_compilation_time_ms_total (an older server?)");
+    }
+    return (long) total;
+  }
+
+  private final HttpClient metricsHttp = HttpClient.newHttpClient();
+
   /** Bytes on disk under the index's directory. */
   long indexBytes(String index) throws IOException {
     Path directory = dataDir.resolve("indexes").resolve(index);

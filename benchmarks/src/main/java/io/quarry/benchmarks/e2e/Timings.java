@@ -13,6 +13,8 @@ final class Timings {
   private double firstMillis = Double.NaN;
   private int warmupRuns;
   private double cpuMillis = Double.NaN;
+  private Boolean jitSettled;
+  private long warmupCompileMillis;
 
   /** A warm-up run: not measured, but the first one says what a cold run costs. */
   void warmedUp(long nanos) {
@@ -38,6 +40,25 @@ final class Timings {
 
   int warmupRuns() {
     return warmupRuns;
+  }
+
+  /**
+   * With {@code --warmup-until-stable}: whether the warm-up ended with the server's JIT settled
+   * (else it stopped at the bound), and the compilation milliseconds the server spent meanwhile.
+   */
+  void jitSettled(boolean settled, long compileMillis) {
+    jitSettled = settled;
+    warmupCompileMillis = compileMillis;
+  }
+
+  /** Whether the JIT settled during the warm-up; null when the warm-up did not watch it. */
+  Boolean jitSettled() {
+    return jitSettled;
+  }
+
+  /** The server's compilation milliseconds during the warm-up (0 when not watched). */
+  long warmupCompileMillis() {
+    return warmupCompileMillis;
   }
 
   void add(long nanos) {

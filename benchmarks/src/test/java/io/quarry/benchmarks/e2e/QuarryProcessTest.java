@@ -40,4 +40,19 @@ class QuarryProcessTest {
     assertThat(compaction.idle()).isEqualTo(Duration.ofSeconds(2));
     assertThat(compaction.idleMinBytes()).isEqualTo(CompactionSettings.DEFAULT_IDLE_MIN_BYTES);
   }
+
+  @Test
+  void compilationTimeIsSummedOverCompilersOfTheMetricsPage() throws Exception {
+    String page =
+        """
+        # HELP jvm_compilation_time_ms_total The approximate accumulated elapsed time spent in compilation
+        # TYPE jvm_compilation_time_ms_total counter
+        jvm_compilation_time_ms_total{compiler="HotSpot 64-Bit Tiered Compilers"} 1234.0
+        jvm_gc_pause_seconds_count{action="end of minor GC"} 3
+        """;
+    assertThat(QuarryProcess.compilationMillis(page)).isEqualTo(1234);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> QuarryProcess.compilationMillis("jvm_threads_live_threads 12.0\n"))
+        .isInstanceOf(java.io.IOException.class);
+  }
 }

@@ -2,6 +2,7 @@ package io.quarry.server.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmCompilationMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -21,6 +22,7 @@ public final class ServerMetrics implements Closeable {
   public ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
+    new JvmCompilationMetrics().bindTo(registry); // the benchmarks' --warmup-until-stable reads it
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
