@@ -51,6 +51,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   private final PluginOperator operator; // its output released once laid over (emit)
   private final io.quarry.plugin.api.data.BlockFactory factory;
   private final Set<String> hidden;
+  private final Set<String> produced; // the fields it writes: laid over whatever its blocks are
   private final boolean ordered;
   private final boolean pageAtATime;
   private final ArrayDeque<Batch> pending = new ArrayDeque<>();
@@ -73,6 +74,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     this.operator = new PluginOperator(command, command.bound(), evaluator.pluginContext(), false);
     this.factory = operator.factory();
     this.hidden = Set.copyOf(hidden);
+    this.produced = Set.copyOf(command.bound().producedFields());
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
   }
@@ -273,14 +275,23 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   }
 
   /**
-   * The output's columns that are not a block of the operator's input passed through (checked
-   * against the operator's input page of the first position's batch).
+   * The output's columns that the command writes ({@code producedFields}: {@code fillnull value=X
+   * f}, {@code replace … IN f}, {@code filldown f}, {@code nomv f} rewrite {@code f} in place) or
+   * that are not a block of the operator's input passed through (checked against the operator's
+   * input page of the first position's batch). A written field is laid over even where the operator
+   * handed its input block back (no null to fill, no value to replace in this batch): else a row
+   * would list a field it holds only at search time where another row of its batch made the
+   * operator build a new block, so what it lists would follow the batch cuts (issue 21).
    */
-  private static List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
+  private List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
     List<Integer> overlay = new ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
-      int inColumn = batch.in().schema().indexOf(page.schema().column(c).name());
-      if (c != rowColumn && (inColumn < 0 || batch.in().block(inColumn) != page.block(c))) {
+      String name = page.schema().column(c).name();
+      int inColumn = batch.in().schema().indexOf(name);
+      if (c != rowColumn
+          && (inColumn < 0
+              || batch.in().block(inColumn) != page.block(c)
+              || produced.contains(name))) {
         overlay.add(c);
       }
     }
