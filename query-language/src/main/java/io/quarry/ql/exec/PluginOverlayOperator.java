@@ -24,14 +24,15 @@ import java.util.concurrent.CompletionStage;
  * of which the plugin's operator ({@link PluginOperator}, every call wrapped) gets the columns it
  * reads ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN};
  * an output position is the input event whose id it carries, with the output's columns that are not
- * an input block passed through laid over it. Each output page leaves as the events' own pages
- * (every column of the batch, at the positions the ids name), those columns set over them, and the
- * hidden column {@link #OVERLAID} naming them at every position — from which the event listing
- * after it replays, row by row, the fields each event lists with the operator's output laid over it
- * (a value set is listed, a null one no longer is). The columns named {@code hidden} pass along the
- * events' pages but never reach the plugin. One page of the plugin's may make several output pages
- * (one per batch its positions come from): they wait in a queue, and no input is taken while it
- * holds one.
+ * an input block passed through, and those of the fields the command writes ({@code
+ * producedFields}) whatever their blocks, laid over it. Each output page leaves as the events' own
+ * pages (every column of the batch, at the positions the ids name), those columns set over them,
+ * and the hidden column {@link #OVERLAID} naming them at every position — from which the event
+ * listing after it replays, row by row, the fields each event lists with the operator's output laid
+ * over it (a value set is listed, a null one no longer is). The columns named {@code hidden} pass
+ * along the events' pages but never reach the plugin. One page of the plugin's may make several
+ * output pages (one per batch its positions come from): they wait in a queue, and no input is taken
+ * while it holds one.
  *
  * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
  * page without the row column holds rows of the operator's own making (a third-party command run
