@@ -24,14 +24,15 @@ import java.util.concurrent.CompletionStage;
  * of which the plugin's operator ({@link PluginOperator}, every call wrapped) gets the columns it
  * reads ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN};
  * an output position is the input event whose id it carries, with the output's columns that are not
- * an input block passed through laid over it. Each output page leaves as the events' own pages
- * (every column of the batch, at the positions the ids name), those columns set over them, and the
- * hidden column {@link #OVERLAID} naming them at every position — from which the event listing
- * after it replays, row by row, the fields each event lists with the operator's output laid over it
- * (a value set is listed, a null one no longer is). The columns named {@code hidden} pass along the
- * events' pages but never reach the plugin. One page of the plugin's may make several output pages
- * (one per batch its positions come from): they wait in a queue, and no input is taken while it
- * holds one.
+ * an input block passed through, and those of the fields the command writes ({@code
+ * producedFields}) whatever their blocks, laid over it. Each output page leaves as the events' own
+ * pages (every column of the batch, at the positions the ids name), those columns set over them,
+ * and the hidden column {@link #OVERLAID} naming them at every position — from which the event
+ * listing after it replays, row by row, the fields each event lists with the operator's output laid
+ * over it (a value set is listed, a null one no longer is). The columns named {@code hidden} pass
+ * along the events' pages but never reach the plugin. One page of the plugin's may make several
+ * output pages (one per batch its positions come from): they wait in a queue, and no input is taken
+ * while it holds one.
  *
  * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
  * page without the row column holds rows of the operator's own making (a third-party command run
@@ -51,6 +52,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   private final PluginOperator operator; // its output released once laid over (emit)
   private final io.quarry.plugin.api.data.BlockFactory factory;
   private final Set<String> hidden;
+  private final Set<String> produced; // the fields it writes: laid over whatever its blocks are
   private final boolean ordered;
   private final boolean pageAtATime;
   private final ArrayDeque<Batch> pending = new ArrayDeque<>();
@@ -73,6 +75,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     this.operator = new PluginOperator(command, command.bound(), evaluator.pluginContext(), false);
     this.factory = operator.factory();
     this.hidden = Set.copyOf(hidden);
+    this.produced = Set.copyOf(command.bound().producedFields());
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
   }
@@ -273,14 +276,23 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   }
 
   /**
-   * The output's columns that are not a block of the operator's input passed through (checked
-   * against the operator's input page of the first position's batch).
+   * The output's columns that the command writes ({@code producedFields}: {@code fillnull value=X
+   * f}, {@code replace … IN f}, {@code filldown f}, {@code nomv f} rewrite {@code f} in place) or
+   * that are not a block of the operator's input passed through (checked against the operator's
+   * input page of the first position's batch). A written field is laid over even where the operator
+   * handed its input block back (no null to fill, no value to replace in this batch): else a row
+   * would list a field it holds only at search time where another row of its batch made the
+   * operator build a new block, so what it lists would follow the batch cuts (issue 21).
    */
-  private static List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
+  private List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
     List<Integer> overlay = new ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
-      int inColumn = batch.in().schema().indexOf(page.schema().column(c).name());
-      if (c != rowColumn && (inColumn < 0 || batch.in().block(inColumn) != page.block(c))) {
+      String name = page.schema().column(c).name();
+      int inColumn = batch.in().schema().indexOf(name);
+      if (c != rowColumn
+          && (inColumn < 0
+              || batch.in().block(inColumn) != page.block(c)
+              || produced.contains(name))) {
         overlay.add(c);
       }
     }
