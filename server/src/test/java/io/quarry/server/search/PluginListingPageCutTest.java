@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,10 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * all, {@code n=1} has {@code region=kv1} as text only.
  */
 class PluginListingPageCutTest {
-  private static final long BASE = 1_767_225_600L;
-  private static final List<String> DEFAULTS =
-      List.of("_raw", "_time", "host", "index", "source", "sourcetype");
-
   @TempDir static Path directory;
   @AutoClose private static QuarryServer server;
 
@@ -41,41 +35,14 @@ class PluginListingPageCutTest {
     StringBuilder events = new StringBuilder();
     for (String index : List.of("ev", "bl")) {
       events
-          .append(envelope(index, 1, "level=WARN n=1 region=kv1", null))
-          .append(envelope(index, 2, "level=INFO n=2 team=t1", null))
+          .append(PageCutListings.envelope(index, 1, "level=WARN n=1 region=kv1", null))
+          .append(PageCutListings.envelope(index, 2, "level=INFO n=2 team=t1", null))
           .append(
-              envelope(
+              PageCutListings.envelope(
                   index, 3, "level=INFO n=3 region=kv2", "{\"region\":\"eu\",\"zone\":\"z1\"}"))
-          .append(envelope(index, 4, "level=INFO n=4 region=kv0", null));
+          .append(PageCutListings.envelope(index, 4, "level=INFO n=4 region=kv0", null));
     }
     TestServers.postEvents(server, TestServers.TOKEN, events.toString());
-  }
-
-  private static String envelope(String index, int i, String text, String fields) {
-    return "{\"time\":"
-        + (BASE + i)
-        + ",\"index\":\""
-        + index
-        + "\",\"host\":\"h\",\"sourcetype\":\"app\",\"event\":"
-        + com.fasterxml.jackson.databind.node.TextNode.valueOf(text)
-        + (fields == null ? "" : ",\"fields\":" + fields)
-        + "}\n";
-  }
-
-  /** Each row's fields (besides the default ones) and their values, newest first. */
-  private static List<Map<String, String>> listed(String query, int pageSize) throws Exception {
-    List<Map<String, String>> rows = new ArrayList<>();
-    for (String row : EnginePages.rows(server, query, false, pageSize)) {
-      Map<String, String> cells = new TreeMap<>();
-      for (String cell : row.split("\u0001")) {
-        String name = cell.substring(0, cell.indexOf(':'));
-        if (!DEFAULTS.contains(name)) {
-          cells.put(name, cell.substring(cell.indexOf('=') + 1));
-        }
-      }
-      rows.add(cells);
-    }
-    return rows;
   }
 
   /** {@code commands} over each layout's events, in pages of 1, 2 and 1,024 rows. */
@@ -84,7 +51,7 @@ class PluginListingPageCutTest {
     for (String index : List.of("ev", "bl")) {
       String query = "index=" + index + " | " + commands;
       for (int pageSize : new int[] {1, 2, SearchService.PAGE_SIZE}) {
-        assertThat(listed(query, pageSize))
+        assertThat(PageCutListings.listed(server, query, pageSize))
             .as("%s in pages of %d", query, pageSize)
             .isEqualTo(expected);
       }

@@ -221,13 +221,7 @@ final class EntryPartial {
         grown += into[f].mergePage(ids, count, functions[f], from);
       }
     }
-    for (int group = 0; group < size; group++) {
-      groupOf[entryOf[group]] = 0;
-    }
-    flushed += size;
-    size = 0;
-    grownTo = 0;
-    letGo();
+    handedOver();
     return grown;
   }
 
@@ -250,6 +244,15 @@ final class EntryPartial {
     }
     long grown = grow.getAsLong() + beyondGroups + (long) Integer.BYTES * size;
     keys.likelyOrder(order);
+    handedOver();
+    return grown;
+  }
+
+  /**
+   * Empties this partial once its groups are handed over: every entry's group forgotten, the groups
+   * counted as flushed, the dictionary let go.
+   */
+  private void handedOver() {
     for (int group = 0; group < size; group++) {
       groupOf[entryOf[group]] = 0;
     }
@@ -257,7 +260,6 @@ final class EntryPartial {
     size = 0;
     grownTo = 0;
     letGo();
-    return grown;
   }
 
   /** Keys held this many times fewer than the groups here are found among the entries. */
@@ -317,13 +319,7 @@ final class EntryPartial {
       keys.likelyOrder(likely);
       grown += (long) Integer.BYTES * size;
     }
-    for (int group = 0; group < size; group++) {
-      groupOf[entryOf[group]] = 0;
-    }
-    flushed += size;
-    size = 0;
-    grownTo = 0;
-    letGo();
+    handedOver();
     return grown;
   }
 

@@ -1,0 +1,67 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The listing tests' common part: HEC envelopes written by hand, and a plain listing read in pages
+ * of 1, 2 and {@link SearchService#PAGE_SIZE} rows ({@link EnginePages#rows}) as each row's fields
+ * besides the default ones, so a field that shows on a row only because of its page neighbours
+ * makes the pages disagree.
+ */
+final class PageCutListings {
+  /** The events' times: {@code BASE + i} for the {@code i}th. */
+  static final long BASE = 1_767_225_600L;
+
+  private static final List<String> DEFAULTS =
+      List.of("_raw", "_time", "host", "index", "source", "sourcetype");
+
+  private PageCutListings() {}
+
+  /**
+   * A HEC envelope of {@code text} at {@code BASE + i}, host {@code h}, sourcetype {@code app},
+   * into {@code index} (the token's default when null), with index-time {@code fields} (a JSON
+   * object, or null for none).
+   */
+  static String envelope(String index, int i, String text, String fields) {
+    return "{\"time\":"
+        + (BASE + i)
+        + (index == null ? "" : ",\"index\":\"" + index + "\"")
+        + ",\"host\":\"h\",\"sourcetype\":\"app\",\"event\":"
+        + com.fasterxml.jackson.databind.node.TextNode.valueOf(text)
+        + (fields == null ? "" : ",\"fields\":" + fields)
+        + "}\n";
+  }
+
+  /** Each row's fields (besides the default ones) and their values, newest first. */
+  static List<Map<String, String>> listed(QuarryServer server, String query, int pageSize)
+      throws Exception {
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String row : EnginePages.rows(server, query, false, pageSize)) {
+      Map<String, String> cells = new TreeMap<>();
+      for (String cell : row.split("\u0001")) {
+        String name = cell.substring(0, cell.indexOf(':'));
+        if (!DEFAULTS.contains(name)) {
+          cells.put(name, cell.substring(cell.indexOf('=') + 1));
+        }
+      }
+      rows.add(cells);
+    }
+    return rows;
+  }
+
+  /** {@code query} lists {@code expected} in pages of 1, 2 and 1,024 rows. */
+  static void listsInPagesOfAnySize(
+      QuarryServer server, String query, List<Map<String, String>> expected) throws Exception {
+    for (int pageSize : new int[] {1, 2, SearchService.PAGE_SIZE}) {
+      assertThat(listed(server, query, pageSize))
+          .as("%s in pages of %d", query, pageSize)
+          .isEqualTo(expected);
+    }
+  }
+}
