@@ -69,13 +69,16 @@ final class CollectSourcetype {
   }
 
   /**
-   * At run time, before any of {@code events} is written: unless the sourcetype {@link
-   * #holdsSummaries} (it then reads a kept text as {@code stash} would, and Splunk's own summary
-   * copies rely on that), throws 400 {@code COLLECT_SOURCETYPE} for a page holding a summary event,
-   * or a kept text whose origin is unknown or read with another kvMode than this sourcetype's.
+   * At run time, before any of {@code events} is written, throws 400 {@code COLLECT_SOURCETYPE}:
+   * for a sourcetype that {@link #holdsSummaries}, when a kept text's own sourcetype reads no
+   * {@code key=value} pair ({@code json}, {@code xml}, {@code none}; a kept text of an {@code auto}
+   * sourcetype is still written, Splunk's own summary copies rely on that); for any other, when the
+   * page holds a summary event, or a kept text whose origin is unknown or read with another kvMode
+   * than this sourcetype's.
    */
   void refuse(List<WritesEvents.Written> events) {
     if (holdsSummaries()) {
+      refusePairless(events);
       return;
     }
     for (WritesEvents.Written event : events) {
@@ -87,6 +90,51 @@ final class CollectSourcetype {
       KvMode origin = event.origin() == null ? null : sourcetypes.forName(event.origin()).kvMode();
       if (origin != mode) {
         refuseKept(event.origin(), origin);
+      }
+    }
+  }
+
+  /**
+   * For a sourcetype that {@link #holdsSummaries}: throws 400 {@code COLLECT_SOURCETYPE} for a kept
+   * text whose own sourcetype reads no {@code key=value} pair ({@code json}, {@code xml}, {@code
+   * none}): {@code auto_escaped} would read pairs out of it (a {@code report=daily} inside a JSON
+   * string) that the event never had. A kept text of an {@code auto} or {@code auto_escaped}
+   * sourcetype, or of none known, is still written (docs/commands/collect.md).
+   */
+  private void refusePairless(List<WritesEvents.Written> events) {
+    for (WritesEvents.Written event : events) {
+      if (event.summary() || event.origin() == null) {
+        continue;
+      }
+      KvMode origin = sourcetypes.forName(event.origin()).kvMode();
+      if (!origin.readsPairs()) {
+        throw ApiException.of(
+            400,
+            "COLLECT_SOURCETYPE",
+            command
+                + ": sourcetype '"
+                + sourcetype
+                + "' cannot hold these events: a result keeping its _raw is an event of"
+                + " sourcetype '"
+                + event.origin()
+                + "' (kvMode "
+                + origin.configName()
+                + ", which reads no key=value pair), whose text would be read as kvMode "
+                + mode.configName()
+                + ": a key=value inside it (in a JSON string, an XML text) would be read as a"
+                + " field the event never had. Use sourcetype="
+                + event.origin()
+                + " (the events' own), or drop _raw (fields - _raw) to write summary events",
+            Map.of(
+                "sourcetype",
+                sourcetype,
+                "kvMode",
+                mode.configName(),
+                "eventSourcetype",
+                event.origin(),
+                "eventKvMode",
+                origin.configName()),
+            Map.of());
       }
     }
   }
