@@ -37,7 +37,8 @@ class PluginListingAllFieldsPageCutTest {
     for (String index : List.of("ev", "bl")) {
       events
           .append(envelope(index, 1, "level=INFO n=1 region=kv0"))
-          .append(envelope(index, 2, "level=WARN n=2 region=kv1"));
+          .append(envelope(index, 2, "level=INFO n=2"))
+          .append(envelope(index, 3, "level=WARN n=3 region=kv1"));
     }
     TestServers.postEvents(server, TestServers.TOKEN, events.toString());
   }
@@ -71,7 +72,7 @@ class PluginListingAllFieldsPageCutTest {
     for (String index : List.of("ev", "bl")) {
       String query = "index=" + index + " | " + commands;
       List<Map<String, String>> whole = listed(query, SearchService.PAGE_SIZE);
-      assertThat(whole).as("%s", query).hasSize(2);
+      assertThat(whole).as("%s", query).hasSize(3);
       for (int pageSize : new int[] {1, 2}) {
         assertThat(listed(query, pageSize))
             .as("%s in pages of %d", query, pageSize)
@@ -88,5 +89,17 @@ class PluginListingAllFieldsPageCutTest {
   @Test
   void filldownWithoutFieldsListsTheSameFieldsWhateverThePages() throws Exception {
     sameInPagesOfAnySize("filldown");
+  }
+
+  @Test
+  void filldownWithoutFieldsFillsTheRowWithoutRegionWhateverThePages() throws Exception {
+    // Splunk: filldown with no field list fills every field; n=2 takes n=3's kv1 (result order)
+    for (String index : List.of("ev", "bl")) {
+      for (int pageSize : new int[] {1, 2, SearchService.PAGE_SIZE}) {
+        assertThat(listed("index=" + index + " | filldown", pageSize).get(1).get("region"))
+            .as("index=%s | filldown in pages of %d: n=2's region", index, pageSize)
+            .isEqualTo("[kv1]");
+      }
+    }
   }
 }
