@@ -13,7 +13,7 @@ import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,12 +68,20 @@ final class FillDownCommand implements CommandDefinition {
     @Override
     public Operator createOperator(OperatorContext context) {
       BlockFactory factory = context.blockFactory();
-      Map<String, List<Object>> last = new HashMap<>(); // each field's last value(s) so far
+      Map<String, List<Object>> last = new LinkedHashMap<>(); // each field's last value(s) so far
       return new QueueOperator(factory, "filldown") {
         @Override
         protected void process(Page page) {
-          Collection<String> names =
-              fields.isEmpty() ? Cells.fieldNames(page) : new LinkedHashSet<>(fields);
+          // without a field list: every field of this page and every one an earlier page held
+          // (a page none of whose rows holds a field has no column of it, and its rows are filled
+          // all the same: the answer must not follow the page cuts)
+          Collection<String> names;
+          if (fields.isEmpty()) {
+            names = new LinkedHashSet<>(Cells.fieldNames(page));
+            names.addAll(last.keySet());
+          } else {
+            names = new LinkedHashSet<>(fields);
+          }
           List<String> filled = new ArrayList<>();
           List<Cells.Column> columns = new ArrayList<>();
           for (String field : names) {

@@ -53,6 +53,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   private final io.quarry.plugin.api.data.BlockFactory factory;
   private final Set<String> hidden;
   private final Set<String> produced; // the fields it writes: laid over whatever its blocks are
+  private final boolean writesEvery; // without a field list: every field is one it writes
   private final boolean ordered;
   private final boolean pageAtATime;
   private final ArrayDeque<Batch> pending = new ArrayDeque<>();
@@ -76,6 +77,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     this.factory = operator.factory();
     this.hidden = Set.copyOf(hidden);
     this.produced = Set.copyOf(command.bound().producedFields());
+    this.writesEvery = writesEveryField(command);
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
   }
@@ -98,6 +100,28 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
       case CENTRALIZED -> !builtIn || CENTRAL_OVER_ROWS.contains(plugin.name());
       default -> false;
     };
+  }
+
+  /**
+   * Built-in commands that rewrite fields in place, every field without a field list. Not bare
+   * {@code fillnull} yet: named per changed value, a search-time value it keeps is no longer listed
+   * in a plain listing while a wildcard rename before it still lists the moved one
+   * (PluginOverEventsTest.wildcardRenameAmongPluginsMovesTheValues), so it still lays over a
+   * rebuilt column at every position (issue 21, open).
+   */
+  private static final Set<String> IN_PLACE = Set.of("replace", "filldown");
+
+  /**
+   * Whether {@code command} may write every field it reads: a built-in that rewrites fields in
+   * place ({@code replace … WITH …} without {@code IN}, {@code filldown} without fields), reading
+   * every field ({@link io.quarry.plugin.api.command.BoundCommand#ALL_FIELDS}) and naming none it
+   * produces.
+   */
+  static boolean writesEveryField(PluginCommand command) {
+    return command.plugin().equals("built-in")
+        && IN_PLACE.contains(command.name())
+        && command.bound().producedFields().isEmpty()
+        && command.bound().requiredFields().contains("*");
   }
 
   /** Built-in commands whose output rows are their own, never their input rows. */
@@ -282,7 +306,10 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
    * input page of the first position's batch). A written field is laid over even where the operator
    * handed its input block back (no null to fill, no value to replace in this batch): else a row
    * would list a field it holds only at search time where another row of its batch made the
-   * operator build a new block, so what it lists would follow the batch cuts (issue 21).
+   * operator build a new block, so what it lists would follow the batch cuts (issue 21). A command
+   * that writes every field ({@link #writesEveryField}: no field list) names a field of its input
+   * only at the positions whose value it changed ({@link #laidOver}), for the same reason: its new
+   * block of a field holds the unchanged values of the batch's other rows too.
    */
   private List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
     List<Integer> overlay = new ArrayList<>();
@@ -314,21 +341,32 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
             ? batch.events()
             : BlockCopies.filter(batch.events(), events, count);
     boolean wholeOutput = from == 0 && to == page.positionCount();
+    Block before = laid.block(OVERLAID); // an earlier plugin command's, over the same events
     Set<String> names = new HashSet<>();
     BytesBlock.Builder overlaid = BytesBlock.builder(count);
     List<String> overlayNames = new ArrayList<>();
+    List<Block> inputs = new ArrayList<>(); // per name: its input block, to name it per position
+    List<Block> written = new ArrayList<>(); // per name: the operator's output block
     for (int c : overlay) {
       String name = page.schema().column(c).name();
       Block block = wholeOutput ? page.block(c) : BlockCopies.filter(page, outputs, count).block(c);
       laid = laid.withColumn(name, block);
       if (names.add(name)) {
         overlayNames.add(name);
+        int inColumn = batch.in().schema().indexOf(name);
+        inputs.add(writesEvery && inColumn >= 0 ? batch.in().block(inColumn) : null);
+        written.add(page.block(c));
       }
     }
-    Block before = laid.block(OVERLAID); // an earlier plugin command's, over the same events
     for (int i = 0; i < count; i++) {
       List<Object> all = new ArrayList<>(before == null ? List.of() : before.getValues(i));
-      all.addAll(overlayNames);
+      for (int n = 0; n < overlayNames.size(); n++) {
+        Block input = inputs.get(n);
+        // without a field list: a field of its input is named where it changed the value only
+        if (input == null || !sameValues(input, events[i], written.get(n), outputs[i])) {
+          all.add(overlayNames.get(n));
+        }
+      }
       if (all.isEmpty()) {
         overlaid.appendNull();
       } else if (all.size() == 1) {
@@ -340,6 +378,21 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
       }
     }
     return laid.withColumn(OVERLAID, overlaid.build());
+  }
+
+  /** Whether two positions hold the same values, by their text (a column may change its type). */
+  private static boolean sameValues(Block a, int at, Block b, int bt) {
+    List<Object> left = a.getValues(at);
+    List<Object> right = b.getValues(bt);
+    if (left.size() != right.size()) {
+      return false;
+    }
+    for (int v = 0; v < left.size(); v++) {
+      if (!String.valueOf(left.get(v)).equals(String.valueOf(right.get(v)))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean identity(int[] positions, int size) {
