@@ -221,11 +221,24 @@ final class Chromium implements AutoCloseable {
 
   /** Waits until {@code condition} (JavaScript) is true; fails after 15 s naming {@code what}. */
   void waitUntil(String what, String condition) {
-    waitFor(what, () -> eval("!!(" + condition + ")").asBoolean());
+    waitUntil(what, condition, 15);
+  }
+
+  /**
+   * Waits until {@code condition} (JavaScript) is true; fails after {@code seconds} naming {@code
+   * what}: for a step whose time is the server's (a job stopping), which a loaded machine
+   * stretches.
+   */
+  void waitUntil(String what, String condition, int seconds) {
+    waitFor(what, () -> eval("!!(" + condition + ")").asBoolean(), seconds);
   }
 
   void waitFor(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    waitFor(what, condition, 15);
+  }
+
+  void waitFor(String what, BooleanSupplier condition, int seconds) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (true) {
       try {
         if (condition.getAsBoolean()) {

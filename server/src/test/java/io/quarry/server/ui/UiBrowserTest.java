@@ -309,7 +309,8 @@ class UiBrowserTest {
     browser.click("#job-finalize");
     browser.waitUntil(
         "the finalized search",
-        "document.querySelector('#job-state').textContent.includes('Finalized')");
+        "document.querySelector('#job-state').textContent.includes('Finalized')",
+        60);
 
     // a long search, cancelled
     setQueryAndRun(
@@ -319,7 +320,8 @@ class UiBrowserTest {
     browser.click("#job-cancel");
     browser.waitUntil(
         "the cancelled search",
-        "document.querySelector('#job-state').textContent.includes('Cancelled')");
+        "document.querySelector('#job-state').textContent.includes('Cancelled')",
+        60);
     boolean cancelled = false;
     for (JsonNode job : get("/api/v1/jobs").get("jobs")) {
       if (job.get("query").asText().startsWith("| makeresults")) {
