@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,10 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * its text only, {@code n=1} {@code region=kv0} (newest first: n=2, n=1).
  */
 class PluginListingAllFieldsPageCutTest {
-  private static final long BASE = 1_767_225_600L;
-  private static final List<String> DEFAULTS =
-      List.of("_raw", "_time", "host", "index", "source", "sourcetype");
-
   @TempDir static Path directory;
   @AutoClose private static QuarryServer server;
 
@@ -36,45 +30,21 @@ class PluginListingAllFieldsPageCutTest {
     StringBuilder events = new StringBuilder();
     for (String index : List.of("ev", "bl")) {
       events
-          .append(envelope(index, 1, "level=INFO n=1 region=kv0"))
-          .append(envelope(index, 2, "level=INFO n=2"))
-          .append(envelope(index, 3, "level=WARN n=3 region=kv1"));
+          .append(PageCutListings.envelope(index, 1, "level=INFO n=1 region=kv0", null))
+          .append(PageCutListings.envelope(index, 2, "level=INFO n=2", null))
+          .append(PageCutListings.envelope(index, 3, "level=WARN n=3 region=kv1", null));
     }
     TestServers.postEvents(server, TestServers.TOKEN, events.toString());
-  }
-
-  private static String envelope(String index, int i, String text) {
-    return "{\"time\":"
-        + (BASE + i)
-        + ",\"index\":\""
-        + index
-        + "\",\"host\":\"h\",\"sourcetype\":\"app\",\"event\":"
-        + com.fasterxml.jackson.databind.node.TextNode.valueOf(text)
-        + "}\n";
-  }
-
-  private static List<Map<String, String>> listed(String query, int pageSize) throws Exception {
-    List<Map<String, String>> rows = new ArrayList<>();
-    for (String row : EnginePages.rows(server, query, false, pageSize)) {
-      Map<String, String> cells = new TreeMap<>();
-      for (String cell : row.split("\u0001")) {
-        String name = cell.substring(0, cell.indexOf(':'));
-        if (!DEFAULTS.contains(name)) {
-          cells.put(name, cell.substring(cell.indexOf('=') + 1));
-        }
-      }
-      rows.add(cells);
-    }
-    return rows;
   }
 
   private static void sameInPagesOfAnySize(String commands) throws Exception {
     for (String index : List.of("ev", "bl")) {
       String query = "index=" + index + " | " + commands;
-      List<Map<String, String>> whole = listed(query, SearchService.PAGE_SIZE);
+      List<Map<String, String>> whole =
+          PageCutListings.listed(server, query, SearchService.PAGE_SIZE);
       assertThat(whole).as("%s", query).hasSize(3);
       for (int pageSize : new int[] {1, 2}) {
-        assertThat(listed(query, pageSize))
+        assertThat(PageCutListings.listed(server, query, pageSize))
             .as("%s in pages of %d", query, pageSize)
             .isEqualTo(whole);
       }
@@ -96,7 +66,10 @@ class PluginListingAllFieldsPageCutTest {
     // Splunk: filldown with no field list fills every field; n=2 takes n=3's kv1 (result order)
     for (String index : List.of("ev", "bl")) {
       for (int pageSize : new int[] {1, 2, SearchService.PAGE_SIZE}) {
-        assertThat(listed("index=" + index + " | filldown", pageSize).get(1).get("region"))
+        assertThat(
+                PageCutListings.listed(server, "index=" + index + " | filldown", pageSize)
+                    .get(1)
+                    .get("region"))
             .as("index=%s | filldown in pages of %d: n=2's region", index, pageSize)
             .isEqualTo("[kv1]");
       }
