@@ -62,7 +62,7 @@ class PluginOverlayOperatorTest {
             .withResources(new SearchResources(account, () -> false, warning -> {}));
     List<Operator> operators = new ArrayList<>();
     for (Command command : PageRun.commands("* | " + commands)) {
-      assertThat(PluginOverlayOperator.overlays(command)).as(command.name()).isTrue();
+      assertThat(OverlayCommands.overlays(command)).as(command.name()).isTrue();
       operators.add(
           new PluginOverlayOperator(
               (PluginCommand) command, evaluator, Set.of(HIDDEN, PluginOverlayOperator.OVERLAID)));
