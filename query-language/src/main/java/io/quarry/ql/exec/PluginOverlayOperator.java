@@ -55,6 +55,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   private final ArrayDeque<Batch> pending = new ArrayDeque<>();
   private final ArrayDeque<Page> output = new ArrayDeque<>(); // laid over, not pulled yet
   private long nextId;
+  private long batchBytes; // the batches kept while its output is held, counted (written)
 
   private record Batch(long base, Page events, Page in) {
     boolean holds(long id) {
@@ -102,6 +103,13 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     if (pageAtATime && written == null) {
       pending.clear(); // it answered every batch before this one before it took this one
     }
+    if (written != null) {
+      // every batch is kept until its input ends: counted, as the listing counted it (throws over
+      // the search's memory limit)
+      long bytes = MemoryTracker.ROW_BYTES * events.positionCount();
+      factory.account().reserve(bytes, command.name() + " over events");
+      batchBytes += bytes;
+    }
     Page in = input(events);
     pending.addLast(new Batch(nextId, events, in));
     nextId += events.positionCount();
@@ -118,7 +126,10 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
           return null;
         }
         page = written.next(); // its input is over: what it wrote is known
-      } else if (written != null && page.schema().indexOf(PluginOperators.ROW_COLUMN) >= 0) {
+        if (written.holdsNone()) {
+          releaseBatches(); // laid over below: the last held page's batch is no longer needed
+        }
+      } else if (written != null) { // in order, rows of its own making too
         written.hold(page, page.schema().indexOf(PluginOperators.ROW_COLUMN), origins());
         continue;
       }
@@ -144,8 +155,14 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     output.clear(); // events' pages (never reserved here) with columns laid over
     if (written != null) {
       written.drain().forEach(factory::release); // the operator's output, not laid over yet
+      releaseBatches();
     }
     operator.close();
+  }
+
+  private void releaseBatches() {
+    factory.account().release(batchBytes);
+    batchBytes = 0;
   }
 
   /** The operator's page of a batch: the columns it reads, then the row ids. */

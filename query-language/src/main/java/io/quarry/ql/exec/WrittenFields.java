@@ -32,10 +32,15 @@ final class WrittenFields {
   private final Set<String> fields = new HashSet<>();
   private final ArrayDeque<Page> held = new ArrayDeque<>();
 
-  /** Notes what {@code output} (its row ids in column {@code rowColumn}) wrote, and holds it. */
+  /**
+   * Notes what {@code output} (its row ids in column {@code rowColumn}; none, -1, for rows of the
+   * command's own making) wrote, and holds it.
+   */
   void hold(Page output, int rowColumn, Origins origins) {
     held.addLast(output);
-    LongBlock ids = (LongBlock) output.block(rowColumn);
+    if (rowColumn < 0 || !(output.block(rowColumn) instanceof LongBlock ids)) {
+      return; // its own rows; or a changed row column, which laying it over refuses
+    }
     for (int c = 0; c < output.schema().size(); c++) {
       String name = output.schema().column(c).name();
       if (c == rowColumn || fields.contains(name)) {

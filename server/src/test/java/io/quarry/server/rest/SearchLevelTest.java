@@ -106,6 +106,15 @@ class SearchLevelTest {
   }
 
   @Test
+  void verboseReachesTheEventsAmongAnAppendsRows() throws Exception {
+    // fast: n=2 lists its index-time zone only, the appended n=1 what a subsearch's event holds
+    assertThat(oneshot("search index=main n=2 | append [search index=main n=1]", "fast"))
+        .containsExactly("zone", "level n user");
+    assertThat(oneshot("search index=main n=2 | append [search index=main n=1]", "verbose"))
+        .isEqualTo(EVERY_FIELD);
+  }
+
+  @Test
   void fastOrNoneListsThePlainListing() throws Exception {
     assertThat(oneshot("search index=main", "fast")).isEqualTo(PLAIN);
     assertThat(oneshot("search index=main", null)).isEqualTo(PLAIN);
