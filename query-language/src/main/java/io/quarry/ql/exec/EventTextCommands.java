@@ -187,11 +187,11 @@ final class EventTextCommands {
 
   /**
    * Whether {@code plugin} is a built-in command whose rows are its input rows with the fields it
-   * names laid over them ({@link PluginOverlayOperator#overlays}: a term asks such a row's event),
-   * none of them {@code _raw}: its page operator passes every other column through, {@code _raw}
-   * among them. Not one that reads every field ({@code fillnull} without fields would fill a null
-   * {@code _raw}, and the hidden columns), nor a third-party command (whose output may be rows of
-   * its own making, no events).
+   * names laid over them ({@link OverlayCommands#overlays}: a term asks such a row's event), none
+   * of them {@code _raw}: its page operator passes every other column through, {@code _raw} among
+   * them. Not one that reads every field ({@code fillnull} without fields would fill a null {@code
+   * _raw}, and the hidden columns), nor a third-party command (whose output may be rows of its own
+   * making, no events).
    */
   private static boolean overlaysNamedFields(PluginCommand plugin) {
     return overlays(plugin) && !plugin.bound().producedFields().contains(RAW);
@@ -209,7 +209,7 @@ final class EventTextCommands {
   /** {@link #overlaysNamedFields}, whether or not one of its fields is {@code _raw}. */
   private static boolean overlays(PluginCommand plugin) {
     return plugin.plugin().equals("built-in")
-        && PluginOverlayOperator.overlays(plugin)
+        && OverlayCommands.overlays(plugin)
         && !plugin.bound().requiredFields().contains("*")
         && !plugin.bound().producedFields().contains("*");
   }

@@ -8,12 +8,11 @@ import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
-import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.engine.BlockCopies;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -23,42 +22,40 @@ import java.util.concurrent.CompletionStage;
  * input page is a batch of events (an every-field listing's page, {@value RowPaging#BATCH} rows),
  * of which the plugin's operator ({@link PluginOperator}, every call wrapped) gets the columns it
  * reads ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN};
- * an output position is the input event whose id it carries, with the output's columns that are not
- * an input block passed through, and those of the fields the command writes ({@code
- * producedFields}) whatever their blocks, laid over it. Each output page leaves as the events' own
- * pages (every column of the batch, at the positions the ids name), those columns set over them,
- * and the hidden column {@link #OVERLAID} naming them at every position — from which the event
- * listing after it replays, row by row, the fields each event lists with the operator's output laid
- * over it (a value set is listed, a null one no longer is). The columns named {@code hidden} pass
- * along the events' pages but never reach the plugin. One page of the plugin's may make several
- * output pages (one per batch its positions come from): they wait in a queue, and no input is taken
- * while it holds one.
+ * an output position is the input event whose id it carries, with the fields the command writes
+ * laid over it ({@link #overlaid}: those it names, {@code producedFields}, and the columns that are
+ * not an input block passed through; without a field list, those it changed on some row of its
+ * whole output, its output held until its input is over, {@link WrittenFields}). Each output page
+ * leaves as the events' own pages (every column of the batch, at the positions the ids name), those
+ * columns set over them, and the hidden column {@link #OVERLAID} naming them at every position —
+ * from which the event listing after it replays, row by row, the fields each event lists with the
+ * operator's output laid over it (a value set is listed, a null one no longer is). The columns
+ * named {@code hidden} pass along the events' pages but never reach the plugin. One page of the
+ * plugin's may make several output pages (one per batch its positions come from): they wait in a
+ * queue, and no input is taken while it holds one.
  *
- * <p>Exact for the commands whose output rows are their input rows ({@link #overlays}). An output
- * page without the row column holds rows of the operator's own making (a third-party command run
- * centrally may emit them among its events: whether a row is an event is known only while it runs):
- * it leaves as it came, and the listing after it takes its rows as new rows — the fields they hold
- * a value in, no event's text ({@code PluginOverEvents}).
+ * <p>Exact for the commands whose output rows are their input rows ({@link
+ * OverlayCommands#overlays}). An output page without the row column holds rows of the operator's
+ * own making (a third-party command run centrally may emit them among its events: whether a row is
+ * an event is known only while it runs): it leaves as it came, and the listing after it takes its
+ * rows as new rows — the fields they hold a value in, no event's text ({@code PluginOverEvents}).
  */
 public final class PluginOverlayOperator implements Operator, RunsPlugin {
   /** The hidden column naming, per position, the fields the operator laid over the event. */
   public static final String OVERLAID = "\u0000overlaid";
-
-  /** Built-in commands run centrally whose output rows are their input rows. */
-  private static final Set<String> CENTRAL_OVER_ROWS =
-      Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown", "collect");
 
   private final PluginCommand command;
   private final PluginOperator operator; // its output released once laid over (emit)
   private final io.quarry.plugin.api.data.BlockFactory factory;
   private final Set<String> hidden;
   private final Set<String> produced; // the fields it writes: laid over whatever its blocks are
-  private final boolean writesEvery; // without a field list: every field is one it writes
+  private final WrittenFields written; // without a field list: what it wrote, its output held
   private final boolean ordered;
   private final boolean pageAtATime;
   private final ArrayDeque<Batch> pending = new ArrayDeque<>();
   private final ArrayDeque<Page> output = new ArrayDeque<>(); // laid over, not pulled yet
   private long nextId;
+  private long batchBytes; // the batches kept while its output is held, counted (written)
 
   private record Batch(long base, Page events, Page in) {
     boolean holds(long id) {
@@ -77,66 +74,9 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     this.factory = operator.factory();
     this.hidden = Set.copyOf(hidden);
     this.produced = Set.copyOf(command.bound().producedFields());
-    this.writesEvery = writesEveryField(command);
+    this.written = OverlayCommands.writesEveryField(command) ? new WrittenFields() : null;
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
-  }
-
-  /**
-   * Whether {@code command} is a plugin command whose output rows are its input rows with fields
-   * laid over them: a streaming one (but {@code untable}, which makes rows of its own), a built-in
-   * run centrally that keeps its rows ({@code fillnull}, {@code accum} …), or a third-party one run
-   * centrally (its pages without the row column are rows of its own making, see the class comment).
-   * Not {@code appendpipe} nor {@code map}, which run searches.
-   */
-  public static boolean overlays(Command command) {
-    if (!(command instanceof PluginCommand plugin)
-        || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
-      return false;
-    }
-    boolean builtIn = plugin.plugin().equals("built-in");
-    return switch (plugin.kind()) {
-      case STREAMING -> !(builtIn && plugin.name().equals("untable"));
-      case CENTRALIZED -> !builtIn || CENTRAL_OVER_ROWS.contains(plugin.name());
-      default -> false;
-    };
-  }
-
-  /**
-   * Built-in commands that rewrite fields in place, every field without a field list. Not bare
-   * {@code fillnull} yet: named per changed value, a search-time value it keeps is no longer listed
-   * in a plain listing while a wildcard rename before it still lists the moved one
-   * (PluginOverEventsTest.wildcardRenameAmongPluginsMovesTheValues), so it still lays over a
-   * rebuilt column at every position (issue 21, open).
-   */
-  private static final Set<String> IN_PLACE = Set.of("replace", "filldown");
-
-  /**
-   * Whether {@code command} may write every field it reads: a built-in that rewrites fields in
-   * place ({@code replace … WITH …} without {@code IN}, {@code filldown} without fields), reading
-   * every field ({@link io.quarry.plugin.api.command.BoundCommand#ALL_FIELDS}) and naming none it
-   * produces.
-   */
-  static boolean writesEveryField(PluginCommand command) {
-    return command.plugin().equals("built-in")
-        && IN_PLACE.contains(command.name())
-        && command.bound().producedFields().isEmpty()
-        && command.bound().requiredFields().contains("*");
-  }
-
-  /** Built-in commands whose output rows are their own, never their input rows. */
-  private static final Set<String> OWN_ROWS = Set.of("transpose", "untable", "xyseries");
-
-  /**
-   * Whether {@code command} is a built-in plugin command whose output rows are rows of its own
-   * making ({@code transpose}, {@code untable}, {@code xyseries}): over events, it is handed
-   * batches of them and answers with new rows, not events, whatever fields the events list — so
-   * nothing after it needs to fix the answer's columns.
-   */
-  public static boolean makesOwnRows(Command command) {
-    return command instanceof PluginCommand plugin
-        && plugin.plugin().equals("built-in")
-        && OWN_ROWS.contains(plugin.name());
   }
 
   @Override
@@ -160,8 +100,15 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     if (events.positionCount() == 0) {
       return;
     }
-    if (pageAtATime) {
+    if (pageAtATime && written == null) {
       pending.clear(); // it answered every batch before this one before it took this one
+    }
+    if (written != null) {
+      // every batch is kept until its input ends: counted, as the listing counted it (throws over
+      // the search's memory limit)
+      long bytes = MemoryTracker.ROW_BYTES * events.positionCount();
+      factory.account().reserve(bytes, command.name() + " over events");
+      batchBytes += bytes;
     }
     Page in = input(events);
     pending.addLast(new Batch(nextId, events, in));
@@ -175,7 +122,16 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     while (output.isEmpty()) {
       Page page = operator.getOutput();
       if (page == null) {
-        return null;
+        if (written == null || written.holdsNone() || !operator.isFinished()) {
+          return null;
+        }
+        page = written.next(); // its input is over: what it wrote is known
+        if (written.holdsNone()) {
+          releaseBatches(); // laid over below: the last held page's batch is no longer needed
+        }
+      } else if (written != null) { // in order, rows of its own making too
+        written.hold(page, page.schema().indexOf(PluginOperators.ROW_COLUMN), origins());
+        continue;
       }
       emit(page);
     }
@@ -189,7 +145,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
 
   @Override
   public boolean isFinished() {
-    return output.isEmpty() && operator.isFinished();
+    return output.isEmpty() && (written == null || written.holdsNone()) && operator.isFinished();
   }
 
   /** Closes the plugin's operator and lets go of the batches held. */
@@ -197,7 +153,16 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   public void close() {
     pending.clear();
     output.clear(); // events' pages (never reserved here) with columns laid over
+    if (written != null) {
+      written.drain().forEach(factory::release); // the operator's output, not laid over yet
+      releaseBatches();
+    }
     operator.close();
+  }
+
+  private void releaseBatches() {
+    factory.account().release(batchBytes);
+    batchBytes = 0;
   }
 
   /** The operator's page of a batch: the columns it reads, then the row ids. */
@@ -300,26 +265,31 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   }
 
   /**
-   * The output's columns that the command writes ({@code producedFields}: {@code fillnull value=X
-   * f}, {@code replace … IN f}, {@code filldown f}, {@code nomv f} rewrite {@code f} in place) or
-   * that are not a block of the operator's input passed through (checked against the operator's
-   * input page of the first position's batch). A written field is laid over even where the operator
-   * handed its input block back (no null to fill, no value to replace in this batch): else a row
-   * would list a field it holds only at search time where another row of its batch made the
-   * operator build a new block, so what it lists would follow the batch cuts (issue 21). A command
-   * that writes every field ({@link #writesEveryField}: no field list) names a field of its input
-   * only at the positions whose value it changed ({@link #laidOver}), for the same reason: its new
-   * block of a field holds the unchanged values of the batch's other rows too.
+   * The output's columns laid over the events, each named on every row it is laid over: one rule
+   * for every command, the fields it writes. A command with a field list writes those it names
+   * ({@code producedFields}: {@code fillnull value=X f}, {@code replace … IN f}, {@code filldown
+   * f}, {@code nomv f} rewrite {@code f} in place), laid over even where it handed its input block
+   * back (no null to fill, no value to replace in this batch), plus any column that is not a block
+   * of its input passed through (checked against the operator's input page of the first position's
+   * batch). A command without one ({@link OverlayCommands#writesEveryField}) writes the fields it
+   * changed on some row of its whole output ({@link WrittenFields}, its output held until then).
+   * Either way a row lists a written field wherever it holds a value — its index-time one, its own
+   * search-time one, or the one the command set — and never because of which rows shared its batch
+   * (issue 21): naming only a batch's rebuilt columns listed a row's own search-time value where
+   * another row of its batch made the operator build a new block.
    */
   private List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
     List<Integer> overlay = new ArrayList<>();
     for (int c = 0; c < page.schema().size(); c++) {
       String name = page.schema().column(c).name();
       int inColumn = batch.in().schema().indexOf(name);
-      if (c != rowColumn
-          && (inColumn < 0
-              || batch.in().block(inColumn) != page.block(c)
-              || produced.contains(name))) {
+      boolean laid =
+          written != null
+              ? written.wrote(name)
+              : inColumn < 0
+                  || batch.in().block(inColumn) != page.block(c)
+                  || produced.contains(name);
+      if (c != rowColumn && laid) {
         overlay.add(c);
       }
     }
@@ -340,37 +310,23 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
         identity(events, batch.events().positionCount())
             ? batch.events()
             : BlockCopies.filter(batch.events(), events, count);
-    boolean wholeOutput = from == 0 && to == page.positionCount();
+    Page rows =
+        from == 0 && to == page.positionCount() ? page : BlockCopies.filter(page, outputs, count);
     Block before = laid.block(OVERLAID); // an earlier plugin command's, over the same events
-    Set<String> names = new HashSet<>();
-    BytesBlock.Builder overlaid = BytesBlock.builder(count);
-    List<String> overlayNames = new ArrayList<>();
-    List<Block> inputs = new ArrayList<>(); // per name: its input block, to name it per position
-    List<Block> written = new ArrayList<>(); // per name: the operator's output block
+    Set<String> names = new LinkedHashSet<>();
     for (int c : overlay) {
       String name = page.schema().column(c).name();
-      Block block = wholeOutput ? page.block(c) : BlockCopies.filter(page, outputs, count).block(c);
-      laid = laid.withColumn(name, block);
-      if (names.add(name)) {
-        overlayNames.add(name);
-        int inColumn = batch.in().schema().indexOf(name);
-        inputs.add(writesEvery && inColumn >= 0 ? batch.in().block(inColumn) : null);
-        written.add(page.block(c));
-      }
+      laid = laid.withColumn(name, rows.block(c));
+      names.add(name);
     }
+    BytesBlock.Builder overlaid = BytesBlock.builder(count);
     for (int i = 0; i < count; i++) {
-      List<Object> all = new ArrayList<>(before == null ? List.of() : before.getValues(i));
-      for (int n = 0; n < overlayNames.size(); n++) {
-        Block input = inputs.get(n);
-        // without a field list: a field of its input is named where it changed the value only
-        if (input == null || !sameValues(input, events[i], written.get(n), outputs[i])) {
-          all.add(overlayNames.get(n));
-        }
-      }
+      Set<Object> all = new LinkedHashSet<>(before == null ? List.of() : before.getValues(i));
+      all.addAll(names);
       if (all.isEmpty()) {
         overlaid.appendNull();
       } else if (all.size() == 1) {
-        overlaid.append((String) all.getFirst());
+        overlaid.append((String) all.iterator().next());
       } else {
         overlaid.beginPositionEntry();
         all.forEach(name -> overlaid.append((String) name));
@@ -380,19 +336,19 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     return laid.withColumn(OVERLAID, overlaid.build());
   }
 
-  /** Whether two positions hold the same values, by their text (a column may change its type). */
-  private static boolean sameValues(Block a, int at, Block b, int bt) {
-    List<Object> left = a.getValues(at);
-    List<Object> right = b.getValues(bt);
-    if (left.size() != right.size()) {
-      return false;
-    }
-    for (int v = 0; v < left.size(); v++) {
-      if (!String.valueOf(left.get(v)).equals(String.valueOf(right.get(v)))) {
-        return false;
+  /** Where the held output's rows came from ({@link WrittenFields}). */
+  private WrittenFields.Origins origins() {
+    return new WrittenFields.Origins() {
+      @Override
+      public Page input(long id) {
+        return batchOf(id).in();
       }
-    }
-    return true;
+
+      @Override
+      public int position(long id) {
+        return (int) (id - batchOf(id).base());
+      }
+    };
   }
 
   private static boolean identity(int[] positions, int size) {

@@ -226,12 +226,12 @@ public final class ReduceCoverage {
   /**
    * Whether a command's output rows are all of its own making, none an event: an aggregation's, a
    * transaction's, those of {@code transpose}, {@code untable}, {@code xyseries} ({@link
-   * PluginOverlayOperator#makesOwnRows}).
+   * OverlayCommands#makesOwnRows}).
    */
   private static boolean makesResults(Command command) {
     return PageAggregator.supports(command)
         || command instanceof io.quarry.ql.ast.TransactionCommand // its results: rows of its own
-        || PluginOverlayOperator.makesOwnRows(command);
+        || OverlayCommands.makesOwnRows(command);
   }
 
   /**

@@ -62,7 +62,7 @@ class PluginOverlayOperatorTest {
             .withResources(new SearchResources(account, () -> false, warning -> {}));
     List<Operator> operators = new ArrayList<>();
     for (Command command : PageRun.commands("* | " + commands)) {
-      assertThat(PluginOverlayOperator.overlays(command)).as(command.name()).isTrue();
+      assertThat(OverlayCommands.overlays(command)).as(command.name()).isTrue();
       operators.add(
           new PluginOverlayOperator(
               (PluginCommand) command, evaluator, Set.of(HIDDEN, PluginOverlayOperator.OVERLAID)));
@@ -146,6 +146,58 @@ class PluginOverlayOperatorTest {
       }
       assertThat(account.used()).as("seed %d", seed).isZero();
     }
+  }
+
+  /**
+   * A command without a field list ({@code replace g1 WITH G}, no {@code IN}) names the fields it
+   * changed on some row of its whole output on every row, whatever the random page splits — here g
+   * (g1 became G), not n, which it changed nowhere —, its output held until its input ends and
+   * everything counted released.
+   */
+  @Test
+  void aCommandWithoutAFieldListNamesWhatItWroteOnEveryRow() {
+    for (int seed = 0; seed < 8; seed++) {
+      Random random = new Random(seed);
+      MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+      List<Operator> operators = operators("replace g1 WITH G", account);
+      List<Page> out;
+      try {
+        out = new ProtocolDriver("replace", operators, random).run(pages(random));
+      } finally {
+        operators.forEach(Operator::close);
+      }
+      List<Map<String, Object>> rows = TestPages.rows(out);
+      assertThat(rows).as("seed %d", seed).hasSize(30);
+      for (int e = 0; e < 30; e++) {
+        assertThat(rows.get(e).get("g")).isEqualTo(e % 3 == 1 ? "G" : "g" + e % 3);
+        assertThat(rows.get(e).get(PluginOverlayOperator.OVERLAID)).as("row %d", e).isEqualTo("g");
+      }
+      // the 30 events' batches were all kept, and counted, until its input ended
+      assertThat(account.peak()).as("seed %d", seed).isGreaterThan(30 * MemoryTracker.ROW_BYTES);
+      assertThat(account.used()).as("seed %d: released", seed).isZero();
+    }
+  }
+
+  /** Over a limit smaller than the batches it keeps it fails, and gives back all it counted. */
+  @Test
+  void aCommandWithoutAFieldListFailsOverTheLimitAndReleases() {
+    MemoryAccount account = new MemoryAccount("test", 10 * MemoryTracker.ROW_BYTES);
+    List<Operator> operators = operators("replace g1 WITH G", account);
+    try {
+      Throwable thrown =
+          org.assertj.core.api.Assertions.catchThrowable(
+              () ->
+                  new ProtocolDriver("replace", operators, new Random(1))
+                      .run(pages(new Random(1))));
+      boolean overLimit = false;
+      for (Throwable t = thrown; t != null; t = t.getCause()) {
+        overLimit |= t instanceof io.quarry.plugin.api.data.MemoryLimitExceededException;
+      }
+      assertThat(overLimit).as("%s", thrown).isTrue();
+    } finally {
+      operators.forEach(Operator::close);
+    }
+    assertThat(account.used()).isZero();
   }
 
   @Test

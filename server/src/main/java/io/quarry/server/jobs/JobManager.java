@@ -118,6 +118,15 @@ public final class JobManager implements Closeable {
    * @throws ApiException 503 when too many jobs are kept
    */
   public SearchJob submitWaiting(WaitingJob spec, String reason) {
+    return submitWaiting(spec, reason, false);
+  }
+
+  /**
+   * {@link #submitWaiting(WaitingJob, String)}, its events listing every field they have where
+   * {@code everyEventField} ({@link io.quarry.server.search.SearchControl#everyEventField}:
+   * Splunk's {@code adhoc_search_level} {@code smart} or {@code verbose}).
+   */
+  public SearchJob submitWaiting(WaitingJob spec, String reason, boolean everyEventField) {
     if (jobs.size() >= maxJobs) {
       expire();
       if (jobs.size() >= maxJobs) {
@@ -135,6 +144,9 @@ public final class JobManager implements Closeable {
             spec.timeLimit(),
             ttls.of(spec.ttl()));
     job.keepIn(search.keptResultsAccount());
+    if (everyEventField) {
+      job.control().everyEventField();
+    }
     job.waitFor(reason);
     jobs.put(job.id(), job);
     waiting.add(job, spec);
@@ -173,8 +185,23 @@ public final class JobManager implements Closeable {
    */
   public SearchJob submit(
       String query, SearchPlan plan, AdmittedSearch admitted, Duration timeLimit, Duration ttl) {
+    return submit(query, plan, admitted, timeLimit, ttl, false);
+  }
+
+  /**
+   * {@link #submit(String, SearchPlan, AdmittedSearch, Duration, Duration)}, its events listing
+   * every field they have where {@code everyEventField} (Splunk's {@code adhoc_search_level} {@code
+   * smart} or {@code verbose}).
+   */
+  public SearchJob submit(
+      String query,
+      SearchPlan plan,
+      AdmittedSearch admitted,
+      Duration timeLimit,
+      Duration ttl,
+      boolean everyEventField) {
     try {
-      return start(query, plan, admitted, timeLimit, ttl);
+      return start(query, plan, admitted, timeLimit, ttl, everyEventField);
     } catch (RuntimeException refused) {
       admitted.failed(plan, refused);
       admitted.close();
@@ -183,7 +210,12 @@ public final class JobManager implements Closeable {
   }
 
   private SearchJob start(
-      String query, SearchPlan plan, AdmittedSearch admitted, Duration timeLimit, Duration ttl) {
+      String query,
+      SearchPlan plan,
+      AdmittedSearch admitted,
+      Duration timeLimit,
+      Duration ttl,
+      boolean everyEventField) {
     if (jobs.size() >= maxJobs) {
       expire();
       if (jobs.size() >= maxJobs) {
@@ -203,6 +235,9 @@ public final class JobManager implements Closeable {
             admitted.timeLimit(timeLimit),
             ttls.of(ttl));
     job.keepIn(search.keptResultsAccount());
+    if (everyEventField) {
+      job.control().everyEventField(); // before it runs
+    }
     jobs.put(id, job);
     try {
       runners.execute(() -> run(job, admitted, null));

@@ -54,6 +54,22 @@ final class JobSubmission {
       Duration timeLimit,
       Duration ttl,
       boolean readOnly) {
+    return submit(user, query, earliest, latest, timeLimit, ttl, readOnly, false);
+  }
+
+  /**
+   * {@link #submit}, the job's events listing every field they have where {@code everyEventField}
+   * (Splunk's {@code adhoc_search_level}, {@link SearchLevel}).
+   */
+  SearchJob submit(
+      io.quarry.server.auth.Access user,
+      String query,
+      String earliest,
+      String latest,
+      Duration timeLimit,
+      Duration ttl,
+      boolean readOnly,
+      boolean everyEventField) {
     // admitted before planning: subsearches run while the query is planned
     io.quarry.server.auth.AdmittedSearch admitted = null;
     if (jobs.queuesOverQuota() && jobs.waiting(user.user()) < JobManager.MAX_WAITING_PER_USER) {
@@ -88,7 +104,8 @@ final class JobSubmission {
                 + user.user()
                 + "' to end: their roles allow "
                 + user.searchJobsQuota()
-                + " at once (srchJobsQuota)");
+                + " at once (srchJobsQuota)",
+            everyEventField);
       }
     }
     if (admitted == null) {
@@ -104,6 +121,11 @@ final class JobSubmission {
       throw refused;
     }
     return jobs.submit(
-        query, plan, admitted, timeLimit != null ? timeLimit : search.maxTime(), ttl);
+        query,
+        plan,
+        admitted,
+        timeLimit != null ? timeLimit : search.maxTime(),
+        ttl,
+        everyEventField);
   }
 }

@@ -20,8 +20,9 @@ import java.util.Locale;
  * JSON object per line, {@code {"preview":false,"offset":N,"result":{…}}}, the last one with {@code
  * "lastrow":true}, streamed page by page as the search produces them. Values are text, a multivalue
  * an array of texts, as Splunk writes them. Parameters come from the form body or the query string:
- * {@code search}, {@code output_mode}, {@code earliest_time}, {@code latest_time}. A search that
- * fails after the first line ends with a {@code FATAL} message line ({@link StreamFailure}).
+ * {@code search}, {@code output_mode}, {@code earliest_time}, {@code latest_time}, {@code
+ * adhoc_search_level} ({@link SearchLevel}). A search that fails after the first line ends with a
+ * {@code FATAL} message line ({@link StreamFailure}).
  */
 public final class SearchExportRoute {
   private final Authenticator authenticator;
@@ -61,6 +62,7 @@ public final class SearchExportRoute {
               + "' is not supported on this endpoint; use output_mode=json");
     }
     java.time.Duration timeLimit = maxTime(exchange.parameter("max_time"));
+    boolean everyEventField = SearchLevel.everyEventField(exchange.parameter("adhoc_search_level"));
     if (timeLimit == null) {
       timeLimit = search.maxTime();
     }
@@ -101,7 +103,8 @@ public final class SearchExportRoute {
             stats -> {
               lines.finish(stats);
               lines.stream().finish();
-            });
+            },
+            everyEventField);
       } catch (RuntimeException failure) {
         if (!lines.started()) {
           throw failure; // answered in Splunk's shape with its status (SplunkErrors)

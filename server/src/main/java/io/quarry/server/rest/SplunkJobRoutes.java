@@ -27,8 +27,9 @@ import java.util.Map;
  * <ul>
  *   <li>{@code POST /services/search/jobs} ({@code search}, {@code exec_mode=normal|blocking|
  *       oneshot}, {@code earliest_time}, {@code latest_time}, {@code max_time}, {@code timeout}
- *       (the job's TTL in seconds, at most search.maxJobTtlSeconds), {@code count} for oneshot) →
- *       201 {@code {"sid":…}}, or the results for oneshot; {@code GET} lists jobs;
+ *       (the job's TTL in seconds, at most search.maxJobTtlSeconds), {@code adhoc_search_level}
+ *       ({@link SearchLevel}), {@code count} for oneshot) → 201 {@code {"sid":…}}, or the results
+ *       for oneshot; {@code GET} lists jobs;
  *   <li>{@code GET …/jobs/{sid}} status with Splunk's keys ({@code dispatchState}, {@code isDone},
  *       {@code isFailed}, {@code isFinalized}, {@code doneProgress}, {@code eventCount}, {@code
  *       resultCount}, {@code scanCount}, {@code runDuration} …); {@code DELETE} removes it;
@@ -119,6 +120,7 @@ public final class SplunkJobRoutes {
         mode.equals("oneshot") ? SplunkJobResults.Mode.of(exchange) : null;
     boolean asXml = !mode.equals("oneshot") && xml(exchange);
     Duration timeLimit = SearchExportRoute.maxTime(exchange.parameter("max_time"));
+    boolean everyEventField = SearchLevel.everyEventField(exchange.parameter("adhoc_search_level"));
     // Splunk's timeout: how long the job is kept after it stopped (its TTL), clamped to the maximum
     String timeout = exchange.parameter("timeout");
     Duration ttl =
@@ -134,7 +136,9 @@ public final class SplunkJobRoutes {
                 exchange.parameter("earliest_time"),
                 exchange.parameter("latest_time"),
                 timeLimit,
-                ttl);
+                ttl,
+                false,
+                everyEventField);
     if (!mode.equals("normal")) {
       job.await(Duration.ofDays(1));
     }

@@ -48,7 +48,29 @@ final class StreamedSearch {
       PageWriter writer,
       Ending ending)
       throws IOException {
+    return run(search, admitted, query, plan, timeLimit, exchange, writer, ending, false);
+  }
+
+  /**
+   * {@link #run(SearchService, AdmittedSearch, String, SearchPlan, Duration, Exchange, PageWriter,
+   * Ending)}, its events listing every field they have where {@code everyEventField} ({@link
+   * SearchLevel}).
+   */
+  static SearchStats run(
+      SearchService search,
+      AdmittedSearch admitted,
+      String query,
+      SearchPlan plan,
+      Duration timeLimit,
+      Exchange exchange,
+      PageWriter writer,
+      Ending ending,
+      boolean everyEventField)
+      throws IOException {
     SearchControl control = new SearchControl().summaryLoggedLater().sid(admitted.id());
+    if (everyEventField) {
+      control.everyEventField();
+    }
     SearchStats stats;
     try {
       stats = run(search, query, plan, admitted.timeLimit(timeLimit), control, exchange, writer);

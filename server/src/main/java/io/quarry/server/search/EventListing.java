@@ -29,10 +29,10 @@ import java.util.function.LongSupplier;
  * of the page has, its cell is empty — a field the source read for a command (in {@code read}) too,
  * whose column holds every event's search-time value —, except a field a {@code rex} sets, which an
  * event with a value of its own lists (extracted here from the row's {@code _raw}); so too over
- * rows that carry their listed names ({@link #fromListedNames}). The every-field listings ({@code
- * everyField}) and an {@code append}'s ({@link #withOtherRows}) ask a row's extraction for any
- * field its page has (key=value, JSON, the sourcetype's extraction). This class holds the rows and
- * pages them, a pull {@link Operator} (a step of a chain, {@link
+ * rows that carry their listed names ({@link #fromListedNames}) and among an {@code append}'s rows
+ * ({@link #withOtherRows}). The every-field listings ({@code everyField}) ask a row's extraction
+ * for any field its page has (key=value, JSON, the sourcetype's extraction). This class holds the
+ * rows and pages them, a pull {@link Operator} (a step of a chain, {@link
  * io.quarry.ql.exec.ReduceChain#then}, or its end before the answer): it takes rows while it holds
  * less than a page, hands a page per {@code getOutput}, and once the input is over the rows still
  * held; closed, it drops what it holds and reports its extraction time, once. {@link ListingLayout}
@@ -241,10 +241,11 @@ final class EventListing implements Operator {
    * {@link ListingColumns#EVENT_RAW}, which every event's page carries ({@link
    * ListingColumns#withEventText}): such a row lists the fields it holds a value in, in its page's
    * column order, and has no value besides (nothing is extracted for it); an event of the same page
-   * is asked for the fields those rows name (its search-time values; which rows share a page
-   * decides it, the one listing that still depends on where pages part). {@code changes}: those of
-   * the commands after the {@code append} ({@link ListedFields}, numbered by their stages), laid
-   * over such a row's fields as over an event's.
+   * lists what it would list without them (fast mode: never a search-time value because an appended
+   * row holds that field, so what it lists does not depend on where pages part; before session 39
+   * it was asked for the fields those rows name). {@code changes}: those of the commands after the
+   * {@code append} ({@link ListedFields}, numbered by their stages), laid over such a row's fields
+   * as over an event's.
    */
   EventListing withOtherRows(ListedFields changes) {
     layout.otherRows = true;

@@ -3,8 +3,8 @@ package io.quarry.server.search;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.OverlayCommands;
 import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.Wildcard;
 import java.util.List;
 
@@ -60,7 +60,7 @@ final class EveryFieldPlan {
             || command instanceof io.quarry.ql.ast.FormatCommand
             || command instanceof io.quarry.ql.ast.FieldSummaryCommand // a row per field
             // transpose, untable: rows of its own making, whatever the events list
-            || !cut && PluginOverlayOperator.makesOwnRows(command)
+            || !cut && OverlayCommands.makesOwnRows(command)
             || !cut && staged.subList(at + 1, staged.size()).stream().anyMatch(c -> fixes(c));
       }
       // past the leading commands that keep the events (run before the listing lays the events
@@ -155,7 +155,7 @@ final class EveryFieldPlan {
           || between instanceof io.quarry.ql.ast.StreamStatsCommand
           || between instanceof io.quarry.ql.ast.BinCommand bin && bin.rowLocal()
           // a plugin command laying its output over the rows, events and appended alike
-          || PluginOverlayOperator.overlays(between))) {
+          || OverlayCommands.overlays(between))) {
         return -1;
       }
     }
@@ -204,7 +204,7 @@ final class EveryFieldPlan {
    */
   private static boolean notReplayed(Command command) {
     return renamesByWildcard(command) && PageChain.supports(List.of(command))
-        || PluginOverlayOperator.overlays(command)
+        || OverlayCommands.overlays(command)
         || appends(command);
   }
 
@@ -226,8 +226,8 @@ final class EveryFieldPlan {
     List<Command> after = pipeline.subList(at + 1, pipeline.size());
     if (takesEveryField(plugin)) {
       return (!changes.isEmpty() || listedAt < at)
-              && (PluginOverlayOperator.makesOwnRows(plugin)
-                  || PluginOverlayOperator.overlays(plugin)
+              && (OverlayCommands.makesOwnRows(plugin)
+                  || OverlayCommands.overlays(plugin)
                       && after.stream().anyMatch(EveryFieldPlan::fixes))
           ? listedAt
           : -1;
@@ -236,9 +236,9 @@ final class EveryFieldPlan {
     while (every < after.size() && !takesEveryField(after.get(every))) {
       every++;
     }
-    return PluginOverlayOperator.overlays(plugin)
+    return OverlayCommands.overlays(plugin)
             && every < after.size()
-            && PluginOverlayOperator.overlays(after.get(every))
+            && OverlayCommands.overlays(after.get(every))
             && after.subList(every + 1, after.size()).stream().anyMatch(EveryFieldPlan::fixes)
         ? listedAt
         : -1;
@@ -285,7 +285,7 @@ final class EveryFieldPlan {
       return -1; // no change: the plain every-field listing, if any (readsEveryField)
     }
     for (Command between : pipeline.subList(at, reader)) {
-      if (!(PluginOverlayOperator.overlays(between)
+      if (!(OverlayCommands.overlays(between)
           || between instanceof io.quarry.ql.ast.EvalCommand
           // lookup and rex lay their outputs over the row as eval does
           || between instanceof io.quarry.ql.ast.LookupCommand

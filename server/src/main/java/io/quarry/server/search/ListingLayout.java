@@ -22,9 +22,10 @@ import java.util.Set;
  * first-named order, and the hidden columns the listing's modes ask for ({@link RowNameColumns},
  * {@link ListingColumns#withEventText}). A row has a value only in the fields it lists (a {@code
  * rex} output where the event has one of its own included), never one another row of its page made
- * a column of (fast mode; over rows that carry their listed names too); in every-field mode, and
- * among an {@code append}'s rows, a row's missing cell is its search-time value unless its commands
- * removed the field. The modes are {@link EventListing}'s (it sets them here).
+ * a column of (fast mode; over rows that carry their listed names too, and among an {@code
+ * append}'s rows: an event there lists what it would list alone, an appended row what it holds); in
+ * every-field mode a row's missing cell is its search-time value unless its commands removed the
+ * field. The modes are {@link EventListing}'s (it sets them here).
  */
 final class ListingLayout {
   private final ListedFields listed;
@@ -81,13 +82,16 @@ final class ListingLayout {
     RowNameColumns rowNames = new RowNameColumns(carriesListedNames, carriesDiscoveredNames, count);
     // by (page, position): an event's fields once a fields of names made its list final
     Map<Long, List<String>> finalNames = listed.keeps() ? new HashMap<>() : null;
-    // fast mode (not a listing of every field, nor one among an append's rows): a row shows the
-    // fields it lists and no other — never a value another row of its page made a column of
-    boolean fast = !everyField && !discoveredNames && !otherRows;
+    // fast mode (not a listing of every field): a row shows the fields it lists and no other —
+    // never a value another row of its page made a column of, an append's row included
+    boolean fast = !everyField && !discoveredNames;
     // by (page, position): the fields each row lists, where a column may hold a value a row does
-    // not list (a field the source read for a command; a carried row's own search-time value)
+    // not list (a field the source read for a command; a carried row's own search-time value; an
+    // appended row's field), its listed search-time values extracted
     Map<Long, List<String>> rowsList =
-        fast && (listedNames || extractions.readsBeyondDefaults()) ? new HashMap<>() : null;
+        fast && (listedNames || otherRows || extractions.readsBeyondDefaults())
+            ? new HashMap<>()
+            : null;
     for (int i = 0; i < pages.size(); i++) {
       Page page = pages.get(i);
       int column = page.schema().indexOf(ListingColumns.FIELD_NAMES);

@@ -4,6 +4,7 @@ import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.SubsearchCommand;
 import io.quarry.ql.exec.Evaluator;
+import io.quarry.ql.exec.OverlayCommands;
 import io.quarry.ql.exec.PageCommands;
 import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceChain;
@@ -150,13 +151,13 @@ final class PluginOverEvents {
    * The index of the first plugin command when {@code pipeline} is commands that keep the events or
    * change their fields as {@link ListedFields} replays them ({@code eval}, {@code rex}, {@code
    * lookup}, a literal {@code rename}, {@code fields -} …, whose stages mark what they set), then
-   * runs of plugin commands that lay their output over the rows ({@link
-   * PluginOverlayOperator#overlays}) — in a run, those after the first naming the fields they read;
-   * a plugin command after other commands or reading every field starts the next run, which takes
-   * the rows again in batches of every field —, each followed by commands with page stages that are
-   * no plugin command (a {@code search} of bare words among them matching the events' own text,
-   * carried from the batches, whatever the plugin laid over {@code _raw}), whose changes {@link
-   * ListedFields} must replay (the caller asks it: {@link #changes}); else -1.
+   * runs of plugin commands that lay their output over the rows ({@link OverlayCommands#overlays})
+   * — in a run, those after the first naming the fields they read; a plugin command after other
+   * commands or reading every field starts the next run, which takes the rows again in batches of
+   * every field —, each followed by commands with page stages that are no plugin command (a {@code
+   * search} of bare words among them matching the events' own text, carried from the batches,
+   * whatever the plugin laid over {@code _raw}), whose changes {@link ListedFields} must replay
+   * (the caller asks it: {@link #changes}); else -1.
    *
    * @param tableColumns a lookup table's columns by name, for a {@code lookup} without {@code
    *     OUTPUT} before the plugin commands ({@link ListedFields#of(List,
@@ -279,12 +280,12 @@ final class PluginOverEvents {
 
   /**
    * Whether {@code command}'s operator lays its output over its input rows ({@link
-   * PluginOverlayOperator#overlays}): so do {@code append} (its input rows pass through, its
-   * subsearch's rows follow as rows of its own, as a third-party command run centrally may emit)
-   * and {@code join} without fields ({@link #runsAsPlugin}).
+   * OverlayCommands#overlays}): so do {@code append} (its input rows pass through, its subsearch's
+   * rows follow as rows of its own, as a third-party command run centrally may emit) and {@code
+   * join} without fields ({@link #runsAsPlugin}).
    */
   static boolean overlays(Command command) {
-    return PluginOverlayOperator.overlays(command) || overlaidSubsearch(command);
+    return OverlayCommands.overlays(command) || overlaidSubsearch(command);
   }
 
   /** Whether {@code command}'s operator reads every field of its batch. */

@@ -7,8 +7,8 @@ import io.quarry.ql.ast.ProjectCommand;
 import io.quarry.ql.ast.SortCommand;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.InputFields;
+import io.quarry.ql.exec.OverlayCommands;
 import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PluginOverlayOperator;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.Wildcard;
 import java.util.LinkedHashSet;
@@ -238,7 +238,7 @@ final class TimeOrderedShapes {
         columns = new LinkedHashSet<>();
         ret.items().forEach(item -> columns.add(item.field()));
       } else if (command instanceof io.quarry.ql.ast.PluginCommand plugin
-          && PluginOverlayOperator.makesOwnRows(plugin)
+          && OverlayCommands.makesOwnRows(plugin)
           && !plugin.bound().requiredFields().contains("*")) {
         // xyseries: reads its named fields, answers rows of its own
         toCut = staged.subList(0, cut);

@@ -157,11 +157,12 @@ final class EnginePages {
 
   /**
    * Whether a search has a command that reads every field its batch lists — the batch being a page
-   * — and makes values of them: {@code fillnull} without fields, {@code foreach *}, {@code
-   * transpose}, {@code format}, {@code join} without fields. Over an event listing, which
-   * search-time fields a page lists follows the events it holds, so such an answer moves with the
-   * page boundaries (a known gap, session 27): {@link #samePagedAnyWay} runs it paged otherwise
-   * without comparing.
+   * — and makes values of them: {@code foreach *}, {@code transpose}, {@code format}, {@code join}
+   * without fields. Over an event listing, which search-time fields a page lists follows the events
+   * it holds, so such an answer moves with the page boundaries (a known gap, session 27): {@link
+   * #samePagedAnyWay} runs it paged otherwise without comparing. Not {@code fillnull} without
+   * fields since session 39: it fills the fields of its whole input and names those it wrote on
+   * every row ({@code PluginListingPageCutTest}).
    */
   static boolean readsTheBatch(String query) {
     return READS_THE_BATCH.matcher(query).find();
@@ -169,8 +170,7 @@ final class EnginePages {
 
   private static final java.util.regex.Pattern READS_THE_BATCH =
       java.util.regex.Pattern.compile(
-          "\\| fillnull(?: value=\\S+)?(?: \\||$)|foreach \\*|\\| transpose|\\| format"
-              + "|\\| join (?:type=\\w+ )?\\[");
+          "foreach \\*|\\| transpose|\\| format" + "|\\| join (?:type=\\w+ )?\\[");
 
   /**
    * Where two answers of one search in pages of different sizes ({@link #rows}) disagree, null
@@ -187,19 +187,14 @@ final class EnginePages {
   }
 
   /**
-   * As {@link #disagreement(List, List)} for the answers of {@code query}, the fields of a row not
-   * compared where they still follow the page (docs/search.md, open): where an {@code append}'s
-   * rows share pages with events (an event there lists the search-time fields an appended row of
-   * its page holds; a golden case pins it). A plugin command rewriting named fields in place
-   * ({@code fillnull value=X region}, {@code replace … IN level}, {@code filldown region}, {@code
-   * nomv team}) is compared like any other since session 38 ({@code PluginListingPageCutTest}).
+   * As {@link #disagreement(List, List)} for the answers of {@code query}: every search's rows
+   * compared with their fields since session 39 (an event among an {@code append}'s rows lists what
+   * it lists alone, {@code AppendListingPageCutTest}; a plugin command rewriting fields in place
+   * names what it wrote on every row, {@code PluginListingPageCutTest}).
    */
   static String disagreement(String query, List<String> whole, List<String> paged) {
-    return disagreement(whole, paged, !LISTS_BY_PAGE.matcher(query).find());
+    return disagreement(whole, paged, true);
   }
-
-  private static final java.util.regex.Pattern LISTS_BY_PAGE =
-      java.util.regex.Pattern.compile("append \\[");
 
   private static String disagreement(List<String> whole, List<String> paged, boolean fields) {
     if (whole.size() != paged.size()) {

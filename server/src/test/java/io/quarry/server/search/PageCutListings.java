@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,9 +11,9 @@ import java.util.TreeMap;
 
 /**
  * The listing tests' common part: HEC envelopes written by hand, and a plain listing read in pages
- * of 1, 2 and {@link SearchService#PAGE_SIZE} rows ({@link EnginePages#rows}) as each row's fields
- * besides the default ones, so a field that shows on a row only because of its page neighbours
- * makes the pages disagree.
+ * of 1, 2, 7 and {@link SearchService#PAGE_SIZE} rows ({@link EnginePages#rows}) as each row's
+ * fields besides the default ones, so a field that shows on a row only because of its page
+ * neighbours makes the pages disagree.
  */
 final class PageCutListings {
   /** The events' times: {@code BASE + i} for the {@code i}th. */
@@ -55,13 +56,29 @@ final class PageCutListings {
     return rows;
   }
 
-  /** {@code query} lists {@code expected} in pages of 1, 2 and 1,024 rows. */
+  /** The page sizes a listing is read in: every row a page, pairs, sevens, the default. */
+  static final int[] PAGE_SIZES = {1, 2, 7, SearchService.PAGE_SIZE};
+
+  /** {@code query} lists {@code expected} in pages of 1, 2, 7 and 1,024 rows. */
   static void listsInPagesOfAnySize(
       QuarryServer server, String query, List<Map<String, String>> expected) throws Exception {
-    for (int pageSize : new int[] {1, 2, SearchService.PAGE_SIZE}) {
+    for (int pageSize : PAGE_SIZES) {
       assertThat(listed(server, query, pageSize))
           .as("%s in pages of %d", query, pageSize)
           .isEqualTo(expected);
+    }
+  }
+
+  /**
+   * {@code commands} over the events of each layout ({@code index=ev}, {@code index=bl}: {@link
+   * TestServers#startLayouts}) list {@code expected} in pages of any size ({@link #PAGE_SIZES});
+   * {@code %s} in {@code commands} stands for the index, for subsearches.
+   */
+  static void listsInBothLayouts(
+      QuarryServer server, String commands, List<Map<String, String>> expected) throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      listsInPagesOfAnySize(
+          server, "index=" + index + " | " + commands.replace("%s", index), expected);
     }
   }
 }

@@ -1,0 +1,71 @@
+package io.quarry.ql.exec;
+
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.PluginCommand;
+import java.util.Set;
+
+/**
+ * Which plugin commands run over events as a {@link PluginOverlayOperator}, and how they name what
+ * they write: those whose output rows are their input rows ({@link #overlays}), those whose rows
+ * are their own ({@link #makesOwnRows}), and among the first those without a field list that may
+ * rewrite every field ({@link #writesEveryField}).
+ */
+public final class OverlayCommands {
+  /** Built-in commands run centrally whose output rows are their input rows. */
+  private static final Set<String> CENTRAL_OVER_ROWS =
+      Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown", "collect");
+
+  /** Built-in commands that rewrite fields in place, every field without a field list. */
+  private static final Set<String> IN_PLACE = Set.of("replace", "filldown", "fillnull");
+
+  /** Built-in commands whose output rows are their own, never their input rows. */
+  private static final Set<String> OWN_ROWS = Set.of("transpose", "untable", "xyseries");
+
+  private OverlayCommands() {}
+
+  /**
+   * Whether {@code command} is a plugin command whose output rows are its input rows with fields
+   * laid over them: a streaming one (but {@code untable}, which makes rows of its own), a built-in
+   * run centrally that keeps its rows ({@code fillnull}, {@code accum} …), or a third-party one run
+   * centrally (its pages without the row column are rows of its own making, see {@link
+   * PluginOverlayOperator}). Not {@code appendpipe} nor {@code map}, which run searches.
+   */
+  public static boolean overlays(Command command) {
+    if (!(command instanceof PluginCommand plugin)
+        || plugin.bound() instanceof io.quarry.ql.plan.RunsSearches) {
+      return false;
+    }
+    boolean builtIn = plugin.plugin().equals("built-in");
+    return switch (plugin.kind()) {
+      case STREAMING -> !(builtIn && plugin.name().equals("untable"));
+      case CENTRALIZED -> !builtIn || CENTRAL_OVER_ROWS.contains(plugin.name());
+      default -> false;
+    };
+  }
+
+  /**
+   * Whether {@code command} may write any field of its input without naming one: it reads every
+   * field ({@link io.quarry.plugin.api.command.BoundCommand#ALL_FIELDS}) and declares none it
+   * produces, and is a built-in that rewrites fields in place ({@code replace … WITH …} without
+   * {@code IN}, {@code filldown} and {@code fillnull} without fields) or a third-party command
+   * (whatever it does with its rows is known only from its output). Such a command's written fields
+   * are those whose value it changed on some row of its whole output ({@link WrittenFields}).
+   */
+  static boolean writesEveryField(PluginCommand command) {
+    return (!command.plugin().equals("built-in") || IN_PLACE.contains(command.name()))
+        && command.bound().producedFields().isEmpty()
+        && command.bound().requiredFields().contains("*");
+  }
+
+  /**
+   * Whether {@code command} is a built-in plugin command whose output rows are rows of its own
+   * making ({@code transpose}, {@code untable}, {@code xyseries}): over events, it is handed
+   * batches of them and answers with new rows, not events, whatever fields the events list — so
+   * nothing after it needs to fix the answer's columns.
+   */
+  public static boolean makesOwnRows(Command command) {
+    return command instanceof PluginCommand plugin
+        && plugin.plugin().equals("built-in")
+        && OWN_ROWS.contains(plugin.name());
+  }
+}
