@@ -89,7 +89,7 @@ final class MergedCommonTerms {
     BinaryDocValues values = input.values();
     if (values instanceof TermFilterValues own) {
       TermFilterGroups groups = own.groups();
-      int group = -1;
+      int group = -2; // no document seen yet (-1: a document in no group)
       boolean[] groupMaybe = new boolean[candidates.length];
       for (int doc = own.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = own.nextDoc()) {
         int g = groups.of(doc);
