@@ -16,10 +16,11 @@ import org.apache.lucene.util.BytesRef;
  *
  * <p>At a flush an entry is listed when at least {@link #SHARE} of the segment's blocks hold it
  * (and the segment has {@link #MIN_BLOCKS} blocks: below, a list costs more than the bits it
- * saves). A merge cannot count (a filter holds no terms): it lists a hash when the blocks of the
- * inputs listing it make at least {@link #SHARE} of the merged blocks, and the writer adds the
- * hashes an input listed and the merge does not to that input's filters ({@link TermFilter#addTo}),
- * so no block loses a "maybe".
+ * saves). A merge cannot count terms (a filter holds none): it lists a hash some input lists when
+ * at least {@link #SHARE} of the merged blocks may hold it — every block of the inputs listing it,
+ * and the blocks of the other inputs whose filters say "maybe" ({@link MergedCommonTerms}) — and
+ * the writer adds the hashes an input listed and the merge does not to that input's filters ({@link
+ * TermFilter#addTo}), so no block loses a "maybe".
  */
 public final class CommonTerms {
   /** The share of a segment's blocks an entry is in to be listed (measured: TermFilterSizes). */
@@ -108,48 +109,6 @@ public final class CommonTerms {
       Arrays.sort(listed);
       return listed;
     }
-  }
-
-  /**
-   * The list of a merged segment from its inputs' lists ({@code lists[i]} sorted, of an input of
-   * {@code blocks[i]} blocks): the hashes whose listing inputs hold at least {@link #SHARE} of the
-   * blocks.
-   */
-  static long[] merged(long[][] lists, int[] blocks) {
-    long total = 0;
-    int size = 0;
-    for (int i = 0; i < lists.length; i++) {
-      total += blocks[i];
-      size += lists[i].length;
-    }
-    long[] hashes = new long[size];
-    int[] weights = new int[size];
-    int p = 0;
-    for (int i = 0; i < lists.length; i++) {
-      for (long hash : lists[i]) {
-        hashes[p] = hash;
-        weights[p++] = blocks[i];
-      }
-    }
-    Integer[] order = new Integer[size];
-    for (int i = 0; i < size; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Long.compare(hashes[a], hashes[b]));
-    long[] listed = new long[size];
-    int n = 0;
-    for (int i = 0; i < size; ) {
-      long held = 0;
-      int j = i;
-      for (; j < size && hashes[order[j]] == hashes[order[i]]; j++) {
-        held += weights[order[j]];
-      }
-      if (total >= MIN_BLOCKS && held >= SHARE * total) {
-        listed[n++] = hashes[order[i]];
-      }
-      i = j;
-    }
-    return Arrays.copyOf(listed, n);
   }
 
   /** The hashes of sorted {@code list} not in sorted {@code kept}. */

@@ -95,7 +95,7 @@ final class TermFilterWriter extends DocValuesConsumer {
   }
 
   /**
-   * A merge: the merged list from the inputs' ({@link CommonTerms#merged}), each input's filters
+   * A merge: the merged list from the inputs' ({@link MergedCommonTerms}), each input's filters
    * with the hashes it listed and the merge does not added, in the merged document order.
    */
   @Override
@@ -109,7 +109,14 @@ final class TermFilterWriter extends DocValuesConsumer {
       lists[i] = common(merge, i, field, values);
       blocks[i] = values == null ? 0 : merge.maxDocs[i];
     }
-    long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.merged(lists, blocks);
+    long[] common = CommonTerms.NONE;
+    if (version > 0) {
+      MergedCommonTerms.Input[] counted = new MergedCommonTerms.Input[inputs];
+      for (int i = 0; i < inputs; i++) {
+        counted[i] = new MergedCommonTerms.Input(lists[i], blocks[i], values(merge, i, field));
+      }
+      common = MergedCommonTerms.of(counted);
+    }
     TermFilterGroups.Written groups = new TermFilterGroups.Written();
     for (int i = 0; i < inputs; i++) {
       BinaryDocValues values = values(merge, i, field);

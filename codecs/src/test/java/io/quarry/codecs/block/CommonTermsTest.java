@@ -215,12 +215,17 @@ class CommonTermsTest {
       }
       assertThat(fromA).isEqualTo(39);
       assertThat(othersHolding).isLessThan(3);
-      // each input's group carried over its live blocks ("onlya" added to the first's filter)
+      // each input's groups carried over its live blocks ("onlya" added to the first's filters)
       TermFilterGroups groups = merged.groups();
-      assertThat(groups.count()).isEqualTo(3);
-      assertThat(new int[] {groups.first(0), groups.end(0), groups.first(1), groups.end(1)})
-          .containsExactly(0, 39, 39, 78);
-      assertThat(new int[] {groups.first(2), groups.end(2)}).containsExactly(78, 82);
+      // 16 blocks a group at a flush: the first input's 0-15 (7 deleted), 16-31, 32-39; the
+      // second's 0-15, 16-31 (20 deleted), 32-39; the third's 4
+      assertThat(groups.count()).isEqualTo(7);
+      int[] bounds = new int[14];
+      for (int g = 0; g < 7; g++) {
+        bounds[2 * g] = groups.first(g);
+        bounds[2 * g + 1] = groups.end(g);
+      }
+      assertThat(bounds).containsExactly(0, 15, 15, 31, 31, 39, 39, 55, 55, 70, 70, 78, 78, 82);
       assertThat(merged.groupMayContain(0, hash("onlya"))).isTrue();
     }
   }
@@ -263,12 +268,17 @@ class CommonTermsTest {
     }
     File merged = parse(qtf(), 80);
     assertThat(merged.version).isEqualTo(TermFilterFormat.VERSION);
-    assertThat(merged.common).isEmpty(); // listed by inputs of 40 of the 80 blocks
-    // the first version's blocks are in no group; the second input's are carried as flushed (the
-    // merge orders its inputs as its policy likes: before or after the first's)
-    assertThat(merged.groups).hasSize(1);
-    assertThat(merged.groups.get(0).first()).isIn(0, 40);
-    assertThat(merged.groups.get(0).end() - merged.groups.get(0).first()).isEqualTo(40);
+    // listed by the input of 40 of the 80 blocks, and held by the other's 40 (their filters say
+    // "maybe": MergedCommonTerms)
+    assertThat(merged.common).containsExactly(hash("every"));
+    // the first version's blocks are in no group; the second input's are carried as flushed, 16
+    // blocks a group (the merge orders its inputs as its policy likes: before or after the first's)
+    assertThat(merged.groups).hasSize(3);
+    int from = merged.groups.get(0).first();
+    assertThat(from).isIn(0, 40);
+    assertThat(merged.groups.get(1).first()).isEqualTo(from + 16);
+    assertThat(merged.groups.get(2).first()).isEqualTo(from + 32);
+    assertThat(merged.groups.get(2).end()).isEqualTo(from + 40);
   }
 
   @Test
@@ -288,14 +298,16 @@ class CommonTermsTest {
             .isTrue();
       }
     }
-    // one group of the 20 blocks, holding each one's entries but the common ones
-    assertThat(file.groups).hasSize(1);
-    Group group = file.groups.get(0);
-    assertThat(group.first()).isZero();
-    assertThat(group.end()).isEqualTo(20);
+    // two groups of the 20 blocks (16 and 4), each holding its blocks' entries but the common ones
+    assertThat(file.groups).hasSize(2);
+    assertThat(file.groups.get(0).first()).isZero();
+    assertThat(file.groups.get(0).end()).isEqualTo(16);
+    assertThat(file.groups.get(1).first()).isEqualTo(16);
+    assertThat(file.groups.get(1).end()).isEqualTo(20);
     int held = 0;
-    for (List<Long> entries : entriesById.values()) {
-      for (long entry : entries) {
+    for (var block : entriesById.entrySet()) {
+      Group group = file.groups.get(block.getKey() < 16 ? 0 : 1);
+      for (long entry : block.getValue()) {
         if (!CommonTerms.contains(file.common, entry)) {
           assertThat(
                   TermFilter.mayContain(new BytesRef(group.filter()), TermFilter.groupHash(entry)))

@@ -184,11 +184,15 @@ class TermFilterQueryTest {
       TermFilterValues values =
           (TermFilterValues) segment.getBinaryDocValues(TermFilterFormat.FIELD);
       var groups = values.groups();
-      assertThat(groups.count()).isEqualTo(5); // 64 blocks a group at a flush, the last 43
-      assertThat(groups.first(3)).isEqualTo(192);
-      assertThat(groups.end(3)).isEqualTo(257); // the document without a value joins no count
-      assertThat(groups.end(4)).isEqualTo(300);
-      // b200 is in group 3 only: the approximation yields none of the other groups' blocks
+      // 16 blocks a group at a flush: 0-239 in 15, the 16th over 240-256 (the document without a
+      // value joins no count), then 257-272, 273-288 and the last 11
+      assertThat(groups.count()).isEqualTo(19);
+      assertThat(groups.first(12)).isEqualTo(192);
+      assertThat(groups.end(12)).isEqualTo(208);
+      assertThat(groups.first(15)).isEqualTo(240);
+      assertThat(groups.end(15)).isEqualTo(257);
+      assertThat(groups.end(18)).isEqualTo(300);
+      // b200 is in group 12 only: the approximation yields none of the other groups' blocks
       long b200 = TermFilter.hash(bytes("b200"));
       GroupSkipping skipping = new GroupSkipping(values, new long[] {b200}, true);
       List<Integer> approximated = new ArrayList<>();
@@ -196,7 +200,7 @@ class TermFilterQueryTest {
         approximated.add(doc);
         doc = skipping.nextDoc();
       }
-      assertThat(approximated).contains(200).allMatch(doc -> doc >= 192 && doc < 257);
+      assertThat(approximated).contains(200).allMatch(doc -> doc >= 192 && doc < 208);
       // for terms present and absent, with and without a second term: every block whose entries
       // hold the terms is found (whatever its group's filter says: a group saying a wrong "no"
       // loses one), and every block found is one whose own filter says "maybe" (the group filters
