@@ -127,6 +127,11 @@ public final class EventStore implements Closeable {
     return new EventStore(indexes, committers, permits);
   }
 
+  /** The committer pool of every index's periodic work (tests count its threads). */
+  CommitterPool committerPool() {
+    return committers;
+  }
+
   /** The node's bound on compactions, shared by every index (tests hold it: CompactionHolds). */
   CompactionPermits compactionPermits() {
     return permits;
