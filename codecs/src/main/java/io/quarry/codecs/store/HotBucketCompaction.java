@@ -91,8 +91,19 @@ final class HotBucketCompaction {
   private boolean nothingToCompactForRoll(IndexWriter current) throws IOException {
     return !compaction.mergingForRoll(current)
         && compaction.pendingBytes() == 0
-        && SegmentInfos.readLatestCommit(current.getDirectory()).size()
-            <= CompactionMergePolicy.ROLL_SEGMENTS;
+        && committedSegments(current) <= CompactionMergePolicy.ROLL_SEGMENTS;
+  }
+
+  /**
+   * The segments of the writer's last commit: none when it never committed (a bucket opened again
+   * after a crash before its first commit: {@code CrashRecoveryTest} found it).
+   */
+  private static int committedSegments(IndexWriter writer) throws IOException {
+    org.apache.lucene.store.Directory directory = writer.getDirectory();
+    if (!org.apache.lucene.index.DirectoryReader.indexExists(directory)) {
+      return 0;
+    }
+    return SegmentInfos.readLatestCommit(directory).size();
   }
 
   /** Whether the bucket compacts inline (in its roll's forced merge), not deferred. */
