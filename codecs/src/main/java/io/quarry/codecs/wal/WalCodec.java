@@ -104,7 +104,8 @@ final class WalCodec {
    * through a sink that writes or counts, made {@code encode} slower (session 39, {@code
    * WalEncodeCpu} on 200k access-log lines, three alternated pairs at load 19-26, median ns an
    * event: ranges of a body 53 / 53 / 57 → 61 / 62 / 61, copied texts with two fields 261 / 280 /
-   * 333 → 312 / 362 / 342), the sink's calls not inlined as {@link WalOutput}'s are. {@code WalLengthTest} keeps the two walks equal.
+   * 333 → 312 / 362 / 342), the sink's calls not inlined as {@link WalOutput}'s are. {@code
+   * WalLengthTest} keeps the two walks equal.
    */
   static long length(List<Event> events) {
     byte[] shared = sharedBody(events);
