@@ -15,6 +15,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
+import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 
 /**
@@ -33,6 +35,21 @@ record NodeStores(EventStore events, MetricStore metrics) {
   static NodeStores open(
       QuarryConfig config, Path dataDirectory, Sourcetypes sourcetypes, Clock clock)
       throws IOException {
+    return open(config, dataDirectory, sourcetypes, clock, index -> FSDirectory::open);
+  }
+
+  /**
+   * As above, each event index's buckets opened by {@code directories} (given the index's name):
+   * the seam through which tests fail one index's disk on a real server ({@code
+   * QuarryServer.start}'s, reached through the test helper {@code TestServers}).
+   */
+  static NodeStores open(
+      QuarryConfig config,
+      Path dataDirectory,
+      Sourcetypes sourcetypes,
+      Clock clock,
+      Function<String, EventStore.BucketDirectories> directories)
+      throws IOException {
     EventStore events;
     try {
       Map<String, IndexOptions> options = new LinkedHashMap<>();
@@ -45,7 +62,11 @@ record NodeStores(EventStore events, MetricStore metrics) {
       options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
       events =
           EventStore.open(
-              dataDirectory, options, Clock.systemUTC(), config.storage().committerThreads());
+              dataDirectory,
+              options,
+              Clock.systemUTC(),
+              config.storage().committerThreads(),
+              directories);
     } catch (LockObtainFailedException e) {
       throw new ConfigException(
           "data directory " + dataDirectory + " is in use by another Quarry process", e);

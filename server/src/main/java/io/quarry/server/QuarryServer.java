@@ -122,6 +122,20 @@ public final class QuarryServer implements Closeable {
   public static QuarryServer start(
       QuarryConfig config, Clock clock, List<io.quarry.plugin.api.QuarryPlugin> plugins)
       throws IOException, InterruptedException {
+    return start(config, clock, plugins, index -> org.apache.lucene.store.FSDirectory::open);
+  }
+
+  /**
+   * As above, each event index's buckets opened by {@code directories} (given the index's name):
+   * for tests that fail one index's disk on a real server ({@code
+   * TestServers.startWithDirectories}).
+   */
+  static QuarryServer start(
+      QuarryConfig config,
+      Clock clock,
+      List<io.quarry.plugin.api.QuarryPlugin> plugins,
+      java.util.function.Function<String, EventStore.BucketDirectories> directories)
+      throws IOException, InterruptedException {
     requireNonNull(config, "config is null");
     Path dataDirectory = Path.of(config.dataDir()).toAbsolutePath().normalize();
     String plaintextRefusal = config.server().plaintextRefusal();
@@ -141,7 +155,7 @@ public final class QuarryServer implements Closeable {
 
     Sourcetypes sourcetypes = config.compiledSourcetypes();
     LookupStore lookups = new LookupStore(dataDirectory.resolve("lookups"));
-    NodeStores stores = NodeStores.open(config, dataDirectory, sourcetypes, clock);
+    NodeStores stores = NodeStores.open(config, dataDirectory, sourcetypes, clock, directories);
     EventStore store = stores.events();
     io.quarry.codecs.metricstore.MetricStore metricStore = stores.metrics();
     ServerMetrics metrics = null;

@@ -53,6 +53,25 @@ public final class TestServers {
   }
 
   /**
+   * As {@link #start(Path, String, UnaryOperator)}, each event index's buckets opened by {@code
+   * directories} (given the index's name): a test fails one index's disk on a real server through
+   * it (the codecs test-jar's {@code FaultyDirectories}).
+   */
+  public static QuarryServer startWithDirectories(
+      Path dataDirectory,
+      String adminPassword,
+      UnaryOperator<ConfigBuilder> more,
+      java.util.function.Function<String, io.quarry.codecs.store.EventStore.BucketDirectories>
+          directories)
+      throws Exception {
+    return QuarryServer.start(
+        more.apply(settings(dataDirectory, adminPassword)).build(),
+        Clock.systemUTC(),
+        List.of(),
+        directories);
+  }
+
+  /**
    * A server on 127.0.0.1 whose indexes {@code ev} and {@code bl} keep the same events in the two
    * layouts ({@link #eventsBesideBlocks}), {@code token} writing to both, with {@code sourcetypes}.
    */

@@ -36,6 +36,9 @@ final class CommitterPool {
 
   private final ThreadPoolExecutor workers;
   private final ScheduledThreadPoolExecutor timer;
+  // every thread this pool started that may still be alive (ended ones dropped at each start)
+  private final java.util.Queue<Thread> started =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   /** A pool of at most {@code threads} committer threads (1 to {@link #MAX_THREADS}). */
   CommitterPool(int threads) {
@@ -57,13 +60,26 @@ final class CommitterPool {
     timer.setRemoveOnCancelPolicy(true);
   }
 
-  /** Daemon threads (they never hold up the JVM's exit) named by {@code names}. */
-  private static ThreadFactory daemons(java.util.function.Supplier<String> names) {
+  /**
+   * Daemon threads (they never hold up the JVM's exit) named by {@code names}, each noted as this
+   * pool's ({@link #liveThreads}).
+   */
+  private ThreadFactory daemons(java.util.function.Supplier<String> names) {
     return runnable -> {
       Thread thread = new Thread(runnable, names.get());
       thread.setDaemon(true);
+      started.removeIf(ended -> ended.getState() == Thread.State.TERMINATED);
+      started.add(thread);
       return thread;
     };
+  }
+
+  /**
+   * This pool's threads that are alive now (workers and timer): what a test counts of its own
+   * store, whatever other stores of the JVM run.
+   */
+  java.util.List<Thread> liveThreads() {
+    return started.stream().filter(Thread::isAlive).toList();
   }
 
   /** A new serial queue for {@code index}'s work on this pool. */

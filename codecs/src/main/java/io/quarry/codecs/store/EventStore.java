@@ -84,6 +84,36 @@ public final class EventStore implements Closeable {
     return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open, committerThreads);
   }
 
+  /** Opens the Lucene directory of a bucket's path (each bucket has its own directory). */
+  @FunctionalInterface
+  public interface BucketDirectories {
+    org.apache.lucene.store.Directory open(Path bucket) throws IOException;
+  }
+
+  /**
+   * As {@link #open(Path, Map, Clock, int)}, each index's buckets opened by {@code directories}
+   * (given the index's name): the seam through which the server's tests fail one index's disk on a
+   * real server; the server itself opens {@code FSDirectory}s.
+   */
+  public static EventStore open(
+      Path dataDirectory,
+      Map<String, IndexOptions> indexOptions,
+      Clock clock,
+      int committerThreads,
+      Function<String, BucketDirectories> directories)
+      throws IOException {
+    java.util.Objects.requireNonNull(directories, "directories is null");
+    return open(
+        dataDirectory,
+        indexOptions,
+        clock,
+        index -> {
+          BucketDirectories opener = directories.apply(index);
+          return opener::open;
+        },
+        committerThreads);
+  }
+
   /**
    * As {@link #open(Path, Map, Clock, int)}, with each index's factory of bucket directories (tests
    * slow down or fail one index's disk through it).
@@ -125,6 +155,11 @@ public final class EventStore implements Closeable {
       throw e;
     }
     return new EventStore(indexes, committers, permits);
+  }
+
+  /** The committer pool of every index's periodic work (tests count its threads). */
+  CommitterPool committerPool() {
+    return committers;
   }
 
   /** The node's bound on compactions, shared by every index (tests hold it: CompactionHolds). */

@@ -1,6 +1,6 @@
 package io.quarry.codecs.store;
 
-import io.quarry.codecs.wal.WriteAheadLog;
+import io.quarry.codecs.wal.WalFileCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,7 +30,7 @@ public final class Fsck {
   public record BucketCheck(String index, String bucket, boolean clean, String problem) {}
 
   /** The verdict on one write-ahead log file of an index. */
-  public record WalCheck(String index, WriteAheadLog.FileCheck file) {}
+  public record WalCheck(String index, WalFileCheck file) {}
 
   /**
    * Reads every write-ahead log file of every index and checks every record. A torn tail in an
@@ -46,7 +46,7 @@ public final class Fsck {
       return checks;
     }
     for (Path index : sorted(indexes)) {
-      for (WriteAheadLog.FileCheck file : WriteAheadLog.check(index.resolve("wal"))) {
+      for (WalFileCheck file : WalFileCheck.checkAll(index.resolve("wal"))) {
         checks.add(new WalCheck(index.getFileName().toString(), file));
       }
     }

@@ -193,13 +193,32 @@ final class FullBucketRolls {
   }
 
   /**
+   * Whether a full bucket but {@code hot} whose roll compacts inline waits for the node's permit
+   * ({@link #rollUnderPermit}): its index's compaction check then rolls it under the commit lock
+   * once one is free ({@code IndexCommits#rollWaitingForPermit}), not its next commit. Read without
+   * the commit lock, as {@link #startWaiting} is.
+   */
+  boolean inlineWaitingForPermit(Bucket hot) {
+    for (Bucket bucket : buckets) {
+      if (bucket != hot
+          && !bucket.isWarm()
+          && bucket.hotCompaction().inline()
+          && compactions.node().waitsForPermit(bucket)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Rolls {@code bucket}, whose compaction ahead of the roll ended or found nothing to merge. A
    * roll that compacts (compaction inline: its forced merge merges the bucket's segments under the
    * commit lock) takes one of the node's {@link CompactionPermits} for its merge, as a deferred
    * compaction does, and a full bucket that finds none free waits for its roll, as one waiting for
    * its compaction does (its index's hot bucket takes events past its limits meanwhile, {@link
-   * #anyWaiting}): a later commit rolls it once one is free. Inline rolls of several indexes had
-   * compacted at once, unbounded, once each index committed on its own thread.
+   * #anyWaiting}): its index's compaction check (every second) or a later commit rolls it once one
+   * is free. Inline rolls of several indexes had compacted at once, unbounded, once each index
+   * committed on its own thread.
    *
    * @return whether it rolled
    */

@@ -69,6 +69,9 @@ final class HotBucketCompaction {
     if (compaction.policy() == null) {
       return false;
     }
+    if (nothingToCompactForRoll(current)) {
+      return false; // asked before a permit: a bucket with nothing to merge waits for none
+    }
     if (!mayStart) {
       // the back-off holds back merges; a bucket compacted ahead has none left: its roll commits
       return compaction.mergingForRoll(current) || compaction.pendingBytes() > 0;
@@ -76,6 +79,36 @@ final class HotBucketCompaction {
     return node.startForRoll(
             bucket, () -> compaction.startForRoll(current, () -> bucket.state() == BucketState.HOT))
         != CompactionPermits.Started.NOTHING;
+  }
+
+  /**
+   * Whether the compaction ahead of the roll of this bucket (compaction deferred) would merge
+   * nothing: no merge of it runs, no fast segment is left ({@link BucketCompaction#pendingBytes})
+   * and its last commit holds at most {@link CompactionMergePolicy#ROLL_SEGMENTS} segments. Checked
+   * before the node is asked for a permit, so a bucket compacted while it was hot (an idle or
+   * bounded compaction) rolls without waiting for another index's compaction to free one.
+   */
+  private boolean nothingToCompactForRoll(IndexWriter current) throws IOException {
+    return !compaction.mergingForRoll(current)
+        && compaction.pendingBytes() == 0
+        && committedSegments(current) <= CompactionMergePolicy.ROLL_SEGMENTS;
+  }
+
+  /**
+   * The segments of the writer's last commit: none when it never committed (a bucket opened again
+   * after a crash before its first commit: {@code CrashRecoveryTest} found it).
+   */
+  private static int committedSegments(IndexWriter writer) throws IOException {
+    org.apache.lucene.store.Directory directory = writer.getDirectory();
+    if (!org.apache.lucene.index.DirectoryReader.indexExists(directory)) {
+      return 0;
+    }
+    return SegmentInfos.readLatestCommit(directory).size();
+  }
+
+  /** Whether the bucket compacts inline (in its roll's forced merge), not deferred. */
+  boolean inline() {
+    return compaction.policy() == null;
   }
 
   /**

@@ -11,9 +11,21 @@ import org.apache.lucene.search.SortField;
  * How a hot bucket's Lucene writer is set up: the journal codec (merges compact inline, or only
  * forced ones when compaction is deferred), the merge policy (tiered, under {@link
  * CompactionMergePolicy} when deferred), newest-first index sort for the layouts that sort, an
- * abortable merge scheduler, a 64 MB RAM buffer and a commit on close.
+ * abortable merge scheduler, a RAM buffer of {@link #ramBufferMB} (64 MB unless {@link
+ * #RAM_BUFFER_PROPERTY} says otherwise) and a commit on close.
  */
 final class HotBucketConfig {
+  /**
+   * The developer setting ({@code -Dquarry.storage.ramBufferMB=<MB>}) that sizes the Lucene RAM
+   * buffer of every hot bucket opened afterwards: the events a bucket holds in memory before it
+   * flushes a segment. For measurements (docs/design/block-index.md, "Lucene's RAM buffer"); not a
+   * configuration setting.
+   */
+  static final String RAM_BUFFER_PROPERTY = "quarry.storage.ramBufferMB";
+
+  /** The RAM buffer without {@link #RAM_BUFFER_PROPERTY}. */
+  static final int DEFAULT_RAM_BUFFER_MB = 64;
+
   private static final Sort TIME_DESCENDING =
       new Sort(new SortField(EventFields.TIME, SortField.Type.LONG, true));
 
@@ -56,9 +68,33 @@ final class HotBucketConfig {
       config.setIndexSort(TIME_DESCENDING);
     }
     config.setMergeScheduler(scheduler);
-    config.setRAMBufferSizeMB(64);
+    config.setRAMBufferSizeMB(ramBufferMB());
     config.setMergedSegmentWarmer(merged -> compaction.merged());
     config.setCommitOnClose(true);
     return config;
+  }
+
+  /**
+   * The RAM buffer of a hot bucket's writer, in MB: {@link #RAM_BUFFER_PROPERTY} when set (1 to
+   * 2047, Lucene's bound), else {@link #DEFAULT_RAM_BUFFER_MB}.
+   *
+   * @throws IllegalArgumentException when the property is not a whole number in that range
+   */
+  static int ramBufferMB() {
+    String value = System.getProperty(RAM_BUFFER_PROPERTY);
+    if (value == null) {
+      return DEFAULT_RAM_BUFFER_MB;
+    }
+    int mb;
+    try {
+      mb = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      mb = 0;
+    }
+    if (mb < 1 || mb > 2047) {
+      throw new IllegalArgumentException(
+          "-D" + RAM_BUFFER_PROPERTY + " must be a whole number of MB from 1 to 2047: " + value);
+    }
+    return mb;
   }
 }

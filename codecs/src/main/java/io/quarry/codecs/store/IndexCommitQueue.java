@@ -20,6 +20,10 @@ import java.util.logging.Logger;
  * hangs, a roll's forced merge) holds one pool thread and delays only its own later work; the other
  * indexes go on while the pool has a thread left.
  *
+ * <p>While it runs a task, the pool thread's name ends with the index's in brackets ({@code
+ * quarry-committer-3 [web]}), so a thread dump of a stalled commit names its index; the name is the
+ * pool's again once the task ended.
+ *
  * <p>Periodic work ({@link #repeat}) waits on the pool's timer, which only queues it here; its next
  * run is timed when a run ends (a fixed delay), so a stalled index never piles up runs of one task.
  */
@@ -83,11 +87,15 @@ final class IndexCommitQueue implements IndexScheduler {
       running = Thread.currentThread();
       task = tasks.poll();
     }
+    Thread thread = Thread.currentThread();
+    String poolName = thread.getName();
+    thread.setName(poolName + " [" + index + "]"); // a thread dump names the index it works for
     try {
       if (task != null) {
         task.run();
       }
     } finally {
+      thread.setName(poolName);
       boolean more;
       synchronized (this) {
         running = null;

@@ -165,6 +165,29 @@ final class IndexCommits {
     }
   }
 
+  /**
+   * The compaction check's part (every second): rolls, under the commit lock, a full bucket whose
+   * inline roll waited for the node's permit ({@link FullBucketRolls#inlineWaitingForPermit}), if
+   * one is free now, so it does not wait for the index's next commit ({@code commitInterval}, 10 s
+   * by default) while its index's hot bucket grows past its limits. A failure is logged and the
+   * roll retried as a commit's is ({@link FullBucketRolls#rollWaiting}).
+   */
+  void rollWaitingForPermit() {
+    if (!rolls.inlineWaitingForPermit(writes.hot())) {
+      return;
+    }
+    synchronized (commitLock) {
+      if (writes.closed() || closing) {
+        return;
+      }
+      try {
+        rolls.rollWaiting(writes.hot(), false);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "index " + name + ": a waiting bucket could not roll", e);
+      }
+    }
+  }
+
   /** Rolls the hot bucket to warm now (also used by tests and, later, by an admin command). */
   void rollHotBucket() throws IOException {
     synchronized (commitLock) {

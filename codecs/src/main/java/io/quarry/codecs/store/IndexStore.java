@@ -262,13 +262,15 @@ public final class IndexStore implements Closeable {
   }
 
   /**
-   * Starts the compaction ahead of the roll of a full bucket that waited for a permit, then the hot
-   * bucket's deferred compaction when it is due ({@link IndexCompaction}).
+   * Starts the compaction ahead of the roll of a full bucket that waited for a permit (or,
+   * compaction inline, rolls it), then the hot bucket's deferred compaction when it is due ({@link
+   * IndexCompaction}).
    */
   private void scheduledCompaction() {
     if (!writes.closed()) {
       Bucket hot = writes.hot();
       commits.rolls().startWaiting(hot); // full buckets first: their wait holds back a roll
+      commits.rollWaitingForPermit(); // an inline roll that found no permit free at its commit
       compactions.startIfDue(hot);
     }
   }

@@ -36,6 +36,35 @@ final class WalFile {
   /** A record's {@code PayloadLength (int), Crc32c (int)}. */
   static final int RECORD_HEADER_BYTES = 2 * Integer.BYTES;
 
+  /** The most bytes a record's {@code FirstSeq} takes (a vlong). */
+  static final int MAX_VLONG_BYTES = 10;
+
+  /**
+   * A record of the batch whose encoded bytes after its {@code FirstSeq} are {@code pieces} ({@code
+   * length} bytes in all, {@link EncodedBatch#pieces}): its header ({@code PayloadLength}, the
+   * {@code Crc32c} of the whole payload) with {@code firstSeq} as a vlong, then the pieces, as the
+   * buffers to write in order. The pieces are read for the checksum, not consumed.
+   */
+  static ByteBuffer[] record(long firstSeq, ByteBuffer[] pieces, long length) {
+    ByteBuffer head = ByteBuffer.allocate(RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
+    head.position(RECORD_HEADER_BYTES);
+    for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
+      if ((v & ~0x7FL) == 0) {
+        head.put((byte) v);
+        break;
+      }
+      head.put((byte) ((v & 0x7F) | 0x80));
+    }
+    int sequenceBytes = head.position() - RECORD_HEADER_BYTES;
+    CRC32C crc = new CRC32C();
+    crc.update(head.array(), RECORD_HEADER_BYTES, sequenceBytes);
+    for (ByteBuffer piece : pieces) {
+      crc.update(piece.duplicate());
+    }
+    head.putInt(0, sequenceBytes + (int) length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
+    return new ByteBuffer[] {head, pieces[0], pieces[1]};
+  }
+
   /** Larger records are corrupt by definition (the HTTP layer caps requests far below). */
   static final int MAX_RECORD_BYTES = 1 << 30;
 

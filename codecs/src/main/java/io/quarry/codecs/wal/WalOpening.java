@@ -5,19 +5,53 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 import org.apache.lucene.util.IOUtils;
 
 /**
- * What opening the log does with a file that could not be read to its end ({@link
- * WriteAheadLog#open}): the newest file's torn tail is cut off and its bytes kept in the quarantine
- * directory (it was never acknowledged); any other stop is damage to acknowledged data, the file
- * moved whole to the quarantine directory and reported.
+ * What opening the log does with its files ({@link WriteAheadLog#open}): replays them, oldest
+ * first; with a file that could not be read to its end, the newest file's torn tail is cut off and
+ * its bytes kept in the quarantine directory (it was never acknowledged); any other stop is damage
+ * to acknowledged data, the file moved whole to the quarantine directory and reported.
  */
 final class WalOpening {
   private static final Logger LOG = Logger.getLogger(WriteAheadLog.class.getName());
 
   private WalOpening() {}
+
+  /**
+   * Replays every record of {@code files} (the log's, by generation), oldest first, into {@code
+   * replay}, dealing with each file that stops short ({@link #stoppedShort}).
+   *
+   * @return the damage found, in file order (empty when every file read to its end or only the
+   *     newest one's torn tail was cut off)
+   */
+  static List<WriteAheadLog.Damage> replayAll(
+      Path directory, Path quarantine, TreeMap<Long, Path> files, WriteAheadLog.Replay replay)
+      throws IOException {
+    List<WriteAheadLog.Damage> found = new ArrayList<>();
+    long[] lastSeq = {-1};
+    WriteAheadLog.Replay tracking =
+        (firstSeq, events) -> {
+          replay.batch(firstSeq, events);
+          lastSeq[0] = Math.max(lastSeq[0], firstSeq + events.size() - 1);
+        };
+    for (Path file : files.values()) {
+      WalFile.Unread unread = WalFile.read(file, tracking);
+      if (unread != null) {
+        boolean newest = file.equals(files.lastEntry().getValue());
+        WriteAheadLog.Damage damage =
+            stoppedShort(directory, quarantine, file, newest, unread, lastSeq[0]);
+        if (damage != null) {
+          found.add(damage);
+        }
+      }
+    }
+    return found;
+  }
 
   /**
    * Deals with {@code file}, whose reading stopped at {@code unread}: null when it was a torn tail

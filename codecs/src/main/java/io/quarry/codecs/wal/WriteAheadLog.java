@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.logging.Logger;
-import java.util.zip.CRC32C;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -30,13 +29,16 @@ import org.apache.lucene.util.IOUtils;
  * is moved whole to the quarantine directory, every later file is still replayed, and {@link
  * #damage()} says where and which sequence numbers were lost.
  *
+ * <p>The record's framing is {@link WalFile}'s, the checks {@code quarry fsck} runs {@link
+ * WalFileCheck}'s, what an open found damaged {@link WalOpening}'s.
+ *
  * <p>Appends come from one thread at a time (the index's writer lock); {@link #sync} may be called
  * by many threads at once and shares fsyncs between them: one caller forces the file, every caller
  * whose bytes that covered returns.
  */
 public final class WriteAheadLog implements Closeable {
   private static final Logger LOG = Logger.getLogger(WriteAheadLog.class.getName());
-  private static final int MAX_VLONG_BYTES = 10;
+  private static final int MAX_VLONG_BYTES = WalFile.MAX_VLONG_BYTES;
 
   /** Receives the batches found in the log on open, oldest first. */
   @FunctionalInterface
@@ -129,23 +131,7 @@ public final class WriteAheadLog implements Closeable {
     Files.createDirectories(directory);
     WriteAheadLog log = new WriteAheadLog(directory, quarantine, forcer);
     TreeMap<Long, Path> files = log.files();
-    long[] lastSeq = {-1};
-    Replay tracking =
-        (firstSeq, events) -> {
-          replay.batch(firstSeq, events);
-          lastSeq[0] = Math.max(lastSeq[0], firstSeq + events.size() - 1);
-        };
-    for (Path file : files.values()) {
-      WalFile.Unread unread = WalFile.read(file, tracking);
-      if (unread != null) {
-        boolean newest = file.equals(files.lastEntry().getValue());
-        Damage damage =
-            WalOpening.stoppedShort(directory, quarantine, file, newest, unread, lastSeq[0]);
-        if (damage != null) {
-          log.damage.add(damage);
-        }
-      }
-    }
+    log.damage.addAll(WalOpening.replayAll(directory, quarantine, files, replay));
     log.generation = files.isEmpty() ? 1 : files.lastKey() + 1;
     log.channel = log.create(log.generation);
     return log;
@@ -188,52 +174,6 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  /**
-   * The verdict on one WAL file, read without changing it.
-   *
-   * @param problem null when every record reads and passes its checksum
-   * @param offset where reading stopped (the file's size when it is clean)
-   * @param tornTail whether the problem is a write torn by a crash at the end of the newest file,
-   *     which opening the log cuts off (it was never acknowledged); any other problem is damage
-   * @param unsupported whether the file is not a Quarry WAL file or of a version this build does
-   *     not read (the problem names the versions it reads): opening the log throws, so the server
-   *     does not start while it is there (a file it cannot read is never deleted or replayed)
-   */
-  public record FileCheck(
-      Path file, String problem, long offset, boolean tornTail, boolean unsupported) {
-    public boolean clean() {
-      return problem == null;
-    }
-  }
-
-  /**
-   * Reads every record of every WAL file in {@code directory} and checks it, changing nothing: what
-   * {@code quarry fsck} reports. The server must not be running.
-   */
-  public static List<FileCheck> check(Path directory) throws IOException {
-    List<FileCheck> checks = new ArrayList<>();
-    if (!Files.isDirectory(directory)) {
-      return checks;
-    }
-    TreeMap<Long, Path> files = WalFile.files(directory);
-    for (Path file : files.values()) {
-      WalFile.Unread unread;
-      try {
-        unread = WalFile.read(file, (firstSeq, events) -> {});
-      } catch (WalFile.Unsupported e) {
-        checks.add(new FileCheck(file, e.getMessage(), 0, false, true));
-        continue;
-      }
-      boolean newest = file.equals(files.lastEntry().getValue());
-      checks.add(
-          unread == null
-              ? new FileCheck(file, null, Files.size(file), false, false)
-              : new FileCheck(
-                  file, unread.problem(), unread.offset(), newest && unread.tornTail(), false));
-    }
-    return checks;
-  }
-
   /** The generations on disk, by number. */
   private TreeMap<Long, Path> files() throws IOException {
     return WalFile.files(directory);
@@ -274,26 +214,11 @@ public final class WriteAheadLog implements Closeable {
    */
   public synchronized long append(long firstSeq, EncodedBatch batch) throws IOException {
     checkNotFailed();
-    ByteBuffer[] pieces = batch.pieces();
     long length = batch.length();
     requireFits(batch, maxRecordBytes);
-    ByteBuffer head = ByteBuffer.allocate(WalFile.RECORD_HEADER_BYTES + MAX_VLONG_BYTES);
-    head.position(WalFile.RECORD_HEADER_BYTES);
-    for (long v = firstSeq; ; v >>>= 7) { // FirstSeq as a vlong
-      if ((v & ~0x7FL) == 0) {
-        head.put((byte) v);
-        break;
-      }
-      head.put((byte) ((v & 0x7F) | 0x80));
-    }
-    int sequenceBytes = head.position() - WalFile.RECORD_HEADER_BYTES;
-    CRC32C crc = new CRC32C();
-    crc.update(head.array(), WalFile.RECORD_HEADER_BYTES, sequenceBytes);
-    for (ByteBuffer piece : pieces) {
-      crc.update(piece.duplicate());
-    }
-    head.putInt(0, sequenceBytes + (int) length).putInt(Integer.BYTES, (int) crc.getValue()).flip();
-    ByteBuffer[] record = {head, pieces[0], pieces[1]};
+    ByteBuffer[] pieces = batch.pieces();
+    ByteBuffer[] record = WalFile.record(firstSeq, pieces, length);
+    ByteBuffer head = record[0];
     long start = channel.position();
     try {
       while (record[2].hasRemaining() || record[1].hasRemaining() || head.hasRemaining()) {

@@ -57,7 +57,7 @@ class CommitterPoolTest {
                                   overlaps.incrementAndGet();
                                 }
                                 mostBusy.accumulateAndGet(busy.incrementAndGet(), Math::max);
-                                threads.add(Thread.currentThread().getName());
+                                threads.add(poolName(Thread.currentThread(), "index-" + of));
                                 ran.get(of).add(number);
                                 Thread.onSpinWait();
                                 busy.decrementAndGet();
@@ -121,11 +121,12 @@ class CommitterPoolTest {
       CountDownLatch othersDone = new CountDownLatch(others * 10);
       Set<String> threads = ConcurrentHashMap.newKeySet();
       for (int index = 0; index < others; index++) {
-        IndexCommitQueue queue = pool.queue("fast-" + index);
+        String name = "fast-" + index;
+        IndexCommitQueue queue = pool.queue(name);
         for (int task = 0; task < 10; task++) {
           queue.execute(
               () -> {
-                threads.add(Thread.currentThread().getName());
+                threads.add(poolName(Thread.currentThread(), name));
                 othersDone.countDown();
               });
         }
@@ -181,5 +182,47 @@ class CommitterPoolTest {
     } finally {
       pool.stop(BOUND_SECONDS);
     }
+  }
+
+  @Test
+  void aThreadIsNamedForTheIndexWhoseTaskItRunsAndRenamedAfter() throws Exception {
+    CommitterPool pool = new CommitterPool(1);
+    try {
+      List<String> names = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Thread> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+      CountDownLatch done = new CountDownLatch(2);
+      for (String index : List.of("web", "audit_2")) {
+        pool.queue(index)
+            .execute(
+                () -> {
+                  names.add(Thread.currentThread().getName());
+                  ran.add(Thread.currentThread());
+                  done.countDown();
+                });
+      }
+      assertThat(done.await(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+      assertThat(names)
+          .as("a thread dump names the index a committer works for")
+          .hasSize(2)
+          .anySatisfy(name -> assertThat(name).matches("quarry-committer-\\d+ \\[web\\]"))
+          .anySatisfy(name -> assertThat(name).matches("quarry-committer-\\d+ \\[audit_2\\]"));
+      Thread thread = ran.get(0);
+      Timed.until(BOUND_SECONDS, () -> thread.getName().matches("quarry-committer-\\d+"));
+      assertThat(thread.getName())
+          .as("the pool's name again between tasks")
+          .matches("quarry-committer-\\d+");
+    } finally {
+      pool.stop(BOUND_SECONDS);
+    }
+  }
+
+  /**
+   * The pool's name of {@code thread}, running a task of {@code index}: its name without the
+   * index's in brackets ({@link IndexCommitQueue}), or its whole name when it does not end so.
+   */
+  private static String poolName(Thread thread, String index) {
+    String name = thread.getName();
+    String suffix = " [" + index + "]";
+    return name.endsWith(suffix) ? name.substring(0, name.length() - suffix.length()) : name;
   }
 }

@@ -134,6 +134,28 @@ final class FaultyDirectories {
         };
   }
 
+  /**
+   * Directories that, while {@code broken}, fail as a broken disk does: opening a bucket's
+   * directory (the reopen of a failed writer) and creating any file in it (a flush, a commit) throw
+   * an I/O error. A commit while broken makes the bucket's writer fail; the next add then fails in
+   * the reopen, before its batch is logged.
+   */
+  static Bucket.DirectoryFactory brokenWhile(java.util.concurrent.atomic.AtomicBoolean broken) {
+    Bucket.DirectoryFactory files =
+        opening(
+            (name, context) -> {
+              if (broken.get()) {
+                throw new IOException("injected: the disk is broken; " + name + " not created");
+              }
+            });
+    return path -> {
+      if (broken.get()) {
+        throw new IOException("injected: the disk is broken; " + path + " not opened");
+      }
+      return files.open(path);
+    };
+  }
+
   /** What happens as a file is opened for writing. */
   @FunctionalInterface
   private interface Opening {

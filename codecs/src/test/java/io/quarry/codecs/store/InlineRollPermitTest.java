@@ -72,6 +72,31 @@ class InlineRollPermitTest {
     }
   }
 
+  /**
+   * A full bucket whose inline roll found no permit free rolls at its index's compaction check
+   * (every second) once the permit is free, not only at its next commit ({@code commitInterval}, 10
+   * s by default), while its index's hot bucket grows past its limit. Before, the compaction check
+   * started only deferred compactions and this test failed: the bucket stayed {@code rolling}.
+   */
+  @Test
+  void aWaitingInlineRollRollsAtTheCompactionCheckOnceThePermitIsFree() throws Exception {
+    CompactionPermits node = new CompactionPermits(1);
+    try (IndexStore waiting = secondStores.open("waiting", INLINE, FSDirectory::open, node)) {
+      StoreFixture.fill(waiting, 0, 12_000); // six segments: its roll's forceMerge(4) merges
+      try (java.io.Closeable held = node.hold()) {
+        secondStores.scheduler().maintenance(0); // full: its roll finds no permit free
+        assertThat(states(waiting)).containsExactly("rolling", "hot");
+        secondStores.scheduler().compaction(0); // still no permit: nothing rolls
+        assertThat(states(waiting)).containsExactly("rolling", "hot");
+      }
+      secondStores.scheduler().compaction(0); // the permit is free: no commit runs
+      assertThat(states(waiting))
+          .as("the waiting bucket rolled at the compaction check")
+          .containsExactly("warm", "hot");
+      assertThat(waiting.count()).isEqualTo(12_000);
+    }
+  }
+
   private static List<String> states(IndexStore store) throws Exception {
     return store.buckets().stream().map(BucketInfo::state).toList();
   }

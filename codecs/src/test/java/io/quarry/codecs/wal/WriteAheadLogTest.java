@@ -205,17 +205,17 @@ class WriteAheadLogTest {
     long olderSize = Files.size(older);
     long newestSize = Files.size(newest);
 
-    List<WriteAheadLog.FileCheck> checks = WriteAheadLog.check(directory);
+    List<WalFileCheck> checks = WalFileCheck.checkAll(directory);
 
     assertThat(checks)
         .extracting(c -> c.file().getFileName())
         .contains(older.getFileName(), newest.getFileName());
-    WriteAheadLog.FileCheck damaged =
+    WalFileCheck damaged =
         checks.stream().filter(c -> c.file().equals(older)).findFirst().orElseThrow();
     assertThat(damaged.clean()).isFalse();
     assertThat(damaged.tornTail()).isFalse();
     assertThat(damaged.problem()).isEqualTo("a record failing its checksum");
-    WriteAheadLog.FileCheck torn =
+    WalFileCheck torn =
         checks.stream().filter(c -> c.file().equals(newest)).findFirst().orElseThrow();
     assertThat(torn.tornTail()).isTrue();
     assertThat(Files.size(older)).isEqualTo(olderSize);
@@ -232,10 +232,10 @@ class WriteAheadLogTest {
       channel.write(java.nio.ByteBuffer.allocate(Integer.BYTES).putInt(0, 3), 8); // the version
     }
 
-    List<WriteAheadLog.FileCheck> checks = WriteAheadLog.check(directory);
+    List<WalFileCheck> checks = WalFileCheck.checkAll(directory);
 
     assertThat(checks).hasSize(1);
-    WriteAheadLog.FileCheck check = checks.getFirst();
+    WalFileCheck check = checks.getFirst();
     assertThat(check.file()).isEqualTo(file);
     assertThat(check.clean()).isFalse();
     assertThat(check.unsupported()).isTrue();

@@ -75,7 +75,9 @@ final class ReindexCommand implements Callable<Integer> {
     long events = 0;
     long before = 0;
     long after = 0;
-    try (EventStore store = EventStore.open(data, options)) {
+    try (EventStore store =
+        EventStore.open(
+            data, options, java.time.Clock.systemUTC(), config.storage().committerThreads())) {
       for (String name : chosen) {
         long[] printed = {System.nanoTime()};
         List<BucketConversion.Result> results =
