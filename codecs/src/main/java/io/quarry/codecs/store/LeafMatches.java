@@ -45,8 +45,8 @@ final class LeafMatches {
               doc = docs.nextDoc()) {
             bits.set(doc);
           }
-          matches = bits;
           cardinality = bits.cardinality();
+          matches = cardinality == 0 ? null : bits; // none: the segment is skipped
         }
         found = true;
       }
