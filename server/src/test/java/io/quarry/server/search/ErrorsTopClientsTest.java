@@ -179,6 +179,20 @@ class ErrorsTopClientsTest {
     SearchStats pairs = stats("search index=bl | stats count by method, status");
     assertThat(pairs.blocksCountedByCodePairs()).isEqualTo(12);
     assertThat(pairs.scanCosts().journalBlocks()).isZero();
+    // as the job inspector shows them (over HTTP)
+    JsonNode inspect =
+        EventRunSearchTest.inspect(
+            SERVER.server(), PASSWORD, "search index=bl status>=500 | stats count by clientip");
+    assertThat(inspect.at("/costs/scan/blocksSelectedByWords").asLong())
+        .as(inspect.toString())
+        .isEqualTo(7);
+    assertThat(inspect.at("/costs/scan/sharedMatchSlices").isNumber()).isTrue();
+    assertThat(
+            EventRunSearchTest.inspect(
+                    SERVER.server(), PASSWORD, "search index=bl | stats count by method, status")
+                .at("/costs/scan/blocksCountedByCodePairs")
+                .asLong())
+        .isEqualTo(12);
   }
 
   private static SearchStats stats(String query) throws Exception {
