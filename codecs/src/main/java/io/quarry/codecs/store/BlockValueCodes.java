@@ -212,7 +212,8 @@ public final class BlockValueCodes {
   /**
    * Writes into {@code into} the events of the block {@link #advance} moved to whose code is {@code
    * wanted}, in order; returns how many (a filter's matching events, in one pass over the codes
-   * without a branch per event; four-bit codes sixteen at a time, {@link NibbleSelect}).
+   * without a branch per event; four-bit codes sixteen at a time, {@link NibbleSelect}). Entries
+   * past them may be overwritten.
    *
    * @throws CorruptIndexException when a code is past the block's values
    */

@@ -34,6 +34,7 @@ final class NibbleSelect {
    * Writes into {@code into} the events, in order, of the {@code events} four-bit codes at {@code
    * bytes[base…]} whose code {@code c} has bit {@code c} of {@code wanted} set; returns how many,
    * or -1 when some code is not below {@code size} (a corrupt block: nothing useful was written).
+   * The two entries after the last one written may be overwritten (with no event).
    *
    * @param wanted bit {@code c} set for each wanted code {@code c < size}
    * @param size the block's values, at most 16
@@ -67,10 +68,21 @@ final class NibbleSelect {
       // bit 8j: event 16w + 2j (a low nibble); bit 8j + 1: event 16w + 2j + 1 (a high one)
       long hits = ((lowHits & TOPS) >>> 7) | ((highHits & TOPS) >>> 6);
       int first = 16 * w;
-      while (hits != 0) {
+      int found = Long.bitCount(hits);
+      if (found <= 2 && selected + 2 <= into.length) {
+        // a filter keeping few events finds at most two in most words: both written whatever
+        // their number (a loop ending after 0, 1 or 2 of them mispredicted its end once a word)
         int bit = Long.numberOfTrailingZeros(hits);
-        into[selected++] = first + ((bit >>> 3) << 1) + (bit & 1);
-        hits &= hits - 1;
+        into[selected] = first + ((bit >>> 3) << 1) + (bit & 1);
+        bit = Long.numberOfTrailingZeros(hits & (hits - 1));
+        into[selected + 1] = first + ((bit >>> 3) << 1) + (bit & 1);
+        selected += found;
+      } else {
+        while (hits != 0) {
+          int bit = Long.numberOfTrailingZeros(hits);
+          into[selected++] = first + ((bit >>> 3) << 1) + (bit & 1);
+          hits &= hits - 1;
+        }
       }
     }
     if (size < 16 && (bad & FOURS) != 0) {

@@ -53,6 +53,17 @@ class NibbleSelectTest {
   }
 
   @Test
+  void anArrayOfRoomForTheSelectedEventsOnly() {
+    int[] codes = new int[32];
+    Arrays.fill(codes, 0, 16, 1); // the first word's events all wanted, one after
+    codes[20] = 1;
+    int[] into = new int[17];
+    assertThat(NibbleSelect.select(pack(codes, 0), 0, 32, 2, 0b10, into)).isEqualTo(17);
+    assertThat(into[15]).isEqualTo(15);
+    assertThat(into[16]).isEqualTo(20);
+  }
+
+  @Test
   void aCodePastTheBlocksValuesIsCaught() {
     for (int events : new int[] {16, 37, 64, 1024, 1023}) {
       for (int at : new int[] {0, 5, events - 1}) {
