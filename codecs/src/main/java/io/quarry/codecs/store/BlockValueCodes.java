@@ -212,13 +212,29 @@ public final class BlockValueCodes {
   /**
    * Writes into {@code into} the events of the block {@link #advance} moved to whose code is {@code
    * wanted}, in order; returns how many (a filter's matching events, in one pass over the codes
-   * without a branch per event).
+   * without a branch per event; four-bit codes sixteen at a time, {@link NibbleSelect}). Entries
+   * past them may be overwritten.
    *
    * @throws CorruptIndexException when a code is past the block's values
    */
   public int select(int events, boolean[] wanted, int[] into) throws CorruptIndexException {
     if (bits == 0) {
       return select(events, wanted[0], into);
+    }
+    if (bits == 4) { // two codes a byte, sixteen a word: the common width (a status)
+      int wantedCodes = 0;
+      for (int code = 0; code < size; code++) {
+        wantedCodes |= wanted[code] ? 1 << code : 0;
+      }
+      int selected = NibbleSelect.select(bytes, base, events, size, wantedCodes, into);
+      if (selected < 0) {
+        for (int e = 0; e < events; e++) {
+          code(e); // throws for the first code past the values
+        }
+        throw new CorruptIndexException("block value codes past " + size + " values", "doc " + doc);
+      }
+      nibbleSelects++;
+      return selected;
     }
     int mask = (1 << bits) - 1;
     if (table.length <= mask) {
@@ -242,24 +258,6 @@ public final class BlockValueCodes {
       for (int e = 0; e < events; e++) {
         int code = bytes[base + e] & 0xFF;
         into[selected] = e;
-        selected += table[code];
-        largest = Math.max(largest, code);
-      }
-    } else if (bits == 4) { // two codes a byte: the common width (a status, a level)
-      int pairs = events >>> 1;
-      for (int i = 0; i < pairs; i++) {
-        int both = bytes[base + i] & 0xFF;
-        int low = both & 0xF;
-        int high = both >>> 4;
-        into[selected] = 2 * i;
-        selected += table[low];
-        into[selected] = 2 * i + 1;
-        selected += table[high];
-        largest = Math.max(largest, Math.max(low, high));
-      }
-      if ((events & 1) != 0) {
-        int code = bytes[base + pairs] & 0xF;
-        into[selected] = events - 1;
         selected += table[code];
         largest = Math.max(largest, code);
       }
@@ -290,6 +288,16 @@ public final class BlockValueCodes {
     }
     return events;
   }
+
+  /**
+   * The blocks whose events {@link #select} picked sixteen at a time ({@link NibbleSelect}), since
+   * this reader opened (a search's counter of the path).
+   */
+  public long nibbleSelects() {
+    return nibbleSelects;
+  }
+
+  private long nibbleSelects;
 
   private int[] table = new int[0]; // select's: 1 for a wanted code, 0 past the first tabled
   private int tabled;

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
@@ -20,7 +21,8 @@ import org.apache.lucene.search.Weight;
  * Batch mode: the matching events of many segments, in no particular order, read by several threads
  * at once. Each segment is cut into slices of doc ids ({@link #SLICE_DOCS} at most, so one large
  * merged segment still keeps every core busy); each slice is a task with a visitor of its own, so
- * visitors need no locking and a partial aggregation per visitor is merged by the caller.
+ * visitors need no locking and a partial aggregation per visitor is merged by the caller. The
+ * slices of one segment of blocks share its candidate blocks, found once ({@link LeafMatches}).
  */
 final class ParallelScan {
   /** The most doc ids one task covers. */
@@ -93,6 +95,8 @@ final class ParallelScan {
         int maxDoc = leaf.reader().maxDoc();
         int sliceDocs = blocks ? SLICE_BLOCKS : SLICE_DOCS;
         SegmentDictionaries dictionaries = new SegmentDictionaries();
+        // a segment of blocks cut into several slices finds its candidate blocks once for all
+        LeafMatches matches = blocks && maxDoc > sliceDocs ? new LeafMatches(weight, leaf) : null;
         for (int from = 0; from < maxDoc; from += sliceDocs) {
           slices.add(
               new Slice(
@@ -103,7 +107,8 @@ final class ParallelScan {
                   Math.min(maxDoc, from + sliceDocs),
                   blocks,
                   range(),
-                  dictionaries));
+                  dictionaries,
+                  matches));
         }
       }
     }
@@ -204,7 +209,8 @@ final class ParallelScan {
       int to,
       boolean blocks,
       long[] range,
-      SegmentDictionaries dictionaries) {
+      SegmentDictionaries dictionaries,
+      LeafMatches matches) {
 
     /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
     String run(ScanSlice slice, Totals totals) throws IOException {
@@ -213,9 +219,16 @@ final class ParallelScan {
       long[] journalBefore = io.quarry.codecs.journal.JournalReads.read();
       try {
         long lookupStarted = System.nanoTime();
-        Scorer scorer = weight.scorer(leaf);
-        totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
-        if (scorer == null && from == 0) {
+        DocIdSetIterator docs;
+        if (matches != null) { // the segment's, shared with its other slices
+          docs = matches.iterator();
+          totals.add(ScanStats.Costs.sharedMatches(System.nanoTime() - lookupStarted));
+        } else {
+          Scorer scorer = weight.scorer(leaf);
+          docs = scorer == null ? null : scorer.iterator();
+          totals.add(ScanStats.Costs.indexLookup(System.nanoTime() - lookupStarted));
+        }
+        if (docs == null && from == 0) {
           totals.segmentsSkipped.incrementAndGet(); // counted once, by the segment's first slice
         }
         cursor =
@@ -223,7 +236,7 @@ final class ParallelScan {
                 visitor,
                 source,
                 leaf,
-                scorer == null ? null : scorer.iterator(),
+                docs,
                 from,
                 to,
                 blocks,

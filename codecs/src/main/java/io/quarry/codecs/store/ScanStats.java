@@ -48,16 +48,19 @@ public record ScanStats(
    * building each segment's scorer, counting documents without reading them) and the journal
    * (blocks decompressed and checked, their bytes, the time it took; {@code prefixBlocks} the
    * blocks of which only the first bytes were decoded for their times, not among {@code
-   * journalBlocks}, their bytes and time in {@code journalBytes} and {@code journalDecodeNanos}).
-   * The rest of a scan's time is the pipeline's (per stage in the job inspector).
+   * journalBlocks}, their bytes and time in {@code journalBytes} and {@code journalDecodeNanos});
+   * {@code sharedMatchSlices} the slices that read their segment's candidate blocks found once for
+   * all its slices ({@link LeafMatches}) instead of building the scorer again. The rest of a scan's
+   * time is the pipeline's (per stage in the job inspector).
    */
   public record Costs(
       long indexLookupNanos,
       long journalBlocks,
       long journalBytes,
       long journalDecodeNanos,
-      long prefixBlocks) {
-    public static final Costs NONE = new Costs(0, 0, 0, 0, 0);
+      long prefixBlocks,
+      long sharedMatchSlices) {
+    public static final Costs NONE = new Costs(0, 0, 0, 0, 0, 0);
 
     public Costs plus(Costs other) {
       return new Costs(
@@ -65,18 +68,26 @@ public record ScanStats(
           journalBlocks + other.journalBlocks,
           journalBytes + other.journalBytes,
           journalDecodeNanos + other.journalDecodeNanos,
-          prefixBlocks + other.prefixBlocks);
+          prefixBlocks + other.prefixBlocks,
+          sharedMatchSlices + other.sharedMatchSlices);
     }
 
     /** The journal work this thread did since {@code before} (a {@link JournalReads#read}). */
     static Costs journalSince(long[] before) {
       long[] now = JournalReads.read();
       return new Costs(
-          0, now[0] - before[0], now[1] - before[1], now[2] - before[2], now[3] - before[3]);
+          0, now[0] - before[0], now[1] - before[1], now[2] - before[2], now[3] - before[3], 0);
     }
 
     static Costs indexLookup(long nanos) {
-      return new Costs(nanos, 0, 0, 0, 0);
+      return new Costs(nanos, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * A slice that read its segment's shared candidates, {@code nanos} to find or wait for them.
+     */
+    static Costs sharedMatches(long nanos) {
+      return new Costs(nanos, 0, 0, 0, 0, 1);
     }
   }
 }

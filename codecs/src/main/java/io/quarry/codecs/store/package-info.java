@@ -28,8 +28,8 @@
  * writes the block's keyword terms), which a visitor's {@link
  * io.quarry.codecs.store.EventVisitor#blockShortcut} counts from instead of decoding the block;
  * {@link io.quarry.codecs.store.BlockValueCodes} each event's value among them (two fields' codes
- * counted by pair straight from their bytes by {@link io.quarry.codecs.store.CodePairCounts}), with
- * a "no value" code for a field some events lack whose texts do not mention it, {@code
- * TextMentions}).
+ * counted by pair straight from their bytes by {@link io.quarry.codecs.store.CodePairCounts}, a
+ * filter's four-bit codes compared sixteen at a time by {@code NibbleSelect}), with a "no value"
+ * code for a field some events lack whose texts do not mention it, {@code TextMentions}).
  */
 package io.quarry.codecs.store;

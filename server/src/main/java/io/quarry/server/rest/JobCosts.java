@@ -36,11 +36,14 @@ final class JobCosts {
     scan.put("journalPrefixBlocks", stats.scanCosts().prefixBlocks());
     scan.put("journalBytes", stats.scanCosts().journalBytes());
     scan.put("journalDecodeMs", stats.scanCosts().journalDecodeNanos() / 1e6);
+    scan.put("sharedMatchSlices", stats.scanCosts().sharedMatchSlices());
     scan.put("fieldExtractionMs", stats.fieldExtraction().toNanos() / 1e6);
     scan.put("eventsByRun", stats.eventsByRun());
     scan.put("pagesByOrdinal", stats.pagesByOrdinal());
     scan.put("pagesByEntry", stats.pagesByEntry());
     scan.put("groupsHandedWhole", stats.groupsHandedWhole());
+    scan.put("blocksSelectedByWords", stats.blocksSelectedByWords());
+    scan.put("blocksCountedByCodePairs", stats.blocksCountedByCodePairs());
     costs.put("scan", scan);
     stats
         .metricScan()

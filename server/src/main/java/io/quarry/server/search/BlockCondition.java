@@ -231,6 +231,18 @@ final class BlockCondition {
     FieldCounts mixed() {
       return mixed;
     }
+
+    /**
+     * The blocks whose events the fields' codes selected sixteen at a time so far ({@link
+     * BlockValueCodes#nibbleSelects}).
+     */
+    long wordSelects() {
+      long selects = 0;
+      for (FieldCounts counts : fields.values()) {
+        selects += counts == null ? 0 : counts.codes.nibbleSelects();
+      }
+      return selects;
+    }
   }
 
   /**

@@ -74,6 +74,10 @@ final class BlockCounting implements BlockCountSource {
   @Override
   public EventVisitor.BlockShortcut shortcut(LeafReader reader) throws IOException {
     BlockCondition.Segment segment = condition.segment(reader);
+    if (lastSegment != null) {
+      wordSelects += lastSegment.wordSelects();
+    }
+    lastSegment = segment;
     BlockCondition.FieldCounts values = null;
     if (mode != ROWS) {
       values = segment.counts(field);
@@ -288,8 +292,16 @@ final class BlockCounting implements BlockCountSource {
     return rows + wholeRows;
   }
 
+  private BlockCondition.Segment lastSegment; // for its selects' counter
+  private long wordSelects; // of the segments before it
+
   @Override
   public long finish() {
+    if (lastSegment != null) {
+      control.blocksByCodes(wordSelects + lastSegment.wordSelects(), 0);
+      lastSegment = null;
+      wordSelects = 0;
+    }
     switch (mode) {
       case ROWS -> {
         if (rows > 0) {

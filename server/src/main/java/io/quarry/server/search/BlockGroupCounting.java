@@ -56,6 +56,10 @@ final class BlockGroupCounting implements BlockCountSource {
   public EventVisitor.BlockShortcut shortcut(LeafReader reader) throws IOException {
     handOver(); // a slice lies in one segment; should another come, the last one's counts go first
     BlockCondition.Segment segment = condition.segment(reader);
+    if (lastSegment != null) {
+      wordSelects += lastSegment.wordSelects();
+    }
+    lastSegment = segment;
     int n = by.size();
     BlockCondition.FieldCounts[] fields = new BlockCondition.FieldCounts[n];
     SortedSetDocValues[] dictionaries = new SortedSetDocValues[n];
@@ -191,6 +195,7 @@ final class BlockGroupCounting implements BlockCountSource {
     if (!pairs.count(first, second, events, combined)) {
       return false;
     }
+    pairBlocks++;
     long[] ords = new long[2];
     for (int code1 = 0; code1 < size1; code1++) {
       for (int code2 = 0; code2 < size2; code2++) {
@@ -239,9 +244,18 @@ final class BlockGroupCounting implements BlockCountSource {
     return rows;
   }
 
+  private BlockCondition.Segment lastSegment; // for its selects' counter
+  private long wordSelects; // of the segments before it
+  private long pairBlocks; // blocks counted by CodePairCounts
+
   @Override
   public long finish() {
     handOver();
+    control.blocksByCodes(
+        wordSelects + (lastSegment == null ? 0 : lastSegment.wordSelects()), pairBlocks);
+    lastSegment = null;
+    wordSelects = 0;
+    pairBlocks = 0;
     return started == 0 ? 0 : System.nanoTime() - started;
   }
 }

@@ -34,6 +34,8 @@ public final class SearchControl {
   private final LongAdder pagesByOrdinal = new LongAdder();
   private final LongAdder pagesByEntry = new LongAdder();
   private final LongAdder groupsHandedWhole = new LongAdder();
+  private final LongAdder blocksSelectedByWords = new LongAdder();
+  private final LongAdder blocksCountedByCodePairs = new LongAdder();
 
   private volatile boolean everyEventField;
 
@@ -274,6 +276,25 @@ public final class SearchControl {
   /** The groups handed over whole so far ({@link SearchStats#groupsHandedWhole}). */
   long groupsHandedWhole() {
     return groupsHandedWhole.sum();
+  }
+
+  /**
+   * Counts blocks counted from their value codes: {@code byWords} whose filter's events were
+   * selected sixteen codes a word, {@code byCodePairs} counted by their pairs of codes.
+   */
+  void blocksByCodes(long byWords, long byCodePairs) {
+    blocksSelectedByWords.add(byWords);
+    blocksCountedByCodePairs.add(byCodePairs);
+  }
+
+  /** {@link SearchStats#blocksSelectedByWords} so far. */
+  long blocksSelectedByWords() {
+    return blocksSelectedByWords.sum();
+  }
+
+  /** {@link SearchStats#blocksCountedByCodePairs} so far. */
+  long blocksCountedByCodePairs() {
+    return blocksCountedByCodePairs.sum();
   }
 
   /** The pages whose groups were kept by entry so far ({@link SearchStats#pagesByEntry}). */

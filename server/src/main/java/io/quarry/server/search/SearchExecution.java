@@ -145,6 +145,8 @@ final class SearchExecution {
             control.pagesByOrdinal(),
             control.pagesByEntry(),
             control.groupsHandedWhole(),
+            control.blocksSelectedByWords(),
+            control.blocksCountedByCodePairs(),
             stages.stages(),
             messages,
             java.util.Optional.empty(),

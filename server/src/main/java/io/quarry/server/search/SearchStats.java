@@ -30,6 +30,11 @@ import java.util.List;
  *     as keys in entry order, no lookup after (a later partial's keys looked up among them hashes
  *     them all, so with several segments mostly 0), their answer order checked against the
  *     dictionary's instead of sorted
+ * @param blocksSelectedByWords blocks counted from their value codes whose filter's matching events
+ *     were found sixteen four-bit codes at a time ({@code store.NibbleSelect}: {@code status>=500 |
+ *     stats count by clientip})
+ * @param blocksCountedByCodePairs blocks whose events a {@code stats count by f1, f2} counted by
+ *     the pair of their codes straight from the packed bytes ({@code store.CodePairCounts})
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -53,6 +58,8 @@ public record SearchStats(
     long pagesByOrdinal,
     long pagesByEntry,
     long groupsHandedWhole,
+    long blocksSelectedByWords,
+    long blocksCountedByCodePairs,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -102,6 +109,8 @@ public record SearchStats(
         pagesByOrdinal,
         pagesByEntry,
         groupsHandedWhole,
+        blocksSelectedByWords,
+        blocksCountedByCodePairs,
         stages,
         messages,
         metricScan,
@@ -141,6 +150,8 @@ public record SearchStats(
             .append(scanCosts.prefixBlocks())
             .append(" journal_decode_ms=")
             .append(scanCosts.journalDecodeNanos() / 1_000_000)
+            .append(" shared_match_slices=")
+            .append(scanCosts.sharedMatchSlices())
             .append(" field_extraction_ms=")
             .append(fieldExtraction.toMillis())
             .append(" events_by_run=")
@@ -150,7 +161,11 @@ public record SearchStats(
             .append(" pages_by_entry=")
             .append(pagesByEntry)
             .append(" groups_handed_whole=")
-            .append(groupsHandedWhole);
+            .append(groupsHandedWhole)
+            .append(" blocks_selected_by_words=")
+            .append(blocksSelectedByWords)
+            .append(" blocks_counted_by_code_pairs=")
+            .append(blocksCountedByCodePairs);
     metricScan.ifPresent(
         scan ->
             line.append(" series=")
