@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * review-c37 (collect2): a result that keeps its {@code _raw} is not always "the original text read
@@ -27,29 +24,21 @@ import org.junit.jupiter.api.io.TempDir;
  * refused, or nothing it wrote reads a field the events read did not hold.
  */
 class CollectKeptRawForgeryTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
   private static final String LOGGED = CollectServers.FORGING_UA;
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            TestConfig.yaml(
-                    "indexes: [main, summary, web, archive, copies]",
-                    "sourcetypes:",
-                    "  plain_summary: {kvMode: auto}")
-                .hecIndexes("main", "web"));
-    http = new TestHttp(server.url());
-    CollectServers.postForgingEvent(server, http, ADMIN);
-  }
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          TestConfig.yaml(
+                  "indexes: [main, summary, web, archive, copies]",
+                  "sourcetypes:",
+                  "  plain_summary: {kvMode: auto}")
+              .hecIndexes("main", "web"),
+          CollectServers::postForgingEvent);
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return CollectServers.export(http, ADMIN, query);
+    return CollectServers.export(SERVER, query);
   }
 
   @Test
@@ -57,7 +46,8 @@ class CollectKeptRawForgeryTest {
     HttpResponse<String> summary =
         search("index=web | stats count by ua | collect index=summary marker=\"run=first\"");
     assertThat(summary.statusCode()).as(summary.body()).isEqualTo(200);
-    ArrayNode read = http.export(ADMIN, "index=summary run=first | table ua, count, report");
+    ArrayNode read =
+        SERVER.http().export(ADMIN, "index=summary run=first | table ua, count, report");
     assertThat(read).hasSize(1);
     assertThat(read.get(0).path("ua").asText()).isEqualTo(LOGGED);
     assertThat(read.get(0).path("count").asText()).isEqualTo("1");
@@ -65,7 +55,7 @@ class CollectKeptRawForgeryTest {
 
     HttpResponse<String> copied =
         search("index=summary run=first | collect index=archive sourcetype=plain_summary");
-    ArrayNode back = http.export(ADMIN, "index=archive | table _raw, ua, count, report");
+    ArrayNode back = SERVER.http().export(ADMIN, "index=archive | table _raw, ua, count, report");
     // collect3: refused before anything is written, naming the events' own sourcetype
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(400);
     JsonNode error = TestHttp.json(copied.body()).path("error");
@@ -97,7 +87,8 @@ class CollectKeptRawForgeryTest {
     assertThat(error.path("code").asText()).isEqualTo("COLLECT_SOURCETYPE");
     assertThat(error.path("eventSourcetype").asText()).isEqualTo("_json");
     assertThat(error.path("eventKvMode").asText()).isEqualTo("json");
-    assertThat(http.export(ADMIN, "index=copies sourcetype=plain_summary | table _raw")).isEmpty();
+    assertThat(SERVER.http().export(ADMIN, "index=copies sourcetype=plain_summary | table _raw"))
+        .isEmpty();
   }
 
   /**
@@ -108,9 +99,11 @@ class CollectKeptRawForgeryTest {
   void jsonEventsCopiedUnderJsonReadAsTheEventsRead() throws Exception {
     HttpResponse<String> copied = search("index=web | collect index=copies sourcetype=_json");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
-    ArrayNode original = http.export(ADMIN, "index=web | table _raw, ua, count, report");
+    ArrayNode original = SERVER.http().export(ADMIN, "index=web | table _raw, ua, count, report");
     ArrayNode back =
-        http.export(ADMIN, "index=copies sourcetype=_json | table _raw, ua, count, report");
+        SERVER
+            .http()
+            .export(ADMIN, "index=copies sourcetype=_json | table _raw, ua, count, report");
     assertThat(back).hasSize(original.size());
     for (int i = 0; i < back.size(); i++) {
       assertThat(back.get(i)).as("the copy reads what the event read").isEqualTo(original.get(i));

@@ -6,18 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.ql.plan.WritesEvents;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import io.quarry.server.http.ApiException;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code collect sourcetype=X} where X is not read {@code kvMode: auto_escaped} ({@link
@@ -30,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * planning refused every sourcetype not {@code auto_escaped}, the copy of raw events too.)
  */
 class CollectKeptRawTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
   // an access log line whose user agent an outsider chose: it holds quotes and pairs
   private static final List<String> LINES =
       List.of(
@@ -39,31 +36,26 @@ class CollectKeptRawTest {
           "198.51.100.2 - frank [10/Oct/2026:13:55:37 +0000] \"POST /login HTTP/1.1\" 302 0"
               + " \"http://example.com/\" \"curl/8.5\"");
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            TestConfig.yaml("indexes: [main, summary, web, archive, rehearsal]")
-                .hecIndexes("main", "web"));
-    http = new TestHttp(server.url());
-    HttpResponse<String> loaded =
-        TestServers.postRaw(server, "tok", "access_combined", "web", String.join("\n", LINES));
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    assertThat(http.export(ADMIN, "index=web | stats count").get(0).path("count").asInt())
-        .isEqualTo(2);
-  }
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          TestConfig.yaml("indexes: [main, summary, web, archive, rehearsal]")
+              .hecIndexes("main", "web"),
+          (server, http) -> {
+            HttpResponse<String> loaded =
+                TestServers.postRaw(
+                    server, "tok", "access_combined", "web", String.join("\n", LINES));
+            assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+            assertThat(http.export(ADMIN, "index=web | stats count").get(0).path("count").asInt())
+                .isEqualTo(2);
+          });
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return CollectServers.export(http, ADMIN, query);
+    return CollectServers.export(SERVER, query);
   }
 
   private static long count(String query) throws Exception {
-    return http.export(ADMIN, query + " | stats count").get(0).path("count").asLong();
+    return SERVER.http().export(ADMIN, query + " | stats count").get(0).path("count").asLong();
   }
 
   @Test
@@ -72,10 +64,12 @@ class CollectKeptRawTest {
         search("index=web | collect index=archive sourcetype=access_combined");
     assertThat(written.statusCode()).as(written.body()).isEqualTo(200);
     ArrayNode back =
-        http.export(
-            ADMIN,
-            "index=archive | sort clientip"
-                + " | table _raw, sourcetype, source, clientip, status");
+        SERVER
+            .http()
+            .export(
+                ADMIN,
+                "index=archive | sort clientip"
+                    + " | table _raw, sourcetype, source, clientip, status");
     assertThat(back).hasSize(2);
     // sorted by clientip: 198.51… before 203.0…
     assertThat(back.get(0).path("_raw").asText()).isEqualTo(LINES.get(1));
@@ -89,8 +83,8 @@ class CollectKeptRawTest {
     // user agent's pairs in both alike: the copy adds nothing the original did not hold)
     String fields =
         " | sort clientip | table clientip, user, method, uri, status, useragent, report";
-    assertThat(http.export(ADMIN, "index=archive" + fields))
-        .isEqualTo(http.export(ADMIN, "index=web" + fields));
+    assertThat(SERVER.http().export(ADMIN, "index=archive" + fields))
+        .isEqualTo(SERVER.http().export(ADMIN, "index=web" + fields));
   }
 
   @Test
@@ -162,8 +156,8 @@ class CollectKeptRawTest {
   @Test
   void theWriterRefusesAPageHoldingASummaryBeforeWritingAnyOfIt() throws Exception {
     CollectSourcetype sourcetype =
-        CollectSourcetype.of(server.ingest().sourcetypes(), "access_combined", "collect");
-    CollectWriter writer = new CollectWriter(server.ingest(), "summary", "h", sourcetype);
+        CollectSourcetype.of(SERVER.server().ingest().sourcetypes(), "access_combined", "collect");
+    CollectWriter writer = new CollectWriter(SERVER.server().ingest(), "summary", "h", sourcetype);
     long now = System.currentTimeMillis() * 1000;
     WritesEvents.Written raw =
         new WritesEvents.Written(
@@ -185,10 +179,10 @@ class CollectKeptRawTest {
     // under stash the same page is written whole
     CollectWriter stash =
         new CollectWriter(
-            server.ingest(),
+            SERVER.server().ingest(),
             "summary",
             "h",
-            CollectSourcetype.of(server.ingest().sourcetypes(), "stash", "collect"));
+            CollectSourcetype.of(SERVER.server().ingest().sourcetypes(), "stash", "collect"));
     stash.write(List.of(raw, summary), () -> {});
     assertThat(stash.written()).isEqualTo(2);
   }
