@@ -246,7 +246,7 @@ public final class TestServers {
   /**
    * Where two exports of one search in pages of different sizes ({@link #export}) disagree, null
    * where they agree: as many results, and result by result every field both hold with the same
-   * value (see {@code EnginePages.disagreement} for why not more).
+   * value (see {@code PageSizeAgreement.disagreement} for why not more).
    */
   public static String exportDisagreement(String whole, String paged) throws Exception {
     List<java.util.Map<String, String>> one = exportResults(whole);
