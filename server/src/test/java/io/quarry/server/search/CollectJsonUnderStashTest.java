@@ -29,6 +29,8 @@ class CollectJsonUnderStashTest {
           TestConfig.yaml("indexes: [main, web, copies, own, summaries]").hecIndexes("main", "web"),
           CollectServers::postForgingEvent);
 
+  private final TestHttp http = SERVER.http();
+
   /**
    * The reviewer's test asserted "refused, or a copy that forges nothing"; it now asserts the
    * refusal the fix chose: 400 {@code COLLECT_SOURCETYPE} naming {@code _json} and {@code json},
@@ -36,7 +38,7 @@ class CollectJsonUnderStashTest {
    */
   @Test
   void jsonEventsCollectedUnderTheDefaultStashAreRefused() throws Exception {
-    ArrayNode original = SERVER.http().export(ADMIN, "index=web | table ua, count, report");
+    ArrayNode original = http.export(ADMIN, "index=web | table ua, count, report");
     assertThat(original).hasSize(1);
     assertThat(original.get(0).has("report")).as("the event, read as JSON").isFalse();
     HttpResponse<String> copied = CollectServers.export(SERVER, "index=web | collect index=copies");
@@ -48,7 +50,7 @@ class CollectJsonUnderStashTest {
     assertThat(error.path("eventSourcetype").asText()).isEqualTo("_json");
     assertThat(error.path("eventKvMode").asText()).isEqualTo("json");
     assertThat(error.path("message").asText()).contains("sourcetype=_json").contains("_raw");
-    assertThat(SERVER.http().export(ADMIN, "index=copies | table _raw")).isEmpty();
+    assertThat(http.export(ADMIN, "index=copies | table _raw")).isEmpty();
   }
 
   /** The first fix the message names: the events' own sourcetype reads the copy as they read. */
@@ -57,7 +59,7 @@ class CollectJsonUnderStashTest {
     HttpResponse<String> copied =
         CollectServers.export(SERVER, "index=web | collect index=own sourcetype=_json");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
-    ArrayNode back = SERVER.http().export(ADMIN, "index=own | table ua, count, report");
+    ArrayNode back = http.export(ADMIN, "index=own | table ua, count, report");
     assertThat(back).hasSize(1);
     assertThat(back.get(0).path("ua").asText()).isEqualTo(CollectServers.FORGING_UA);
     assertThat(back.get(0).has("report")).as(back.toString()).isFalse();
@@ -74,7 +76,7 @@ class CollectJsonUnderStashTest {
         CollectServers.export(
             SERVER, "index=web | fields ua | fields - _raw | collect index=summaries");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
-    ArrayNode back = SERVER.http().export(ADMIN, "index=summaries | table ua, count, report");
+    ArrayNode back = http.export(ADMIN, "index=summaries | table ua, count, report");
     assertThat(back).hasSize(1);
     assertThat(back.get(0).path("ua").asText()).isEqualTo(CollectServers.FORGING_UA);
     assertThat(back.get(0).has("report")).as(back.toString()).isFalse();

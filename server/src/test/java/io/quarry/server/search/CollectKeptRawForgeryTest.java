@@ -37,6 +37,8 @@ class CollectKeptRawForgeryTest {
               .hecIndexes("main", "web"),
           CollectServers::postForgingEvent);
 
+  private final TestHttp http = SERVER.http();
+
   private static HttpResponse<String> search(String query) throws Exception {
     return CollectServers.export(SERVER, query);
   }
@@ -46,8 +48,7 @@ class CollectKeptRawForgeryTest {
     HttpResponse<String> summary =
         search("index=web | stats count by ua | collect index=summary marker=\"run=first\"");
     assertThat(summary.statusCode()).as(summary.body()).isEqualTo(200);
-    ArrayNode read =
-        SERVER.http().export(ADMIN, "index=summary run=first | table ua, count, report");
+    ArrayNode read = http.export(ADMIN, "index=summary run=first | table ua, count, report");
     assertThat(read).hasSize(1);
     assertThat(read.get(0).path("ua").asText()).isEqualTo(LOGGED);
     assertThat(read.get(0).path("count").asText()).isEqualTo("1");
@@ -55,7 +56,7 @@ class CollectKeptRawForgeryTest {
 
     HttpResponse<String> copied =
         search("index=summary run=first | collect index=archive sourcetype=plain_summary");
-    ArrayNode back = SERVER.http().export(ADMIN, "index=archive | table _raw, ua, count, report");
+    ArrayNode back = http.export(ADMIN, "index=archive | table _raw, ua, count, report");
     // collect3: refused before anything is written, naming the events' own sourcetype
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(400);
     JsonNode error = TestHttp.json(copied.body()).path("error");
@@ -87,8 +88,7 @@ class CollectKeptRawForgeryTest {
     assertThat(error.path("code").asText()).isEqualTo("COLLECT_SOURCETYPE");
     assertThat(error.path("eventSourcetype").asText()).isEqualTo("_json");
     assertThat(error.path("eventKvMode").asText()).isEqualTo("json");
-    assertThat(SERVER.http().export(ADMIN, "index=copies sourcetype=plain_summary | table _raw"))
-        .isEmpty();
+    assertThat(http.export(ADMIN, "index=copies sourcetype=plain_summary | table _raw")).isEmpty();
   }
 
   /**
@@ -99,11 +99,9 @@ class CollectKeptRawForgeryTest {
   void jsonEventsCopiedUnderJsonReadAsTheEventsRead() throws Exception {
     HttpResponse<String> copied = search("index=web | collect index=copies sourcetype=_json");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
-    ArrayNode original = SERVER.http().export(ADMIN, "index=web | table _raw, ua, count, report");
+    ArrayNode original = http.export(ADMIN, "index=web | table _raw, ua, count, report");
     ArrayNode back =
-        SERVER
-            .http()
-            .export(ADMIN, "index=copies sourcetype=_json | table _raw, ua, count, report");
+        http.export(ADMIN, "index=copies sourcetype=_json | table _raw, ua, count, report");
     assertThat(back).hasSize(original.size());
     for (int i = 0; i < back.size(); i++) {
       assertThat(back.get(i)).as("the copy reads what the event read").isEqualTo(original.get(i));

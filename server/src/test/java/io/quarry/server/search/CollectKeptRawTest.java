@@ -50,12 +50,14 @@ class CollectKeptRawTest {
                 .isEqualTo(2);
           });
 
+  private final TestHttp http = SERVER.http();
+
   private static HttpResponse<String> search(String query) throws Exception {
     return CollectServers.export(SERVER, query);
   }
 
-  private static long count(String query) throws Exception {
-    return SERVER.http().export(ADMIN, query + " | stats count").get(0).path("count").asLong();
+  private long count(String query) throws Exception {
+    return http.export(ADMIN, query + " | stats count").get(0).path("count").asLong();
   }
 
   @Test
@@ -64,12 +66,10 @@ class CollectKeptRawTest {
         search("index=web | collect index=archive sourcetype=access_combined");
     assertThat(written.statusCode()).as(written.body()).isEqualTo(200);
     ArrayNode back =
-        SERVER
-            .http()
-            .export(
-                ADMIN,
-                "index=archive | sort clientip"
-                    + " | table _raw, sourcetype, source, clientip, status");
+        http.export(
+            ADMIN,
+            "index=archive | sort clientip"
+                + " | table _raw, sourcetype, source, clientip, status");
     assertThat(back).hasSize(2);
     // sorted by clientip: 198.51… before 203.0…
     assertThat(back.get(0).path("_raw").asText()).isEqualTo(LINES.get(1));
@@ -83,8 +83,8 @@ class CollectKeptRawTest {
     // user agent's pairs in both alike: the copy adds nothing the original did not hold)
     String fields =
         " | sort clientip | table clientip, user, method, uri, status, useragent, report";
-    assertThat(SERVER.http().export(ADMIN, "index=archive" + fields))
-        .isEqualTo(SERVER.http().export(ADMIN, "index=web" + fields));
+    assertThat(http.export(ADMIN, "index=archive" + fields))
+        .isEqualTo(http.export(ADMIN, "index=web" + fields));
   }
 
   @Test

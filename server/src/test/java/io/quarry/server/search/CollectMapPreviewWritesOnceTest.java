@@ -26,6 +26,8 @@ class CollectMapPreviewWritesOnceTest {
   static final RunningServer SERVER =
       new RunningServer(TestConfig.ADMIN_PASSWORD, CollectMapPreviewWritesOnceTest::start);
 
+  private final TestHttp http = SERVER.http();
+
   private static QuarryServer start(Path directory) throws Exception {
     QuarryServer server =
         TestConfig.yaml("indexes: [main, summary]", "storage: {blockEvents: 32}").start(directory);
@@ -57,19 +59,18 @@ class CollectMapPreviewWritesOnceTest {
             + " | map search=\"| makeresults | eval s=$status$ | collect index=summary"
             + " marker=run=preview\"";
     HttpResponse<String> created =
-        SERVER.http().send("POST", "/api/v1/jobs", ADMIN, "{\"query\": " + quote(query) + "}");
+        http.send("POST", "/api/v1/jobs", ADMIN, "{\"query\": " + quote(query) + "}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String id = TestHttp.json(created.body()).path("id").asText();
     int previews = 0;
     for (int i = 0; i < 600; i++) {
       JsonNode results =
-          TestHttp.json(
-              SERVER.http().send("GET", "/api/v1/jobs/" + id + "/results", ADMIN, null).body());
+          TestHttp.json(http.send("GET", "/api/v1/jobs/" + id + "/results", ADMIN, null).body());
       if (results.path("preview").asBoolean()) {
         previews++;
       }
       String state =
-          TestHttp.json(SERVER.http().send("GET", "/api/v1/jobs/" + id, ADMIN, null).body())
+          TestHttp.json(http.send("GET", "/api/v1/jobs/" + id, ADMIN, null).body())
               .path("state")
               .asText();
       if (!state.equals("RUNNING") && !state.equals("QUEUED")) {
@@ -78,12 +79,7 @@ class CollectMapPreviewWritesOnceTest {
       Thread.sleep(100);
     }
     long written =
-        SERVER
-            .http()
-            .export(ADMIN, "index=summary run=preview | stats count")
-            .get(0)
-            .path("count")
-            .asLong();
+        http.export(ADMIN, "index=summary run=preview | stats count").get(0).path("count").asLong();
     assertThat(written)
         .as("2 groups, one map search each; previews read: " + previews)
         .isEqualTo(2);

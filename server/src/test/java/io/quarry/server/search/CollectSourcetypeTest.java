@@ -40,6 +40,8 @@ class CollectSourcetypeTest {
           // a log line whose value an outsider chose (a user agent): it holds a quote
           CollectServers::postForgingEvent);
 
+  private final TestHttp http = SERVER.http();
+
   private static HttpResponse<String> search(String query) throws Exception {
     return CollectServers.export(SERVER, query);
   }
@@ -52,10 +54,8 @@ class CollectSourcetypeTest {
     return error;
   }
 
-  private static long summaries(String run) throws Exception {
-    return SERVER
-        .http()
-        .export(ADMIN, "index=summary run=" + run + " | stats count")
+  private long summaries(String run) throws Exception {
+    return http.export(ADMIN, "index=summary run=" + run + " | stats count")
         .get(0)
         .path("count")
         .asLong();
@@ -108,9 +108,7 @@ class CollectSourcetypeTest {
                 + " | collect index=summary sourcetype=escaped_summary marker=\"run=escaped\"");
     assertThat(written.statusCode()).as(written.body()).isEqualTo(200);
     ArrayNode back =
-        SERVER
-            .http()
-            .export(ADMIN, "index=summary run=escaped | table sourcetype, ua, count, report");
+        http.export(ADMIN, "index=summary run=escaped | table sourcetype, ua, count, report");
     assertThat(back).hasSize(1);
     assertThat(back.get(0).path("sourcetype").asText()).isEqualTo("escaped_summary");
     assertThat(back.get(0).path("ua").asText()).as(back.toString()).isEqualTo(LOGGED);

@@ -25,18 +25,17 @@ class CollectSummaryIntegrityTest {
           // a log line whose value an outsider chose (a user agent, a URL): it holds a quote
           CollectServers::postForgingEvent);
 
+  private final TestHttp http = SERVER.http();
+
   @Test
   void aQuoteInALoggedValueDoesNotForgeFieldsOfTheSummary() throws Exception {
-    ArrayNode source = SERVER.http().export(ADMIN, "index=web | stats count by ua");
+    ArrayNode source = http.export(ADMIN, "index=web | stats count by ua");
     assertThat(source).hasSize(1);
     String ua = source.get(0).path("ua").asText();
     assertThat(ua).isEqualTo("x\" report=daily count=999999 y=");
-    SERVER
-        .http()
-        .export(
-            ADMIN, "index=web | stats count by ua | collect index=summary marker=\"run=forgery\"");
-    ArrayNode back =
-        SERVER.http().export(ADMIN, "index=summary run=forgery | table ua, count, report");
+    http.export(
+        ADMIN, "index=web | stats count by ua | collect index=summary marker=\"run=forgery\"");
+    ArrayNode back = http.export(ADMIN, "index=summary run=forgery | table ua, count, report");
     assertThat(back).hasSize(1);
     // the summary must say what the search said: ua as logged, count 1, no report field
     assertThat(back.get(0).path("ua").asText()).as(back.toString()).isEqualTo(ua);
@@ -47,12 +46,10 @@ class CollectSummaryIntegrityTest {
   @Test
   void aBackslashReadsBackAsWritten() throws Exception {
     String query = "| makeresults | eval path=\"C:\\\\temp\" | fields - _time";
-    String path = SERVER.http().export(ADMIN, query + " | table path").get(0).path("path").asText();
+    String path = http.export(ADMIN, query + " | table path").get(0).path("path").asText();
     assertThat(path).contains("\\");
-    SERVER
-        .http()
-        .export(ADMIN, query + " | collect index=summary addinfo=f marker=\"run=backslash\"");
-    ArrayNode back = SERVER.http().export(ADMIN, "index=summary run=backslash | table path, _raw");
+    http.export(ADMIN, query + " | collect index=summary addinfo=f marker=\"run=backslash\"");
+    ArrayNode back = http.export(ADMIN, "index=summary run=backslash | table path, _raw");
     assertThat(back.get(0).path("path").asText()).as(back.toString()).isEqualTo(path);
   }
 
@@ -60,14 +57,11 @@ class CollectSummaryIntegrityTest {
   void aStatsSummaryIsStampedWithTheSearchsEarliestTime() throws Exception {
     // Splunk, collect addtime=true: "the first field that it finds: info_min_time, _time, or
     // now()", info_min_time added by addinfo (default true): the summarized window's start
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "index=main | stats count by status | collect index=summary marker=\"run=window\"",
-            "&earliest_time=1600000000&latest_time=1800000000");
-    ArrayNode back =
-        SERVER.http().export(ADMIN, "index=summary run=window | eval t=_time | table t, _raw");
+    http.export(
+        ADMIN,
+        "index=main | stats count by status | collect index=summary marker=\"run=window\"",
+        "&earliest_time=1600000000&latest_time=1800000000");
+    ArrayNode back = http.export(ADMIN, "index=summary run=window | eval t=_time | table t, _raw");
     assertThat(back).hasSize(2);
     for (JsonNode row : back) {
       assertThat(row.path("t").asText()).as(back.toString()).isEqualTo("1600000000");
@@ -76,38 +70,30 @@ class CollectSummaryIntegrityTest {
 
   @Test
   void addinfoDoesNotRepeatTheInfoFieldsAResultHas() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | addinfo | fields - _time | collect index=summary marker=\"run=dupinfo\"",
-            "&earliest_time=1600000000&latest_time=1800000000");
+    http.export(
+        ADMIN,
+        "| makeresults | addinfo | fields - _time | collect index=summary marker=\"run=dupinfo\"",
+        "&earliest_time=1600000000&latest_time=1800000000");
     ArrayNode back =
-        SERVER
-            .http()
-            .export(
-                ADMIN, "index=summary run=dupinfo | eval n=mvcount(info_min_time) | table n, _raw");
+        http.export(
+            ADMIN, "index=summary run=dupinfo | eval n=mvcount(info_min_time) | table n, _raw");
     assertThat(back.get(0).path("n").asText()).as(back.toString()).isEqualTo("1");
   }
 
   @Test
   void explainWritesNothing() throws Exception {
     HttpResponse<String> explained =
-        SERVER
-            .http()
-            .send(
-                "POST",
-                "/services/search/jobs/export",
-                ADMIN,
-                "output_mode=json&explain=true&search="
-                    + TestHttp.encode(
-                        "| makeresults | append [ | makeresults | eval k=7"
-                            + " | collect index=summary marker=\"run=explain\" ]"));
+        http.send(
+            "POST",
+            "/services/search/jobs/export",
+            ADMIN,
+            "output_mode=json&explain=true&search="
+                + TestHttp.encode(
+                    "| makeresults | append [ | makeresults | eval k=7"
+                        + " | collect index=summary marker=\"run=explain\" ]"));
     assertThat(explained.statusCode()).as(explained.body()).isEqualTo(200);
     assertThat(
-            SERVER
-                .http()
-                .export(ADMIN, "index=summary run=explain | stats count")
+            http.export(ADMIN, "index=summary run=explain | stats count")
                 .get(0)
                 .path("count")
                 .asLong())
@@ -135,12 +121,7 @@ class CollectSummaryIntegrityTest {
                     .build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(
-            SERVER
-                .http()
-                .export(ADMIN, "index=main run=csrf | stats count")
-                .get(0)
-                .path("count")
-                .asLong())
+            http.export(ADMIN, "index=main run=csrf | stats count").get(0).path("count").asLong())
         .as(posted.statusCode() + " " + posted.body())
         .isZero();
   }
@@ -148,22 +129,18 @@ class CollectSummaryIntegrityTest {
   @Test
   void aRefusedSearchWritesNothingThroughItsSubsearch() throws Exception {
     HttpResponse<String> refused =
-        SERVER
-            .http()
-            .send(
-                "POST",
-                "/services/search/jobs/export",
-                ADMIN,
-                "output_mode=json&search="
-                    + TestHttp.encode(
-                        "| makeresults | append [ | makeresults | eval k=8"
-                            + " | collect index=summary marker=\"run=refused\" ]"
-                            + " | collect index=_internal"));
+        http.send(
+            "POST",
+            "/services/search/jobs/export",
+            ADMIN,
+            "output_mode=json&search="
+                + TestHttp.encode(
+                    "| makeresults | append [ | makeresults | eval k=8"
+                        + " | collect index=summary marker=\"run=refused\" ]"
+                        + " | collect index=_internal"));
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
     assertThat(
-            SERVER
-                .http()
-                .export(ADMIN, "index=summary run=refused | stats count")
+            http.export(ADMIN, "index=summary run=refused | stats count")
                 .get(0)
                 .path("count")
                 .asLong())
@@ -174,22 +151,17 @@ class CollectSummaryIntegrityTest {
   @Test
   void theJobCountsWhatItsMapCollected() throws Exception {
     HttpResponse<String> created =
-        SERVER
-            .http()
-            .send(
-                "POST",
-                "/api/v1/jobs",
-                ADMIN,
-                "{\"query\":\"| makeresults | map search=\\\"| makeresults"
-                    + " | collect index=summary marker=run=mapcount\\\"\",\"mode\":\"blocking\"}");
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\":\"| makeresults | map search=\\\"| makeresults"
+                + " | collect index=summary marker=run=mapcount\\\"\",\"mode\":\"blocking\"}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String id = TestHttp.json(created.body()).path("id").asText();
-    JsonNode status =
-        TestHttp.json(SERVER.http().send("GET", "/api/v1/jobs/" + id, ADMIN, null).body());
+    JsonNode status = TestHttp.json(http.send("GET", "/api/v1/jobs/" + id, ADMIN, null).body());
     assertThat(
-            SERVER
-                .http()
-                .export(ADMIN, "index=summary run=mapcount | stats count")
+            http.export(ADMIN, "index=summary run=mapcount | stats count")
                 .get(0)
                 .path("count")
                 .asLong())

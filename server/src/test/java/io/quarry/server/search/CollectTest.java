@@ -34,20 +34,19 @@ class CollectTest {
                   "summarizer",
                   "{srchIndexesAllowed: [main, summary], capabilities: [run_collect]}"));
 
+  private final TestHttp http = SERVER.http();
+
   @Test
   void statsCollectedIntoASummaryAreSearchedBack() throws Exception {
     ArrayNode passed =
-        SERVER
-            .http()
-            .export(
-                ADMIN,
-                "index=main | stats count by status"
-                    + " | collect index=summary marker=\"report=daily\" addinfo=f");
+        http.export(
+            ADMIN,
+            "index=main | stats count by status"
+                + " | collect index=summary marker=\"report=daily\" addinfo=f");
     // the results pass on unchanged
     assertThat(rows(passed, "status", "count")).containsExactly("200 2", "500 1");
 
-    ArrayNode raws =
-        SERVER.http().export(ADMIN, "index=summary report=daily | sort status | table _raw");
+    ArrayNode raws = http.export(ADMIN, "index=summary report=daily | sort status | table _raw");
     assertThat(raws).hasSize(2);
     for (JsonNode row : raws) {
       assertThat(row.path("_raw").asText())
@@ -58,22 +57,19 @@ class CollectTest {
     assertThat(raws.get(0).path("_raw").asText())
         .endsWith(", status=\"200\", count=\"2\", report=daily");
     ArrayNode summed =
-        SERVER
-            .http()
-            .export(
-                ADMIN,
-                "index=summary report=daily sourcetype=stash source=collect"
-                    + " | stats sum(count) as total by status");
+        http.export(
+            ADMIN,
+            "index=summary report=daily sourcetype=stash source=collect"
+                + " | stats sum(count) as total by status");
     assertThat(rows(summed, "status", "total")).containsExactly("200 2", "500 1");
   }
 
   @Test
   void eventsKeepTheirRawTextAndTime() throws Exception {
-    SERVER.http().export(ADMIN, "index=main status=500 | collect index=summary marker=\"run=raw\"");
-    ArrayNode original =
-        SERVER.http().export(ADMIN, "index=main status=500 | eval t=_time | table t");
+    http.export(ADMIN, "index=main status=500 | collect index=summary marker=\"run=raw\"");
+    ArrayNode original = http.export(ADMIN, "index=main status=500 | eval t=_time | table t");
     ArrayNode copied =
-        SERVER.http().export(ADMIN, "index=summary run=raw | eval t=_time | table _raw, t, host");
+        http.export(ADMIN, "index=summary run=raw | eval t=_time | table _raw, t, host");
     assertThat(copied).hasSize(1);
     assertThat(copied.get(0).path("_raw").asText()).isEqualTo("status=500 path=/a, run=raw");
     assertThat(copied.get(0).path("t").asText()).isEqualTo(original.get(0).path("t").asText());
@@ -81,39 +77,31 @@ class CollectTest {
 
   @Test
   void addtimeWritesTheResultsTimeFirst() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | eval _time=1700000000, n=1"
-                + " | collect index=summary addinfo=f marker=\"run=addtime\"");
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | eval _time=1700000000, n=2"
-                + " | collect index=summary addinfo=f addtime=f marker=\"run=notime\"");
+    http.export(
+        ADMIN,
+        "| makeresults | eval _time=1700000000, n=1"
+            + " | collect index=summary addinfo=f marker=\"run=addtime\"");
+    http.export(
+        ADMIN,
+        "| makeresults | eval _time=1700000000, n=2"
+            + " | collect index=summary addinfo=f addtime=f marker=\"run=notime\"");
     ArrayNode timed =
-        SERVER.http().export(ADMIN, "index=summary run=addtime | eval t=_time | table _raw, t");
+        http.export(ADMIN, "index=summary run=addtime | eval t=_time | table _raw, t");
     assertThat(timed.get(0).path("_raw").asText())
         .isEqualTo("11/14/2023 22:13:20 +0000, n=\"1\", run=addtime");
     assertThat(timed.get(0).path("t").asText()).isEqualTo("1700000000");
-    ArrayNode untimed = SERVER.http().export(ADMIN, "index=summary run=notime | table _raw");
+    ArrayNode untimed = http.export(ADMIN, "index=summary run=notime | table _raw");
     assertThat(untimed.get(0).path("_raw").asText()).isEqualTo("n=\"2\", run=notime");
   }
 
   @Test
   void addinfoWritesTheSearchsTimeRange() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | eval n=3 | collect index=summary marker=\"run=info\"",
-            "&earliest_time=1600000000&latest_time=1800000000");
+    http.export(
+        ADMIN,
+        "| makeresults | eval n=3 | collect index=summary marker=\"run=info\"",
+        "&earliest_time=1600000000&latest_time=1800000000");
     ArrayNode rows =
-        SERVER
-            .http()
-            .export(ADMIN, "index=summary run=info | table info_min_time, info_max_time, n");
+        http.export(ADMIN, "index=summary run=info | table info_min_time, info_max_time, n");
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0).path("info_min_time").asText()).isEqualTo("1600000000");
     assertThat(rows.get(0).path("info_max_time").asText()).isEqualTo("1800000000");
@@ -122,13 +110,11 @@ class CollectTest {
 
   @Test
   void multivaluesAreOnePairPerValueAndQuotesAreEscaped() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | eval msg=\"say \\\"hi\\\"\", tags=split(\"a,b\", \",\")"
-                + " | collect index=summary addinfo=f addtime=f marker=\"run=escape\"");
-    ArrayNode rows = SERVER.http().export(ADMIN, "index=summary run=escape | table tags, _raw");
+    http.export(
+        ADMIN,
+        "| makeresults | eval msg=\"say \\\"hi\\\"\", tags=split(\"a,b\", \",\")"
+            + " | collect index=summary addinfo=f addtime=f marker=\"run=escape\"");
+    ArrayNode rows = http.export(ADMIN, "index=summary run=escape | table tags, _raw");
     assertThat(rows.get(0).path("_raw").asText())
         .isEqualTo("msg=\"say \\\"hi\\\"\", tags=\"a\", tags=\"b\", run=escape");
     // a repeated key reads back as a multivalue
@@ -137,19 +123,15 @@ class CollectTest {
 
   @Test
   void subsearchesAndMapCollectAsTheUser() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | eval n=1 | append [ | makeresults | eval m=2"
-                + " | collect index=summary marker=\"run=append\" ]");
+    http.export(
+        ADMIN,
+        "| makeresults | eval n=1 | append [ | makeresults | eval m=2"
+            + " | collect index=summary marker=\"run=append\" ]");
     assertThat(count(ADMIN, "index=summary run=append m=2")).isEqualTo(1);
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults | map search=\"| makeresults | eval k=3"
-                + " | collect index=summary marker=run=map\"");
+    http.export(
+        ADMIN,
+        "| makeresults | map search=\"| makeresults | eval k=3"
+            + " | collect index=summary marker=run=map\"");
     assertThat(count(ADMIN, "index=summary run=map k=3")).isEqualTo(1);
     // bob may not write: not through a subsearch either
     HttpResponse<String> refused =
@@ -165,28 +147,21 @@ class CollectTest {
 
   @Test
   void theAuditSaysWhatASearchCollectedAndWhere() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
-    CollectAudit.assertCollected(SERVER.http(), ADMIN, "audited", "2", "summary");
+    http.export(
+        ADMIN, "| makeresults count=2 | eval a=1 | collect index=summary marker=\"run=audited\"");
+    CollectAudit.assertCollected(http, ADMIN, "audited", "2", "summary");
   }
 
   @Test
   void testmodeWritesNothing() throws Exception {
     ArrayNode passed =
-        SERVER
-            .http()
-            .export(
-                ADMIN,
-                "index=main | stats count by status | collect index=summary testmode=t"
-                    + " marker=\"run=test\"");
+        http.export(
+            ADMIN,
+            "index=main | stats count by status | collect index=summary testmode=t"
+                + " marker=\"run=test\"");
     assertThat(passed).hasSize(2);
     assertThat(
-            SERVER
-                .http()
-                .export(ADMIN, "index=summary run=test | stats count")
+            http.export(ADMIN, "index=summary run=test | stats count")
                 .get(0)
                 .path("count")
                 .asLong())
@@ -196,30 +171,24 @@ class CollectTest {
   @Test
   void theJobCountsTheCollectedEvents() throws Exception {
     HttpResponse<String> created =
-        SERVER
-            .http()
-            .send(
-                "POST",
-                "/api/v1/jobs",
-                ADMIN,
-                "{\"query\":\"index=main | collect index=summary marker=\\\"run=job\\\"\","
-                    + "\"mode\":\"blocking\"}");
+        http.send(
+            "POST",
+            "/api/v1/jobs",
+            ADMIN,
+            "{\"query\":\"index=main | collect index=summary marker=\\\"run=job\\\"\","
+                + "\"mode\":\"blocking\"}");
     assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     String id = TestHttp.json(created.body()).path("id").asText();
-    JsonNode status =
-        TestHttp.json(SERVER.http().send("GET", "/api/v1/jobs/" + id, ADMIN, null).body());
+    JsonNode status = TestHttp.json(http.send("GET", "/api/v1/jobs/" + id, ADMIN, null).body());
     assertThat(status.path("eventsCollected").asLong()).as(status.toString()).isEqualTo(3);
     JsonNode inspect =
-        TestHttp.json(
-            SERVER.http().send("GET", "/api/v1/jobs/" + id + "/inspect", ADMIN, null).body());
+        TestHttp.json(http.send("GET", "/api/v1/jobs/" + id + "/inspect", ADMIN, null).body());
     assertThat(inspect.at("/costs/eventsCollected").asLong()).as(inspect.toString()).isEqualTo(3);
   }
 
   @Test
   void aRoleWithRunCollectWritesOnlyIndexesItMaySearch() throws Exception {
-    SERVER
-        .http()
-        .export(CAROL, "index=main status=200 | collect index=summary marker=\"run=carol\"");
+    http.export(CAROL, "index=main status=200 | collect index=summary marker=\"run=carol\"");
     assertThat(count(ADMIN, "index=summary run=carol")).isEqualTo(2);
 
     HttpResponse<String> web = search(CAROL, "index=main | collect index=web");
@@ -247,36 +216,30 @@ class CollectTest {
     assertThat(missing.body()).contains("INDEX_NOT_FOUND").contains("'nosuch'");
   }
 
-  private static HttpResponse<String> search(String authorization, String query) throws Exception {
-    return SERVER
-        .http()
-        .send(
-            "POST",
-            "/services/search/jobs/export",
-            authorization,
-            "output_mode=json&search=" + TestHttp.encode(query));
+  private HttpResponse<String> search(String authorization, String query) throws Exception {
+    return http.send(
+        "POST",
+        "/services/search/jobs/export",
+        authorization,
+        "output_mode=json&search=" + TestHttp.encode(query));
   }
 
   @Test
   void aResultsHostSourceSourcetypeAndIndexAreReadBackAsOrigFields() throws Exception {
-    SERVER
-        .http()
-        .export(
-            ADMIN,
-            "index=main | stats count by host, source, sourcetype, index"
-                + " | collect index=summary addinfo=f host=summarizer marker=\"run=orig\"");
+    http.export(
+        ADMIN,
+        "index=main | stats count by host, source, sourcetype, index"
+            + " | collect index=summary addinfo=f host=summarizer marker=\"run=orig\"");
     ArrayNode read =
-        SERVER
-            .http()
-            .export(
-                ADMIN,
-                "index=summary run=orig"
-                    + " | table host, source, sourcetype, index, orig_host, orig_source,"
-                    + " orig_sourcetype, orig_index, count");
+        http.export(
+            ADMIN,
+            "index=summary run=orig"
+                + " | table host, source, sourcetype, index, orig_host, orig_source,"
+                + " orig_sourcetype, orig_index, count");
     assertThat(read).as(read.toString()).hasSize(1);
     JsonNode row = read.get(0);
     JsonNode original =
-        SERVER.http().export(ADMIN, "index=main | head 1 | table host, source, sourcetype").get(0);
+        http.export(ADMIN, "index=main | head 1 | table host, source, sourcetype").get(0);
     // the summary event's own fields, and the original ones beside them
     assertThat(row.path("host").asText()).isEqualTo("summarizer");
     assertThat(row.path("source").asText()).isEqualTo("collect");
@@ -290,13 +253,8 @@ class CollectTest {
     assertThat(row.path("count").asText()).isEqualTo("3");
   }
 
-  private static long count(String authorization, String query) throws Exception {
-    return SERVER
-        .http()
-        .export(authorization, query + " | stats count")
-        .get(0)
-        .path("count")
-        .asLong();
+  private long count(String authorization, String query) throws Exception {
+    return http.export(authorization, query + " | stats count").get(0).path("count").asLong();
   }
 
   private static List<String> rows(ArrayNode rows, String first, String second) {
