@@ -27,6 +27,7 @@ public final class RunningServer implements BeforeAllCallback, AfterAllCallback 
   private final Starter starter;
   private Path root;
   private QuarryServer server;
+  private TestHttp http;
 
   public RunningServer(String password) {
     this(password, data -> TestServers.start(data, password));
@@ -42,6 +43,7 @@ public final class RunningServer implements BeforeAllCallback, AfterAllCallback 
   public void beforeAll(ExtensionContext context) throws Exception {
     root = Files.createTempDirectory("quarry-test-server");
     server = starter.start(root.resolve("data"));
+    http = new TestHttp(server.url());
   }
 
   @Override
@@ -52,6 +54,7 @@ public final class RunningServer implements BeforeAllCallback, AfterAllCallback 
       }
     } finally {
       server = null;
+      http = null;
       delete(root);
     }
   }
@@ -62,6 +65,12 @@ public final class RunningServer implements BeforeAllCallback, AfterAllCallback 
       throw new IllegalStateException("the server runs only while the test class does");
     }
     return server;
+  }
+
+  /** A client of the running server; only between the class's first and last test. */
+  public TestHttp http() {
+    server();
+    return http;
   }
 
   public String password() {

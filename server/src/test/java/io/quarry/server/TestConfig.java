@@ -82,9 +82,12 @@ public final class TestConfig {
     return yaml.toString();
   }
 
-  /** Writes {@code directory/quarry.yml} and starts a server from it, its data in {@code data}. */
+  /**
+   * Writes {@code directory/quarry.yml} (the directory made if missing, as {@link RunningServer}'s
+   * is) and starts a server from it, its data in {@code data}.
+   */
   public QuarryServer start(Path directory) throws Exception {
-    Path config = directory.resolve("quarry.yml");
+    Path config = Files.createDirectories(directory).resolve("quarry.yml");
     Files.writeString(config, text(directory.resolve("data")));
     return QuarryServer.start(ConfigLoader.load(config, Map.of(), Map.of()), Clock.systemUTC());
   }

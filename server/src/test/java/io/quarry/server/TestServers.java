@@ -254,6 +254,38 @@ public final class TestServers {
     throw new AssertionError("no count in " + body);
   }
 
+  /**
+   * Waits until {@code search index=<index> | stats count} answers {@code events} as admin: polled
+   * every 50 ms, at most {@code polls} times (then it fails, naming the index).
+   */
+  public static void awaitCount(
+      QuarryServer server, String password, String index, long events, int polls) throws Exception {
+    String count = "\"count\":\"" + events + "\"";
+    for (int wait = 0;
+        !exportOk(server, password, "search index=" + index + " | stats count").contains(count);
+        wait++) {
+      assertThat(wait).as("events of %s searchable", index).isLessThan(polls);
+      Thread.sleep(50);
+    }
+  }
+
+  /** The results of an answered {@link #exportOk export} as admin, in order, each its JSON. */
+  public static List<com.fasterxml.jackson.databind.JsonNode> exportRows(
+      QuarryServer server, String password, String search) throws Exception {
+    String body = exportOk(server, password, search);
+    List<com.fasterxml.jackson.databind.JsonNode> rows = new java.util.ArrayList<>();
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    for (String line : body.split("\n")) {
+      com.fasterxml.jackson.databind.JsonNode result =
+          line.isBlank() ? null : json.readTree(line).get("result");
+      if (result != null) {
+        rows.add(result);
+      }
+    }
+    return rows;
+  }
+
   /** {@code Authorization: Basic} for admin. */
   public static String basic(String password) {
     return "Basic "
@@ -265,7 +297,7 @@ public final class TestServers {
   /**
    * Where two exports of one search in pages of different sizes ({@link #export}) disagree, null
    * where they agree: as many results, and result by result every field both hold with the same
-   * value (see {@code EnginePages.disagreement} for why not more).
+   * value (see {@code PageSizeAgreement.disagreement} for why not more).
    */
   public static String exportDisagreement(String whole, String paged) throws Exception {
     List<java.util.Map<String, String>> one = exportResults(whole);

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
 import org.apache.lucene.store.ByteArrayDataInput;
 
 /**
@@ -26,21 +25,22 @@ public final class EventBlock {
   private final int count;
   private final long newest;
   private final int[] sectionStarts; // absolute offsets; sectionStarts[s + 1] is where s ends
-  private final Map<String, Integer> columnSections = new LinkedHashMap<>();
-  private final java.util.Set<String> elsewhere = new java.util.HashSet<>();
+  private final Map<String, Integer> columnSections; // a column's name: its section
+  private final java.util.Set<String> elsewhere;
 
   private long[] times;
   private int[] rawStarts; // absolute offsets, rawStarts[i + 1] is where event i's text ends
   private final Map<String, Column> columns = new LinkedHashMap<>();
 
-  private EventBlock(
-      byte[] bytes, byte version, Texts texts, int count, long newest, int[] sectionStarts) {
+  private EventBlock(byte[] bytes, EventBlockHeader header) {
     this.bytes = bytes;
-    this.version = version;
-    this.texts = texts;
-    this.count = count;
-    this.newest = newest;
-    this.sectionStarts = sectionStarts;
+    this.version = header.version();
+    this.texts = header.texts();
+    this.count = header.count();
+    this.newest = header.newest();
+    this.sectionStarts = header.sectionStarts();
+    this.columnSections = header.columnSections();
+    this.elsewhere = header.elsewhere();
   }
 
   /**
@@ -67,77 +67,7 @@ public final class EventBlock {
 
   private static EventBlock open(byte[] bytes, int offset, int length, boolean checksum)
       throws CorruptBlockException {
-    if (length < 1 + Integer.BYTES) {
-      throw new CorruptBlockException("an event block of " + length + " bytes is cut short");
-    }
-    java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
-    byte[] block = bytes;
-    int body = offset + length - Integer.BYTES; // where the checksum starts
-    if (checksum) {
-      CRC32C crc = new CRC32C();
-      crc.update(block, offset, body - offset);
-      int stored = 0;
-      for (int i = 0; i < Integer.BYTES; i++) {
-        stored = (stored << 8) | (block[body + i] & 0xFF);
-      }
-      if (stored != (int) crc.getValue()) {
-        throw new CorruptBlockException(
-            "event block checksum mismatch: stored "
-                + Integer.toHexString(stored)
-                + ", computed "
-                + Integer.toHexString((int) crc.getValue()));
-      }
-    }
-    Texts texts = texts(block[offset] & 0xFF);
-    byte version = (byte) (block[offset] & EventBlockFormat.VERSION_BITS); // checked by texts
-    try {
-      ByteArrayDataInput in = new ByteArrayDataInput(block, offset + 1, body - offset - 1);
-      int count = in.readVInt();
-      long newest = in.readZLong();
-      int columnCount = in.readVInt();
-      if (count < 0 || count > EventBlockFormat.MAX_EVENTS || columnCount < 0) {
-        throw new CorruptBlockException(
-            "event block header: " + count + " events, " + columnCount + " columns");
-      }
-      int[] ends = new int[2 + columnCount];
-      for (int s = 0; s < ends.length; s++) {
-        ends[s] = in.readVInt();
-      }
-      int base = in.getPosition();
-      int[] starts = new int[ends.length + 1];
-      starts[0] = base;
-      for (int s = 0; s < ends.length; s++) {
-        starts[s + 1] = base + ends[s];
-        if (starts[s + 1] < starts[s] || starts[s + 1] > body) {
-          throw new CorruptBlockException("event block section " + s + " ends out of bounds");
-        }
-      }
-      if (starts[ends.length] != body) {
-        throw new CorruptBlockException("event block sections do not end at its checksum");
-      }
-      EventBlock opened = new EventBlock(block, version, texts, count, newest, starts);
-      for (int c = 0; c < columnCount; c++) {
-        ByteArrayDataInput column = opened.section(2 + c);
-        String name = column.readString();
-        if (opened.columnSections.put(name, 2 + c) != null) {
-          throw new CorruptBlockException("event block has two columns '" + name + "'");
-        }
-        if (opened.version == EventBlockFormat.VERSION_ELSEWHERE) {
-          byte where = column.readByte();
-          if (where == EventBlockFormat.ELSEWHERE) {
-            opened.elsewhere.add(name);
-          } else if (where != EventBlockFormat.HERE) {
-            throw new CorruptBlockException("event block column '" + name + "' marked " + where);
-          }
-        }
-      }
-      return opened;
-    } catch (CorruptBlockException e) {
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      // a length or count pointing past the end: the checksum matched, so the writer was wrong
-      throw new CorruptBlockException("event block cannot be decoded: " + e);
-    }
+    return new EventBlock(bytes, EventBlockHeader.read(bytes, offset, length, checksum));
   }
 
   private ByteArrayDataInput section(int s) {
@@ -183,34 +113,6 @@ public final class EventBlock {
       times = decodeTimes(section(0), count, newest);
     }
     return times[i];
-  }
-
-  /**
-   * What an event block's header byte records of its texts, once its version is checked (shared
-   * with {@link EventBlockTimes}).
-   *
-   * @throws CorruptBlockException when the version is not a block's or the texts are recorded both
-   *     ways
-   */
-  static Texts texts(int header) throws CorruptBlockException {
-    byte version = (byte) (header & EventBlockFormat.VERSION_BITS);
-    if (version != EventBlockFormat.VERSION && version != EventBlockFormat.VERSION_ELSEWHERE) {
-      throw new CorruptBlockException(
-          "event block version "
-              + version
-              + " is not "
-              + EventBlockFormat.VERSION
-              + " or "
-              + EventBlockFormat.VERSION_ELSEWHERE);
-    }
-    return switch (header & ~EventBlockFormat.VERSION_BITS) {
-      case 0 -> Texts.UNRECORDED;
-      case EventBlockFormat.ALL_ASCII -> Texts.ALL_ASCII;
-      case EventBlockFormat.SOME_NOT_ASCII -> Texts.SOME_NOT_ASCII;
-      default ->
-          throw new CorruptBlockException(
-              "event block header " + Integer.toHexString(header) + " records texts both ways");
-    };
   }
 
   /**

@@ -106,7 +106,7 @@ public final class EventBlockTimes {
     if (available < 1) {
       throw new CorruptBlockException("an event block of no bytes");
     }
-    EventBlock.texts(bytes[offset] & 0xFF);
+    EventBlockHeader.texts(bytes[offset] & 0xFF);
     return new ByteArrayDataInput(bytes, offset + 1, available - 1);
   }
 }

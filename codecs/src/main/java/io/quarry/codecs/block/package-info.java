@@ -12,5 +12,9 @@
  * ({@link io.quarry.codecs.block.TermFilterEntries}) for the format's writer to build the filters;
  * and a filter per group of consecutive blocks ({@link io.quarry.codecs.block.TermFilterGroups}),
  * probed before its blocks' own.
+ *
+ * <p>An event block is opened by its header ({@link io.quarry.codecs.block.EventBlockHeader}:
+ * checksum, version, section table, column names) and read a part at a time ({@link
+ * io.quarry.codecs.block.EventBlock}; a column's dictionary and codes, {@code EventBlock.Column}).
  */
 package io.quarry.codecs.block;

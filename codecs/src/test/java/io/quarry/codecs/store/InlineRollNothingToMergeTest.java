@@ -1,15 +1,8 @@
 package io.quarry.codecs.store;
 
+import static io.quarry.codecs.store.HeldInlineRoll.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,50 +18,22 @@ class InlineRollNothingToMergeTest {
   @RegisterExtension final StoreFixture firstStores = new StoreFixture();
   @RegisterExtension final StoreFixture secondStores = new StoreFixture();
 
-  private static final IndexOptions INLINE =
-      IndexOptions.builder().maxBucketEvents(10_000).compaction(CompactionSettings.INLINE).build();
-
   @Test
   void aRollThatMergesNothingRollsWhileAnotherIndexsRollHoldsThePermit() throws Exception {
-    CompactionPermits node = new CompactionPermits(1);
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    ExecutorService rolling = Executors.newSingleThreadExecutor();
-    try (IndexStore first =
-            firstStores.open(
-                "first",
-                INLINE,
-                FaultyDirectories.holding(
-                    context -> context.context() == IOContext.Context.MERGE, entered, release),
-                node);
-        IndexStore second = secondStores.open("second", INLINE, FSDirectory::open, node)) {
-      StoreFixture.fill(first, 0, 12_000); // six segments: the roll's forceMerge(4) merges
+    try (HeldInlineRoll roll = HeldInlineRoll.open(firstStores, secondStores)) {
+      IndexStore second = roll.second();
       second.add(NumberedEvents.events(0, 12_000)); // one segment: its roll merges nothing
       second.commit();
-      Future<?> firstRoll;
-      try {
-        firstRoll = rolling.submit(() -> firstStores.scheduler().maintenance(0));
-        assertThat(entered.await(60, TimeUnit.SECONDS))
-            .as("the first index's roll merges (held)")
-            .isTrue();
+      roll.holdFirstRoll();
 
-        secondStores.scheduler().maintenance(0); // full: its roll merges nothing
-        assertThat(states(second))
-            .as("the second index's one-segment bucket rolls without a permit")
-            .containsExactly("warm", "hot");
-        assertThat(firstRoll.isDone()).as("the first roll still merges").isFalse();
-      } finally {
-        release.countDown();
-      }
-      firstRoll.get(60, TimeUnit.SECONDS);
-      assertThat(states(first)).containsExactly("warm", "hot");
+      secondStores.scheduler().maintenance(0); // full: its roll merges nothing
+      assertThat(states(second))
+          .as("the second index's one-segment bucket rolls without a permit")
+          .containsExactly("warm", "hot");
+      assertThat(roll.firstRollDone()).as("the first roll still merges").isFalse();
+
+      roll.finishFirstRoll();
       assertThat(second.count()).isEqualTo(12_000);
-    } finally {
-      rolling.shutdownNow();
     }
-  }
-
-  private static List<String> states(IndexStore store) throws Exception {
-    return store.buckets().stream().map(BucketInfo::state).toList();
   }
 }

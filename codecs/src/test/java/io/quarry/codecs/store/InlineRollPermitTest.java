@@ -1,15 +1,9 @@
 package io.quarry.codecs.store;
 
+import static io.quarry.codecs.store.HeldInlineRoll.states;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,49 +20,24 @@ class InlineRollPermitTest {
   @RegisterExtension final StoreFixture firstStores = new StoreFixture();
   @RegisterExtension final StoreFixture secondStores = new StoreFixture();
 
-  private static final IndexOptions INLINE =
-      IndexOptions.builder().maxBucketEvents(10_000).compaction(CompactionSettings.INLINE).build();
-
   @Test
   void inlineRollsOfTwoIndexesMergeOneAtATimeOnOnePermit() throws Exception {
-    CompactionPermits node = new CompactionPermits(1);
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    ExecutorService rolling = Executors.newSingleThreadExecutor();
-    try (IndexStore first =
-            firstStores.open(
-                "first",
-                INLINE,
-                FaultyDirectories.holding(
-                    context -> context.context() == IOContext.Context.MERGE, entered, release),
-                node);
-        IndexStore second = secondStores.open("second", INLINE, FSDirectory::open, node)) {
-      StoreFixture.fill(first, 0, 12_000); // six segments: the roll's forceMerge(4) merges
+    try (HeldInlineRoll roll = HeldInlineRoll.open(firstStores, secondStores)) {
+      IndexStore second = roll.second();
       StoreFixture.fill(second, 0, 12_000);
-      Future<?> firstRoll;
-      try {
-        firstRoll = rolling.submit(() -> firstStores.scheduler().maintenance(0));
-        assertThat(entered.await(60, TimeUnit.SECONDS))
-            .as("the first index's roll merges (held)")
-            .isTrue();
+      roll.holdFirstRoll();
 
-        secondStores.scheduler().maintenance(0); // full: its roll finds no permit free
-        assertThat(states(second))
-            .as("the second index's full bucket waits for its roll; a new hot bucket takes events")
-            .containsExactly("rolling", "hot");
-        second.add(NumberedEvents.events(12_000, 100));
-        assertThat(firstRoll.isDone()).as("the first roll still merges").isFalse();
-      } finally {
-        release.countDown();
-      }
-      firstRoll.get(60, TimeUnit.SECONDS);
-      assertThat(states(first)).containsExactly("warm", "hot");
+      secondStores.scheduler().maintenance(0); // full: its roll finds no permit free
+      assertThat(states(second))
+          .as("the second index's full bucket waits for its roll; a new hot bucket takes events")
+          .containsExactly("rolling", "hot");
+      second.add(NumberedEvents.events(12_000, 100));
+      assertThat(roll.firstRollDone()).as("the first roll still merges").isFalse();
 
+      roll.finishFirstRoll();
       secondStores.scheduler().maintenance(0); // the permit is free: the waiting bucket rolls
       assertThat(states(second)).containsExactly("warm", "hot");
       assertThat(second.count()).isEqualTo(12_100);
-    } finally {
-      rolling.shutdownNow();
     }
   }
 
@@ -81,7 +50,7 @@ class InlineRollPermitTest {
   @Test
   void aWaitingInlineRollRollsAtTheCompactionCheckOnceThePermitIsFree() throws Exception {
     CompactionPermits node = new CompactionPermits(1);
-    try (IndexStore waiting = secondStores.open("waiting", INLINE, FSDirectory::open, node)) {
+    try (IndexStore waiting = secondStores.open("waiting", HeldInlineRoll.INLINE, FSDirectory::open, node)) {
       StoreFixture.fill(waiting, 0, 12_000); // six segments: its roll's forceMerge(4) merges
       try (java.io.Closeable held = node.hold()) {
         secondStores.scheduler().maintenance(0); // full: its roll finds no permit free
@@ -97,7 +66,4 @@ class InlineRollPermitTest {
     }
   }
 
-  private static List<String> states(IndexStore store) throws Exception {
-    return store.buckets().stream().map(BucketInfo::state).toList();
-  }
 }

@@ -3,12 +3,13 @@ package io.quarry.ql.exec;
 import static io.quarry.ql.exec.EntryGroupedStatsTest.answer;
 import static io.quarry.ql.exec.EntryGroupedStatsTest.page;
 import static io.quarry.ql.exec.EntryGroupedStatsTest.stats;
+import static io.quarry.ql.exec.SortedSessionPartials.mergeAll;
+import static io.quarry.ql.exec.SortedSessionPartials.sortedDictionary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.engine.aggregation.HashAggregationOperator;
-import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -26,14 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 class HandedWholeCountTest {
 
-  private static BytesBlock sortedDictionary(int count) {
-    BytesBlock.Builder builder = BytesBlock.builder(count);
-    for (int i = 0; i < count; i++) {
-      builder.append("SD%06dSL".formatted(i).getBytes(StandardCharsets.UTF_8));
-    }
-    return builder.build();
-  }
-
   @Test
   void theCountIsAtMostTheGroupsAnswered() {
     Random random = new Random(38);
@@ -49,10 +42,7 @@ class HandedWholeCountTest {
         row += 1_024;
       }
     }
-    for (HashAggregationOperator partial : partials) {
-      total.merge(partial);
-      partial.close();
-    }
+    mergeAll(total, partials);
     int groups = answer(total).size();
     assertThat(groups).isLessThanOrEqualTo(5_000).isGreaterThan(4_000);
     assertThat(total.groupsHandedWhole())

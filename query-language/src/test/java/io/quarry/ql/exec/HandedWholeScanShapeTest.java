@@ -3,13 +3,14 @@ package io.quarry.ql.exec;
 import static io.quarry.ql.exec.EntryGroupedStatsTest.answer;
 import static io.quarry.ql.exec.EntryGroupedStatsTest.page;
 import static io.quarry.ql.exec.EntryGroupedStatsTest.stats;
+import static io.quarry.ql.exec.SortedSessionPartials.mergeAll;
+import static io.quarry.ql.exec.SortedSessionPartials.sortedDictionary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.StatsCommand;
 import io.quarry.ql.engine.aggregation.HashAggregationOperator;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -33,15 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 class HandedWholeScanShapeTest {
 
-  /** A dictionary of {@code count} distinct session ids sorted by bytes (a segment's). */
-  private static BytesBlock sortedDictionary(int count) {
-    BytesBlock.Builder builder = BytesBlock.builder(count);
-    for (int i = 0; i < count; i++) {
-      builder.append("SD%06dSL".formatted(i).getBytes(StandardCharsets.UTF_8));
-    }
-    return builder.build();
-  }
-
   @Test
   void aScansFirstPageByTextThenPagesByEntry() {
     Random random = new Random(38);
@@ -59,10 +51,7 @@ class HandedWholeScanShapeTest {
       // the scan's first page by text (form 0), every later one by entry (form 1)
       partials[p % 2].addInput(pages.get(p)[p == 0 ? 0 : 1]);
     }
-    total.merge(partials[0]);
-    total.merge(partials[1]);
-    partials[0].close();
-    partials[1].close();
+    mergeAll(total, partials);
     int groups = answer(total).size();
     assertThat(groups).isGreaterThan(10_000);
     assertThat(total.pagesByEntry()).isEqualTo(pages.size() - 1);

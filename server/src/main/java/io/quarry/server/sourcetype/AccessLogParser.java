@@ -3,7 +3,6 @@ package io.quarry.server.sourcetype;
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.SmallFieldMap;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,13 +37,14 @@ final class AccessLogParser {
   /** The fields {@link #INDEX_REGEX} extracts. */
   static final List<String> INDEX_FIELDS = List.of("clientip", "method", "uri_path", "status");
 
-  /** {@link #INDEX_FIELDS}' positions in {@link Fields#NAMES}. */
+  /** {@link #INDEX_FIELDS}' positions in {@link AccessLogFields#NAMES}. */
   private static final int[] INDEX_FIELD_NUMBERS =
-      INDEX_FIELDS.stream().mapToInt(name -> Fields.NAMES.indexOf(name)).toArray();
+      INDEX_FIELDS.stream().mapToInt(name -> AccessLogFields.NAMES.indexOf(name)).toArray();
 
-  // positions in Fields.NAMES of the two index fields whose values are kept (AccessLogValues)
-  private static final int METHOD = Fields.NAMES.indexOf("method");
-  private static final int STATUS = Fields.NAMES.indexOf("status");
+  // positions in AccessLogFields.NAMES of the two index fields whose values are kept
+  // (AccessLogValues)
+  private static final int METHOD = AccessLogFields.NAMES.indexOf("method");
+  private static final int STATUS = AccessLogFields.NAMES.indexOf("status");
 
   // the line: ASCII bytes[offset, offset + length) when bytes is set, else line's characters
   private final CharSequence line;
@@ -96,8 +96,10 @@ final class AccessLogParser {
    * is not a plain access-log line (the regex decides those).
    */
   static Map<String, List<Object>> parse(String line) {
-    int[] bounds = new int[2 * Fields.NAMES.size()];
-    return new AccessLogParser(line, bounds, false).parse() ? new Fields(line, bounds) : null;
+    int[] bounds = new int[2 * AccessLogFields.NAMES.size()];
+    return new AccessLogParser(line, bounds, false).parse()
+        ? new AccessLogFields(line, bounds)
+        : null;
   }
 
   /**
@@ -123,7 +125,7 @@ final class AccessLogParser {
    * ingest parses every access-log line, and an array per line was ~6% of what it allocated.
    */
   private static final ThreadLocal<int[]> INDEX_BOUNDS =
-      ThreadLocal.withInitial(() -> new int[2 * Fields.NAMES.size()]);
+      ThreadLocal.withInitial(() -> new int[2 * AccessLogFields.NAMES.size()]);
 
   /**
    * {@link #INDEX_REGEX}'s fields of the line as the event's own immutable map ({@link
@@ -190,9 +192,9 @@ final class AccessLogParser {
 
   /**
    * Parses a line (a {@code String}, or a view of bytes such as the journal's ASCII text) into
-   * {@code bounds}: each field's start and end, two ints per field in {@link Fields#NAMES} order,
-   * -1 when absent; false when the line is not a plain access-log line (nothing to rely on in
-   * bounds).
+   * {@code bounds}: each field's start and end, two ints per field in {@link AccessLogFields#NAMES}
+   * order, -1 when absent; false when the line is not a plain access-log line (nothing to rely on
+   * in bounds).
    */
   static boolean bounds(CharSequence line, int[] bounds) {
     return new AccessLogParser(line, bounds, false).parse();
@@ -284,76 +286,6 @@ final class AccessLogParser {
       }
     }
     return true;
-  }
-
-  /**
-   * The fields of one line under Splunk's names. A lookup by name cuts only that field out of the
-   * line: a {@code stats count by clientip} copies one short string per event, not thirteen.
-   */
-  static final class Fields extends java.util.AbstractMap<String, List<Object>> {
-    /** Splunk's names, in the regex's group order. */
-    static final List<String> NAMES =
-        List.of(
-            "clientip",
-            "ident",
-            "user",
-            "req_time",
-            "method",
-            "uri",
-            "uri_path",
-            "uri_query",
-            "version",
-            "status",
-            "bytes",
-            "referer",
-            "useragent");
-
-    private static final Map<String, Integer> INDEX = indexOf();
-
-    private final String line;
-    private final int[] bounds;
-
-    Fields(String line, int[] bounds) {
-      this.line = line;
-      this.bounds = bounds;
-    }
-
-    private static Map<String, Integer> indexOf() {
-      Map<String, Integer> index = new java.util.HashMap<>();
-      for (int i = 0; i < NAMES.size(); i++) {
-        index.put(NAMES.get(i), i);
-      }
-      return Map.copyOf(index);
-    }
-
-    private List<Object> field(int i) {
-      int start = bounds[2 * i];
-      return start < 0 ? null : List.of(line.substring(start, bounds[2 * i + 1]));
-    }
-
-    @Override
-    public List<Object> get(Object name) {
-      Integer i = INDEX.get(name);
-      return i == null ? null : field(i);
-    }
-
-    @Override
-    public boolean containsKey(Object name) {
-      Integer i = INDEX.get(name);
-      return i != null && bounds[2 * i] >= 0;
-    }
-
-    @Override
-    public java.util.Set<Entry<String, List<Object>>> entrySet() {
-      Map<String, List<Object>> map = new LinkedHashMap<>();
-      for (int i = 0; i < NAMES.size(); i++) {
-        List<Object> value = field(i);
-        if (value != null) {
-          map.put(NAMES.get(i), value);
-        }
-      }
-      return map.entrySet();
-    }
   }
 
   /** {@code \S+} followed by one space, as field {@code field}; false when the line does not. */

@@ -9,12 +9,12 @@ package io.quarry.server.sourcetype;
  * Reused from line to line; not thread-safe.
  */
 public final class AccessLogSpans {
-  private final int[] bounds = new int[2 * AccessLogParser.Fields.NAMES.size()];
+  private final int[] bounds = new int[2 * AccessLogFields.NAMES.size()];
   private boolean parsed;
 
   /** The index of an access-log field by its name, or -1 when no access-log field has it. */
   public static int field(String name) {
-    return AccessLogParser.Fields.NAMES.indexOf(name);
+    return AccessLogFields.NAMES.indexOf(name);
   }
 
   /** Parses a line; false when it is not a plain access-log line (then no field is known). */

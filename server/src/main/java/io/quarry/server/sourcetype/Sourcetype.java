@@ -77,7 +77,7 @@ public final class Sourcetype {
       }
     }
     if (accessLog) {
-      fields.addAll(AccessLogParser.Fields.NAMES);
+      fields.addAll(AccessLogFields.NAMES);
     }
     this.searchFields = Set.copyOf(fields);
   }

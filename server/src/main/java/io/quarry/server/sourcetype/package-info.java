@@ -4,6 +4,9 @@
  * (strptime formats matched by hand, or automatic recognition remembered per source), index-time
  * extractions with types, search-time extractions, and what a search reads out of the text:
  * key=value pairs, plain or escaped, JSON, XML ({@link io.quarry.server.sourcetype.KvMode},
- * Splunk's {@code KV_MODE}). Pure rules: no I/O, no threads.
+ * Splunk's {@code KV_MODE}); the access log's fields by a hand-written parser ({@link
+ * io.quarry.server.sourcetype.AccessLogParser}: one pass, the regex its definition) whose answer
+ * cuts a field out of the line only when asked ({@link
+ * io.quarry.server.sourcetype.AccessLogFields}). Pure rules: no I/O, no threads.
  */
 package io.quarry.server.sourcetype;

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Review c38 of lane jsonkv: {@code _json} is read {@code kvMode: json}, so a {@code _json} event
@@ -24,22 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
  * the two fixes its message names write copies that read no forged field.
  */
 class CollectJsonUnderStashTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          TestConfig.yaml("indexes: [main, web, copies, own, summaries]").hecIndexes("main", "web"),
+          CollectServers::postForgingEvent);
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            TestConfig.yaml("indexes: [main, web, copies, own, summaries]")
-                .hecIndexes("main", "web"));
-    http = new TestHttp(server.url());
-    CollectServers.postForgingEvent(server, http, ADMIN);
-  }
+  private final TestHttp http = SERVER.http();
 
   /**
    * The reviewer's test asserted "refused, or a copy that forges nothing"; it now asserts the
@@ -51,8 +41,7 @@ class CollectJsonUnderStashTest {
     ArrayNode original = http.export(ADMIN, "index=web | table ua, count, report");
     assertThat(original).hasSize(1);
     assertThat(original.get(0).has("report")).as("the event, read as JSON").isFalse();
-    HttpResponse<String> copied =
-        CollectServers.export(http, ADMIN, "index=web | collect index=copies");
+    HttpResponse<String> copied = CollectServers.export(SERVER, "index=web | collect index=copies");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(400);
     JsonNode error = TestHttp.json(copied.body()).path("error");
     assertThat(error.path("code").asText()).isEqualTo("COLLECT_SOURCETYPE");
@@ -68,7 +57,7 @@ class CollectJsonUnderStashTest {
   @Test
   void jsonEventsCollectedUnderTheirOwnSourcetypeForgeNoField() throws Exception {
     HttpResponse<String> copied =
-        CollectServers.export(http, ADMIN, "index=web | collect index=own sourcetype=_json");
+        CollectServers.export(SERVER, "index=web | collect index=own sourcetype=_json");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
     ArrayNode back = http.export(ADMIN, "index=own | table ua, count, report");
     assertThat(back).hasSize(1);
@@ -85,7 +74,7 @@ class CollectJsonUnderStashTest {
   void jsonEventsCollectedWithoutTheirTextAreSummariesThatForgeNoField() throws Exception {
     HttpResponse<String> copied =
         CollectServers.export(
-            http, ADMIN, "index=web | fields ua | fields - _raw | collect index=summaries");
+            SERVER, "index=web | fields ua | fields - _raw | collect index=summaries");
     assertThat(copied.statusCode()).as(copied.body()).isEqualTo(200);
     ArrayNode back = http.export(ADMIN, "index=summaries | table ua, count, report");
     assertThat(back).hasSize(1);

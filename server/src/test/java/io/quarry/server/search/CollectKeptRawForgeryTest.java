@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * review-c37 (collect2): a result that keeps its {@code _raw} is not always "the original text read
@@ -27,29 +24,23 @@ import org.junit.jupiter.api.io.TempDir;
  * refused, or nothing it wrote reads a field the events read did not hold.
  */
 class CollectKeptRawForgeryTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
   private static final String LOGGED = CollectServers.FORGING_UA;
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          TestConfig.yaml(
+                  "indexes: [main, summary, web, archive, copies]",
+                  "sourcetypes:",
+                  "  plain_summary: {kvMode: auto}")
+              .hecIndexes("main", "web"),
+          CollectServers::postForgingEvent);
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            TestConfig.yaml(
-                    "indexes: [main, summary, web, archive, copies]",
-                    "sourcetypes:",
-                    "  plain_summary: {kvMode: auto}")
-                .hecIndexes("main", "web"));
-    http = new TestHttp(server.url());
-    CollectServers.postForgingEvent(server, http, ADMIN);
-  }
+  private final TestHttp http = SERVER.http();
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return CollectServers.export(http, ADMIN, query);
+    return CollectServers.export(SERVER, query);
   }
 
   @Test

@@ -6,18 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quarry.ql.plan.WritesEvents;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import io.quarry.server.http.ApiException;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code collect sourcetype=X} where X is not read {@code kvMode: auto_escaped} ({@link
@@ -30,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * planning refused every sourcetype not {@code auto_escaped}, the copy of raw events too.)
  */
 class CollectKeptRawTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
   // an access log line whose user agent an outsider chose: it holds quotes and pairs
   private static final List<String> LINES =
       List.of(
@@ -39,30 +36,27 @@ class CollectKeptRawTest {
           "198.51.100.2 - frank [10/Oct/2026:13:55:37 +0000] \"POST /login HTTP/1.1\" 302 0"
               + " \"http://example.com/\" \"curl/8.5\"");
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          TestConfig.yaml("indexes: [main, summary, web, archive, rehearsal]")
+              .hecIndexes("main", "web"),
+          (server, http) -> {
+            HttpResponse<String> loaded =
+                TestServers.postRaw(
+                    server, "tok", "access_combined", "web", String.join("\n", LINES));
+            assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+            assertThat(http.export(ADMIN, "index=web | stats count").get(0).path("count").asInt())
+                .isEqualTo(2);
+          });
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            TestConfig.yaml("indexes: [main, summary, web, archive, rehearsal]")
-                .hecIndexes("main", "web"));
-    http = new TestHttp(server.url());
-    HttpResponse<String> loaded =
-        TestServers.postRaw(server, "tok", "access_combined", "web", String.join("\n", LINES));
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    assertThat(http.export(ADMIN, "index=web | stats count").get(0).path("count").asInt())
-        .isEqualTo(2);
-  }
+  private final TestHttp http = SERVER.http();
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return CollectServers.export(http, ADMIN, query);
+    return CollectServers.export(SERVER, query);
   }
 
-  private static long count(String query) throws Exception {
+  private long count(String query) throws Exception {
     return http.export(ADMIN, query + " | stats count").get(0).path("count").asLong();
   }
 
@@ -162,8 +156,8 @@ class CollectKeptRawTest {
   @Test
   void theWriterRefusesAPageHoldingASummaryBeforeWritingAnyOfIt() throws Exception {
     CollectSourcetype sourcetype =
-        CollectSourcetype.of(server.ingest().sourcetypes(), "access_combined", "collect");
-    CollectWriter writer = new CollectWriter(server.ingest(), "summary", "h", sourcetype);
+        CollectSourcetype.of(SERVER.server().ingest().sourcetypes(), "access_combined", "collect");
+    CollectWriter writer = new CollectWriter(SERVER.server().ingest(), "summary", "h", sourcetype);
     long now = System.currentTimeMillis() * 1000;
     WritesEvents.Written raw =
         new WritesEvents.Written(
@@ -185,10 +179,10 @@ class CollectKeptRawTest {
     // under stash the same page is written whole
     CollectWriter stash =
         new CollectWriter(
-            server.ingest(),
+            SERVER.server().ingest(),
             "summary",
             "h",
-            CollectSourcetype.of(server.ingest().sourcetypes(), "stash", "collect"));
+            CollectSourcetype.of(SERVER.server().ingest().sourcetypes(), "stash", "collect"));
     stash.write(List.of(raw, summary), () -> {});
     assertThat(stash.written()).isEqualTo(2);
   }

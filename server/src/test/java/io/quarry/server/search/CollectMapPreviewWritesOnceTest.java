@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Review of session 34 (review-c2), over a real server: a client reading a running job's results
@@ -21,24 +20,35 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code collect} writes at every preview.
  */
 class CollectMapPreviewWritesOnceTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      new RunningServer(TestConfig.ADMIN_PASSWORD, CollectMapPreviewWritesOnceTest::start);
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
+  private final TestHttp http = SERVER.http();
+
+  private static QuarryServer start(Path directory) throws Exception {
+    QuarryServer server =
         TestConfig.yaml("indexes: [main, summary]", "storage: {blockEvents: 32}").start(directory);
-    http = new TestHttp(server.url());
-    for (int batch = 0; batch < 8; batch++) { // segments, so slices end while the scan runs
-      StringBuilder lines = new StringBuilder();
-      for (int i = 0; i < 10_000; i++) {
-        lines.append("status=").append(i % 2 == 0 ? 200 : 500).append(" n=").append(i).append('\n');
+    try {
+      for (int batch = 0; batch < 8; batch++) { // segments, so slices end while the scan runs
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+          lines
+              .append("status=")
+              .append(i % 2 == 0 ? 200 : 500)
+              .append(" n=")
+              .append(i)
+              .append('\n');
+        }
+        HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "app", lines.toString());
+        assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
       }
-      HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "app", lines.toString());
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+      return server;
+    } catch (Exception | AssertionError e) {
+      server.close();
+      throw e;
     }
   }
 

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestConfig;
 import io.quarry.server.TestHttp;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code collect sourcetype=X} over a real server: a summary event holds its values escaped ({@code
@@ -26,33 +23,27 @@ import org.junit.jupiter.api.io.TempDir;
  * that keep theirs are written under any sourcetype ({@link CollectKeptRawTest}).
  */
 class CollectSourcetypeTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
   private static final String LOGGED = CollectServers.FORGING_UA;
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          TestConfig.yaml(
+                  "indexes: [main, summary, web]", // CollectServers.config()'s, and sourcetypes
+                  "sourcetypes:",
+                  "  escaped_summary: {kvMode: auto_escaped}",
+                  "  plain_summary: {kvMode: auto}",
+                  "  json_summary: {kvMode: json}",
+                  "  quiet_summary: {kvMode: none}")
+              .hecIndexes("main", "web"),
+          // a log line whose value an outsider chose (a user agent): it holds a quote
+          CollectServers::postForgingEvent);
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            TestConfig.yaml(
-                    "indexes: [main, summary, web]", // CollectServers.config()'s, and sourcetypes
-                    "sourcetypes:",
-                    "  escaped_summary: {kvMode: auto_escaped}",
-                    "  plain_summary: {kvMode: auto}",
-                    "  json_summary: {kvMode: json}",
-                    "  quiet_summary: {kvMode: none}")
-                .hecIndexes("main", "web"));
-    http = new TestHttp(server.url());
-    // a log line whose value an outsider chose (a user agent): it holds a quote
-    CollectServers.postForgingEvent(server, http, ADMIN);
-  }
+  private final TestHttp http = SERVER.http();
 
   private static HttpResponse<String> search(String query) throws Exception {
-    return CollectServers.export(http, ADMIN, query);
+    return CollectServers.export(SERVER, query);
   }
 
   private static JsonNode refused(String query) throws Exception {
@@ -63,7 +54,7 @@ class CollectSourcetypeTest {
     return error;
   }
 
-  private static long summaries(String run) throws Exception {
+  private long summaries(String run) throws Exception {
     return http.export(ADMIN, "index=summary run=" + run + " | stats count")
         .get(0)
         .path("count")

@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestHttp;
-import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a summary event written by {@code collect} reads back as, over a real server. Each test
@@ -20,23 +16,16 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code collect}; its findings failed on 562553a0 and were mended.)
  */
 class CollectSummaryIntegrityTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          CollectServers.config(),
+          // a log line whose value an outsider chose (a user agent, a URL): it holds a quote
+          CollectServers::postForgingEvent);
 
-  @BeforeAll
-  static void start() throws Exception {
-    server = CollectServers.start(directory, CollectServers.config());
-    http = new TestHttp(server.url());
-    // a log line whose value an outsider chose (a user agent, a URL): it holds a quote
-    TestServers.postEvents(
-        server,
-        "tok",
-        "{\"index\": \"web\", \"sourcetype\": \"_json\","
-            + " \"event\": {\"ua\": \"x\\\" report=daily count=999999 y=\"}}");
-  }
+  private final TestHttp http = SERVER.http();
 
   @Test
   void aQuoteInALoggedValueDoesNotForgeFieldsOfTheSummary() throws Exception {
@@ -119,7 +108,7 @@ class CollectSummaryIntegrityTest {
         java.net.http.HttpClient.newHttpClient()
             .send(
                 java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(server.url() + "/services/search/jobs/export"))
+                        java.net.URI.create(SERVER.server().url() + "/services/search/jobs/export"))
                     .header("Authorization", ADMIN)
                     .header("Origin", "https://evil.example")
                     .header("Content-Type", "application/x-www-form-urlencoded")

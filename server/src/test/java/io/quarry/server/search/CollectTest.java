@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestHttp;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code collect} over a real server: results written into a summary index through the ingest path
@@ -23,27 +20,21 @@ import org.junit.jupiter.api.io.TempDir;
  * error naming the index, as is an index that does not exist.
  */
 class CollectTest {
-  private static final String ADMIN = TestHttp.basic("admin", "admin-pw");
+  private static final String ADMIN = CollectServers.ADMIN;
   private static final String BOB = TestHttp.basic("bob", "bob-pw");
   private static final String CAROL = TestHttp.basic("carol", "carol-pw");
 
-  @TempDir static Path directory;
-  @AutoClose private static QuarryServer server;
-  private static TestHttp http;
+  @RegisterExtension
+  static final RunningServer SERVER =
+      CollectServers.running(
+          CollectServers.config()
+              .user("bob")
+              .user("carol", "summarizer")
+              .role(
+                  "summarizer",
+                  "{srchIndexesAllowed: [main, summary], capabilities: [run_collect]}"));
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
-        CollectServers.start(
-            directory,
-            CollectServers.config()
-                .user("bob")
-                .user("carol", "summarizer")
-                .role(
-                    "summarizer",
-                    "{srchIndexesAllowed: [main, summary], capabilities: [run_collect]}"));
-    http = new TestHttp(server.url());
-  }
+  private final TestHttp http = SERVER.http();
 
   @Test
   void statsCollectedIntoASummaryAreSearchedBack() throws Exception {
@@ -225,7 +216,7 @@ class CollectTest {
     assertThat(missing.body()).contains("INDEX_NOT_FOUND").contains("'nosuch'");
   }
 
-  private static HttpResponse<String> search(String authorization, String query) throws Exception {
+  private HttpResponse<String> search(String authorization, String query) throws Exception {
     return http.send(
         "POST",
         "/services/search/jobs/export",
@@ -262,7 +253,7 @@ class CollectTest {
     assertThat(row.path("count").asText()).isEqualTo("3");
   }
 
-  private static long count(String authorization, String query) throws Exception {
+  private long count(String authorization, String query) throws Exception {
     return http.export(authorization, query + " | stats count").get(0).path("count").asLong();
   }
 

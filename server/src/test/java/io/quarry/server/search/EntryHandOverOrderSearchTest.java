@@ -66,14 +66,7 @@ class EntryHandOverOrderSearchTest {
   }
 
   private static void waitFor(String index, int events) throws Exception {
-    String count = "\"count\":\"" + events + "\"";
-    for (int wait = 0;
-        !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
-            .contains(count);
-        wait++) {
-      assertThat(wait).as("events of %s searchable", index).isLessThan(400);
-      Thread.sleep(50);
-    }
+    TestServers.awaitCount(server, PASSWORD, index, events, 400);
   }
 
   /**
@@ -209,16 +202,7 @@ class EntryHandOverOrderSearchTest {
   }
 
   private static List<JsonNode> results(String search) throws Exception {
-    String body = TestServers.exportOk(server, PASSWORD, search);
-    List<JsonNode> rows = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String line : body.split("\n")) {
-      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-      if (result != null) {
-        rows.add(result);
-      }
-    }
-    return rows;
+    return TestServers.exportRows(server, PASSWORD, search);
   }
 
   private static List<String> list(JsonNode node) {

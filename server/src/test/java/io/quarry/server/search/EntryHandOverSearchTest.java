@@ -56,14 +56,7 @@ class EntryHandOverSearchTest {
       TestServers.postEvents(server, TOKEN, body.toString());
     }
     for (String index : List.of("ev", "bl")) {
-      String count = "\"count\":\"" + EVENTS + "\"";
-      for (int wait = 0;
-          !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
-              .contains(count);
-          wait++) {
-        assertThat(wait).as("events of %s searchable", index).isLessThan(400);
-        Thread.sleep(50);
-      }
+      TestServers.awaitCount(server, PASSWORD, index, EVENTS, 400);
     }
   }
 

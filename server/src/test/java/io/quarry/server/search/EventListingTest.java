@@ -17,9 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * #eventsAsTheyWereSent}); the golden files pin the listing's layout on fixed data.
  */
 class EventListingTest {
-  @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("event-listing-pw");
+  @RegisterExtension static final RandomEventStore STORE = new RandomEventStore("event-listing-pw");
 
   private static final List<String> LISTINGS =
       List.of(
@@ -135,7 +133,7 @@ class EventListingTest {
   @Test
   void samePagedAnyWay() throws Exception {
     for (String query : LISTINGS) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
@@ -146,7 +144,7 @@ class EventListingTest {
    */
   @Test
   void eventsAsTheyWereSent() throws Exception {
-    int events = EnginePages.EVENTS;
+    int events = RandomEventStore.EVENTS;
     assertThat(numbers("*")).isEqualTo(range(events - 1, -1));
     assertThat(numbers("* | head 3")).isEqualTo(range(events - 1, events - 4));
     assertThat(numbers("* | where n > 100 AND n < 1500 | head 700")).isEqualTo(range(1499, 799));
@@ -227,7 +225,7 @@ class EventListingTest {
             "* | eval region=if(n%2==0, null(), \"e\"), x=1 | fields - zone",
             "* | rex \"level=(?<region>\\w+)\" | where region=\"WARN\" OR n < 500",
             "* | lookup regions.csv region OUTPUTNEW label, zone")) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
     }
     // a renamed row keeps every other field, extracted ones too (Splunk's rename)
     for (String renamed :
@@ -235,7 +233,7 @@ class EventListingTest {
             "* | rename region AS r | where n > 10",
             "* | eval x=1 | rename level AS lv | eval y=lv",
             "* | rename region AS zone, zone AS z | where n > 10")) {
-      EnginePages.samePagedAnyWay(STORE.server(), renamed, true, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), renamed, true, STORE.seed());
     }
     for (String query :
         List.of(
@@ -253,7 +251,7 @@ class EventListingTest {
             "* | where n > 100 | head 1500 | rename *l AS *L, n AS num",
             "* | sort - n | dedup region | rename z* AS Z*, t* AS T*",
             "* | head 1050 | rename n* AS m*")) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
@@ -307,13 +305,13 @@ class EventListingTest {
   @Test
   void wildcardRenameAmongCommandsSamePagedAnyWay() throws Exception {
     for (String query : RENAMED_BY_WILDCARD) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
     // as a subsearch's events: a renamed row's every field is the names it lists
     for (String query :
         List.of(
             "* | rename re* AS x* | head 5", "* | eval a_x=n | rename a_* AS b_* | head 1100")) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
     }
     // a wildcard that renames _raw away: a later bare word finds no _raw, on pages as on rows
     assertThat(explain("* | rename *raw AS t* | search WARN")).containsEntry("engine", "pages");

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class EventOverlaysTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("event-overlays-pw");
+  static final RandomEventStore STORE = new RandomEventStore("event-overlays-pw");
 
   private static final List<String> OVERLAID =
       List.of(
@@ -73,7 +72,7 @@ class EventOverlaysTest {
   @Test
   void samePagedAnyWay() throws Exception {
     for (String query : OVERLAID) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
@@ -84,7 +83,7 @@ class EventOverlaysTest {
    */
   @Test
   void answersComputedFromTheEvents() throws Exception {
-    int events = EnginePages.EVENTS;
+    int events = RandomEventStore.EVENTS;
     List<String> rows =
         EnginePages.rows(
             STORE.server(), "* | eventstats count | streamstats count AS k | table n, count, k");
@@ -125,7 +124,7 @@ class EventOverlaysTest {
             "* | lookup regions.csv region OUTPUT label | search WARN | table n",
             "* | lookup regions.csv region OUTPUT label | search NOT INFO n>100",
             "* | lookup regions.csv region OUTPUT label | search kv1 | stats count by label")) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
   }
@@ -148,7 +147,7 @@ class EventOverlaysTest {
    */
   @Test
   void resultsNamedAsDefaultOrByFields() throws Exception {
-    int events = EnginePages.EVENTS;
+    int events = RandomEventStore.EVENTS;
     List<String> hosts =
         EnginePages.cells(EnginePages.rows(STORE.server(), "* | eventstats count AS host"), "host");
     assertThat(hosts).hasSize(events).containsOnly("" + events);

@@ -58,7 +58,7 @@ class EventTableTest {
       envelopes.add(i, random.nextInt(3), event, fields);
     }
     TestServers.postEvents(server, TestServers.TOKEN, envelopes.body());
-    EnginePages.uploadRegions(server, PASSWORD);
+    RandomEventStore.uploadRegions(server, PASSWORD);
   }
 
   private static final List<String> WRITES =
@@ -99,9 +99,10 @@ class EventTableTest {
       List<String> table = rows("| inputlookup copy", SearchService.PAGE_SIZE);
       int pageSize = 1 + sizes.nextInt(300);
       String as = "%s in pages of %d (seed %d)".formatted(query, pageSize, SEED);
-      assertThat(EnginePages.disagreement(answer, rows(query, pageSize))).as(as).isNull();
+      assertThat(PageSizeAgreement.disagreement(answer, rows(query, pageSize))).as(as).isNull();
       assertThat(
-              EnginePages.disagreement(table, rows("| inputlookup copy", SearchService.PAGE_SIZE)))
+              PageSizeAgreement.disagreement(
+                  table, rows("| inputlookup copy", SearchService.PAGE_SIZE)))
           .as(as + ": the table")
           .isNull();
       assertThat(explain(query)).containsEntry("engine", "pages");

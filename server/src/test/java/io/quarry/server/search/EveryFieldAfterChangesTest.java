@@ -18,8 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class EveryFieldAfterChangesTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("every-field-after-changes-pw");
+  static final RandomEventStore STORE = new RandomEventStore("every-field-after-changes-pw");
 
   /**
    * {@code transaction} after changes: each result's fields in name order (between {@code _raw} and
@@ -138,7 +137,7 @@ class EveryFieldAfterChangesTest {
           // which it fills follows the page's rows, so only that it runs
           EnginePages.rows(STORE.server(), query);
         } else {
-          EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+          PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
         }
       } catch (AssertionError | RuntimeException failed) {
         softly.fail(query, failed);

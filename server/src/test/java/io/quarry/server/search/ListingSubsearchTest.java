@@ -21,8 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ListingSubsearchTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("listing-subsearch-pw");
+  static final RandomEventStore STORE = new RandomEventStore("listing-subsearch-pw");
 
   private static final List<String> SEARCHES =
       List.of(
@@ -66,7 +65,7 @@ class ListingSubsearchTest {
   @Test
   void samePagedAnyWay() throws Exception {
     for (String query : SEARCHES) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
@@ -76,7 +75,7 @@ class ListingSubsearchTest {
   /** The events newest first, then the subsearches' rows, as computed here from their numbers. */
   @Test
   void appendedAsComputedHere() throws Exception {
-    int events = EnginePages.EVENTS;
+    int events = RandomEventStore.EVENTS;
     List<String> numbers = new java.util.ArrayList<>();
     for (int n = events - 1; n >= 0; n--) {
       numbers.add(Integer.toString(n));
@@ -133,7 +132,7 @@ class ListingSubsearchTest {
       if (query.contains("head")) {
         EnginePages.rows(STORE.server(), query); // may answer no row
       } else {
-        EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+        PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       }
     }
   }
@@ -144,7 +143,7 @@ class ListingSubsearchTest {
     for (String query :
         List.of(
             "* | append [search * | head 2] | head 3000", "* | append [search * | stats count]")) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, true, STORE.seed());
     }
   }
 }

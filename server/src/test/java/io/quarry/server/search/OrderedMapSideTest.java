@@ -17,8 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class OrderedMapSideTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("ordered-map-side-pw");
+  static final RandomEventStore STORE = new RandomEventStore("ordered-map-side-pw");
 
   @Test
   void aMapSideWithoutPageStagesRunsTimeOrderedOnPages() throws Exception {
@@ -33,7 +32,7 @@ class OrderedMapSideTest {
             "level=WARN | addtotals | timechart span=10m count by host",
             "* | spath | top limit=3 status")) {
       List<String> onPages =
-          EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+          PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(onPages).as(query + " (seed " + STORE.seed() + ")").isNotEmpty();
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)

@@ -57,13 +57,7 @@ class OrdinalDictionarySegmentsMemoryTest {
   }
 
   private static void awaitCount(String index, int count) throws Exception {
-    for (int wait = 0;
-        !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
-            .contains("\"count\":\"" + count + "\"");
-        wait++) {
-      assertThat(wait).as("events of %s searchable", index).isLessThan(400);
-      Thread.sleep(50);
-    }
+    TestServers.awaitCount(server, PASSWORD, index, count, 400);
   }
 
   @Test

@@ -45,14 +45,7 @@ class OrdinalGroupingEdgesTest {
         post(index, r * PER_REQUEST, (r + 1) * PER_REQUEST);
       }
       for (String index : List.of("ev", "bl")) {
-        String count = "\"count\":\"" + (r + 1) * PER_REQUEST + "\"";
-        for (int wait = 0;
-            !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
-                .contains(count);
-            wait++) {
-          assertThat(wait).as("events of %s searchable", index).isLessThan(400);
-          Thread.sleep(50);
-        }
+        TestServers.awaitCount(server, PASSWORD, index, (r + 1) * PER_REQUEST, 400);
       }
     }
   }
@@ -131,16 +124,7 @@ class OrdinalGroupingEdgesTest {
   }
 
   private static List<JsonNode> results(String search) throws Exception {
-    String body = TestServers.exportOk(server, PASSWORD, search);
-    List<JsonNode> rows = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String line : body.split("\n")) {
-      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-      if (result != null) {
-        rows.add(result);
-      }
-    }
-    return rows;
+    return TestServers.exportRows(server, PASSWORD, search);
   }
 
   private static final String QUERY = "| stats count, range(_time) AS d, max(n) AS hi by session";

@@ -48,14 +48,7 @@ class OrdinalGroupingSearchTest {
       }
       // each request its own segment: searchable before the next is sent
       for (String index : List.of("ev", "bl")) {
-        String count = "\"count\":\"" + request[1] + "\"";
-        for (int wait = 0;
-            !TestServers.exportOk(server, PASSWORD, "search index=" + index + " | stats count")
-                .contains(count);
-            wait++) {
-          assertThat(wait).as("events of %s searchable", index).isLessThan(200);
-          Thread.sleep(50);
-        }
+        TestServers.awaitCount(server, PASSWORD, index, request[1], 200);
       }
     }
   }

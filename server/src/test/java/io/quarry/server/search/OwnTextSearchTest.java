@@ -17,8 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class OwnTextSearchTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("own-text-search-pw");
+  static final RandomEventStore STORE = new RandomEventStore("own-text-search-pw");
 
   private static final List<String> SEARCHES =
       List.of(
@@ -39,7 +38,7 @@ class OwnTextSearchTest {
   @Test
   void samePagedAnyWay() throws Exception {
     for (String query : SEARCHES) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
@@ -63,7 +62,7 @@ class OwnTextSearchTest {
   @Test
   void matchesTheEventsText() throws Exception {
     List<String> warned = new java.util.ArrayList<>();
-    for (int n = EnginePages.EVENTS - 1; n >= 0; n--) {
+    for (int n = RandomEventStore.EVENTS - 1; n >= 0; n--) {
       if (STORE.texts().get(n).contains("level=WARN")) {
         warned.add(Integer.toString(n));
       }
@@ -85,7 +84,7 @@ class OwnTextSearchTest {
     }
     // the appended events keep their _raw and match on it: the newest five again, those of WARN
     List<String> appended = new java.util.ArrayList<>(warned);
-    for (int n = EnginePages.EVENTS - 1; n >= EnginePages.EVENTS - 5; n--) {
+    for (int n = RandomEventStore.EVENTS - 1; n >= RandomEventStore.EVENTS - 5; n--) {
       if (STORE.texts().get(n).contains("level=WARN")) {
         appended.add(Integer.toString(n));
       }
@@ -219,7 +218,7 @@ class OwnTextSearchTest {
         List.of(
             "* | eventstats count AS c by host | search WARN",
             "* | streamstats count AS k by level | search WARN | eval z=k*2")) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
@@ -256,7 +255,7 @@ class OwnTextSearchTest {
           .as(query)
           .containsEntry("engine", "pages")
           .containsEntry("page_source", "every_field");
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
     // region us or eu, set at ingest: kv0 … in the text is extracted, the same word a field
     List<String> regioned = new java.util.ArrayList<>();

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class PluginOverEventsTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("plugin-over-events-pw");
+  static final RandomEventStore STORE = new RandomEventStore("plugin-over-events-pw");
 
   private static final List<String> PLUGINS =
       List.of(
@@ -154,7 +153,7 @@ class PluginOverEventsTest {
   @Test
   void commandsAfterPluginsSamePagedAnyWay() throws Exception {
     for (String query : AFTER_PLUGINS) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
   }
@@ -186,7 +185,7 @@ class PluginOverEventsTest {
         // listing lists follows the rows of a page, so only that it runs
         EnginePages.rows(STORE.server(), query); // may answer no row
       } else {
-        EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+        PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       }
       assertThat(explain(query)).as(query).containsEntry("engine", "pages");
     }
@@ -287,7 +286,7 @@ class PluginOverEventsTest {
   @Test
   void pagesSamePagedAnyWay() throws Exception {
     for (String query : PLUGINS) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
     }
   }
 
@@ -324,7 +323,7 @@ class PluginOverEventsTest {
     for (String query : queries) {
       softly.assertThat(explain(query)).as(query).containsEntry("engine", "pages");
       try {
-        EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+        PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       } catch (AssertionError | RuntimeException failed) {
         softly.fail(query, failed);
       }

@@ -30,8 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * same pipelines every time.
  */
 class RandomPipelineCensusTest {
-  @RegisterExtension
-  static final EnginePages.RandomEventStore STORE = new EnginePages.RandomEventStore("census-pw");
+  @RegisterExtension static final RandomEventStore STORE = new RandomEventStore("census-pw");
 
   /** Commands that keep the events (or change their fields) — what a listing is made of. */
   private static final List<String> EVENT_COMMANDS =
@@ -143,14 +142,14 @@ class RandomPipelineCensusTest {
       String broken = brokenRule(query, whole);
       if (broken != null) {
         failed.put(query, broken);
-      } else if (EnginePages.readsTheBatch(query)
-          || EnginePages.disagreement(query, whole, paged) == null) {
+      } else if (PageSizeAgreement.readsTheBatch(query)
+          || PageSizeAgreement.disagreement(query, whole, paged) == null) {
         agreed++;
       } else {
         differing.put(
             query,
             "in pages of %d: %s%n"
-                .formatted(pageSize, EnginePages.disagreement(query, whole, paged)));
+                .formatted(pageSize, PageSizeAgreement.disagreement(query, whole, paged)));
       }
     }
     StringBuilder census = new StringBuilder();

@@ -68,7 +68,7 @@ class ResultsOnPagesTest {
       }
     }
     TestServers.postEvents(server, TestServers.TOKEN, body.toString());
-    EnginePages.uploadRegions(server, PASSWORD);
+    RandomEventStore.uploadRegions(server, PASSWORD);
   }
 
   /** The forms over a generator's rows, a metric command's and an aggregation's. */

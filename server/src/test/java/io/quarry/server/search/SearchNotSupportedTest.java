@@ -29,7 +29,7 @@ class SearchNotSupportedTest {
 
   @Test
   void refusedWithA400NamingTheCommands() throws Exception {
-    EnginePages.uploadRegions(SERVER.server(), PASSWORD);
+    RandomEventStore.uploadRegions(SERVER.server(), PASSWORD);
     for (List<String> form :
         List.of(
             // a bare word after a join without fields, before an aggregation
@@ -59,7 +59,7 @@ class SearchNotSupportedTest {
    */
   @Test
   void theHintFitsTheForm() throws Exception {
-    EnginePages.uploadRegions(SERVER.server(), PASSWORD);
+    RandomEventStore.uploadRegions(SERVER.server(), PASSWORD);
     assertThat(message("* | join [search * | stats count by host] | search WARN | stats count"))
         .contains("the join without fields may be the cause: naming the fields it matches on")
         .doesNotContain("wildcard");

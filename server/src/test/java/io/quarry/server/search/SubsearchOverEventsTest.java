@@ -21,8 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SubsearchOverEventsTest {
   @RegisterExtension
-  static final EnginePages.RandomEventStore STORE =
-      new EnginePages.RandomEventStore("subsearch-over-events-pw");
+  static final RandomEventStore STORE = new RandomEventStore("subsearch-over-events-pw");
 
   private static final List<String> SEARCHES =
       List.of(
@@ -94,7 +93,7 @@ class SubsearchOverEventsTest {
   @Test
   void theSameAnswerPagedAnyWay() throws Exception {
     for (String query : SEARCHES) {
-      EnginePages.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
+      PageSizeAgreement.samePagedAnyWay(STORE.server(), query, false, STORE.seed());
       assertThat(EnginePages.explain(STORE.server(), query))
           .as(query)
           .containsEntry("engine", "pages");
@@ -120,7 +119,7 @@ class SubsearchOverEventsTest {
             rows[0]++;
           }
         });
-    assertThat(rows[0]).isEqualTo(EnginePages.EVENTS);
+    assertThat(rows[0]).isEqualTo(RandomEventStore.EVENTS);
     rowsByHost.forEach(
         (host, n) -> assertThat(countByHost.get(host)).as(host).isEqualTo("[" + n + "]"));
   }
@@ -133,7 +132,7 @@ class SubsearchOverEventsTest {
             "* | fillnull value=0 | append [search * | head 3]",
             "* | append [search * | head 3] | fillnull value=0",
             "* | eval y=1 | append [search * | head 3] | eval z=1 | append [search * | head 2]")) {
-      int expected = EnginePages.EVENTS + (query.contains("head 2") ? 5 : 3);
+      int expected = RandomEventStore.EVENTS + (query.contains("head 2") ? 5 : 3);
       assertThat(EnginePages.rows(STORE.server(), query)).as(query).hasSize(expected);
     }
   }

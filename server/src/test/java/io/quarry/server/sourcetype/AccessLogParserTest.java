@@ -49,7 +49,7 @@ class AccessLogParserTest {
    */
   private static void assertSpansAgree(CharSequence line, Map<String, List<Object>> fast) {
     assertThat(SPANS.parse(line)).as("%s", line).isEqualTo(fast != null);
-    for (String name : AccessLogParser.Fields.NAMES) {
+    for (String name : AccessLogFields.NAMES) {
       int field = AccessLogSpans.field(name);
       int start = SPANS.start(field);
       List<Object> expected = fast == null ? null : fast.get(name);
