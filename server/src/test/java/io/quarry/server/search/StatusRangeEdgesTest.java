@@ -106,11 +106,12 @@ class StatusRangeEdgesTest {
   }
 
   /**
-   * {@code stats count by status} where statuses are equal as numbers but not as text ({@code 0500},
-   * {@code 500}, {@code 500.0}, {@code 5e2}): the same rows in both layouts, in the same order.
-   * Fails (on main too, by design of {@code GroupOrder}/{@code AsciiKeyOrder}: numbers equal in
-   * value are ordered by group id, i.e. by arrival, which differs between the layouts and between
-   * thread schedules): the block layout answers 500 before 0500, the event layout 0500 before 500.
+   * {@code stats count by status} where statuses are equal as numbers but not as text ({@code
+   * 0500}, {@code 500}, {@code 500.0}, {@code 5e2}): the same rows in both layouts, in the same
+   * order. Fails (on main too, by design of {@code GroupOrder}/{@code AsciiKeyOrder}: numbers equal
+   * in value are ordered by group id, i.e. by arrival, which differs between the layouts and
+   * between thread schedules): the block layout answers 500 before 0500, the event layout 0500
+   * before 500.
    */
   @Test
   void numbersEqualInValueOrderAlikeInBothLayouts() throws Exception {

@@ -22,7 +22,8 @@ import java.util.Arrays;
  * left 3 random characters in the key and a third of the groups tied.) A run whose texts have all
  * ended is equal when folded and is ordered by the exact bytes, then the other by-fields, then id.
  * A key that may be a number (it starts with a digit, a sign or a point) is parsed as {@link
- * Values#toNumber} does; numbers sort first by value, equal values by the other by-fields, then id.
+ * Values#toNumber} does; numbers sort first by value, equal values by their exact bytes, then the
+ * other by-fields, then id.
  */
 final class AsciiKeyOrder {
   private static final int CHARACTERS = Long.BYTES; // per key
@@ -92,8 +93,8 @@ final class AsciiKeyOrder {
       while (to < numbers && sortKeys[to] == sortKeys[from]) {
         to++;
       }
-      if (to - from > 1 && width > 1) {
-        sortTies(ids, from, to, false);
+      if (to - from > 1) { // equal in value: by their exact text (0500, 500, 500.0, 5e2), then
+        sortTies(ids, from, to, true); // the other by-fields — never by arrival (group id)
       }
       from = to;
     }
@@ -201,6 +202,9 @@ final class AsciiKeyOrder {
     }
     for (int field = 1; field < width; field++) {
       int c = sortable(a, field).compareTo(sortable(b, field));
+      if (c == 0 && sortable(a, field).text() == null) { // equal in value: by exact text
+        c = keys.key(a, field).compareTo(keys.key(b, field));
+      }
       if (c != 0) {
         return c;
       }

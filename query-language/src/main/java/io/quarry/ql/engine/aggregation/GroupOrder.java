@@ -5,8 +5,9 @@ import java.util.Arrays;
 
 /**
  * The order of a hash aggregation's groups in its answer: by the by-fields' values in {@link
- * Values#NATURAL_ORDER} (numbers first, numerically; text case-insensitively, then exactly), ties
- * in group-id order.
+ * Values#NATURAL_ORDER} (numbers first, numerically; text case-insensitively, then exactly),
+ * numbers equal in value ({@code 0500}, {@code 500}, {@code 500.0}) by their exact text — not by
+ * group id, which follows arrival and so differs between the layouts and between thread schedules.
  *
  * <p>Sorting 200,000 session ids with a comparator over {@link Values.Sortable} objects spent a
  * sixth of {@code stats … by JSESSIONID} chasing pointers. Here each group's first by-field gets a
@@ -19,11 +20,13 @@ final class GroupOrder {
   private static final int INSERTION = 16;
 
   private final Values.Sortable[][] sortables; // [field][id]
+  private final GroupKeys keys; // the texts of numbers equal in value
   private final boolean[] text; // first field: the group's value is text (numbers sort first)
   private final long[] prefix; // first field: the primitive key described above
 
-  private GroupOrder(Values.Sortable[][] sortables) {
+  private GroupOrder(Values.Sortable[][] sortables, GroupKeys keys) {
     this.sortables = sortables;
+    this.keys = keys;
     Values.Sortable[] first = sortables[0];
     int groups = first.length;
     text = new boolean[groups];
@@ -110,7 +113,7 @@ final class GroupOrder {
         sortables[k][id] = Values.Sortable.of(keys.key(id, k));
       }
     }
-    new GroupOrder(sortables).sortAll(ids);
+    new GroupOrder(sortables, keys).sortAll(ids);
     return ids;
   }
 
@@ -207,8 +210,12 @@ final class GroupOrder {
     if (c != 0) {
       return c;
     }
-    for (Values.Sortable[] field : sortables) {
-      c = field[a].compareTo(field[b]);
+    for (int k = 0; k < sortables.length; k++) {
+      c = sortables[k][a].compareTo(sortables[k][b]);
+      if (c == 0 && sortables[k][a].text() == null) {
+        // numbers equal in value (0500, 500, 500.0): by their exact text, never by arrival
+        c = keys.key(a, k).compareTo(keys.key(b, k));
+      }
       if (c != 0) {
         return c;
       }
