@@ -31,6 +31,14 @@ final class BucketCompaction {
    */
   BucketCompaction(CompactionMergePolicy policy) {
     this.policy = policy;
+    if (policy != null) {
+      policy.deferWhile(() -> lastAddNanos);
+    }
+  }
+
+  /** Natural merges held back while the bucket takes events ({@link CompactionMergePolicy}). */
+  int deferredMerges() {
+    return policy == null ? 0 : policy.deferredMerges();
   }
 
   /** The merge policy to write with, or null (compaction inline). */

@@ -130,6 +130,14 @@ final class HotBucketCompaction {
     return compaction.failed(bucket.writer());
   }
 
+  /**
+   * Natural merges of the hot bucket's fast segments held back because it takes events ({@link
+   * CompactionMergePolicy}, "Natural merges of fast segments wait"); 0 once it is not hot.
+   */
+  int deferredMerges() {
+    return bucket.state() == BucketState.HOT && !waitingForRoll ? compaction.deferredMerges() : 0;
+  }
+
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
   long compactionPendingBytes() {
     return bucket.state() == BucketState.WARM ? 0 : compaction.pendingBytes();

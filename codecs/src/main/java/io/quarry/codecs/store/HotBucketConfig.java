@@ -26,7 +26,10 @@ final class HotBucketConfig {
     }
     TieredMergePolicy natural = new TieredMergePolicy();
     return new CompactionMergePolicy(
-        natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024));
+        natural,
+        (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024),
+        options.compaction().idleNanos(),
+        options.compaction().idleMinBytes());
   }
 
   /**
