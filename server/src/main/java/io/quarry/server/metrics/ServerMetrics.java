@@ -129,7 +129,8 @@ public final class ServerMetrics implements Closeable {
    * while the buckets take events (the compaction merges them once idle, at the bound or the roll).
    */
   public void deferredMerges(java.util.function.LongSupplier count) {
-    io.micrometer.core.instrument.Gauge.builder("quarry.compaction.merges.deferred", count::getAsLong)
+    io.micrometer.core.instrument.Gauge.builder(
+            "quarry.compaction.merges.deferred", count::getAsLong)
         .description(
             "Natural merges held back while hot buckets take events (the compaction merges them)")
         .register(registry);
