@@ -77,7 +77,8 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   /**
    * @param maxSegmentBytes a compaction's merges read at most this many bytes each
    * @param idleNanos a bucket that took an event within this many nanoseconds takes events: its
-   *     natural merges of fast segments wait ({@link CompactionSettings#idleNanos})
+   *     natural merges of fast segments wait ({@link CompactionSettings#idleNanos}; 0: they never
+   *     wait, {@link HotBucketConfig#DEFER_NATURAL_MERGES_PROPERTY})
    * @param idleMinBytes fast bytes from which an idle bucket is compacted ({@link
    *     CompactionSettings#idleMinBytes}): under them natural merges never wait, since no idle
    *     compaction would take their segments

@@ -263,13 +263,15 @@ public final class IndexStore implements Closeable {
 
   /**
    * Starts the compaction ahead of the roll of a full bucket that waited for a permit, then the hot
-   * bucket's deferred compaction when it is due ({@link IndexCompaction}).
+   * bucket's deferred compaction when it is due ({@link IndexCompaction}); commits a hot bucket
+   * whose compaction ended since its last commit ({@link IndexCommits#commitCompacted}).
    */
   private void scheduledCompaction() {
     if (!writes.closed()) {
       Bucket hot = writes.hot();
       commits.rolls().startWaiting(hot); // full buckets first: their wait holds back a roll
       compactions.startIfDue(hot);
+      commits.commitCompacted(hot);
     }
   }
 

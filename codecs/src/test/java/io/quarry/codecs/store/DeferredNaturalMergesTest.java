@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Natural merges of fast segments wait while the hot bucket takes events ({@link
- * CompactionMergePolicy}): two writer threads add without a pause while the test commits (each
- * commit flushes a segment), so the bucket holds many more fast segments than Lucene's tiered
+ * CompactionMergePolicy}): two writer threads add every few milliseconds while the test commits
+ * (each commit flushes a segment), so the bucket holds many more fast segments than Lucene's tiered
  * policy lets stand; searches meanwhile find every acknowledged event once; once the writers stop,
  * the idle compaction merges them all into compact ones. Without the deferral the tiered policy
  * merged the segments as they came (never more than about its {@code segmentsPerTier}).
@@ -40,16 +40,16 @@ class DeferredNaturalMergesTest {
     scheduler.shutdownNow();
   }
 
-  private static final int BATCH = 100;
+  private static final int BATCH = 20;
 
   /** What one run of writers and commits saw. */
   private record Seen(int maxFastSegments, int maxDeferred, int events) {}
 
   /**
-   * Two writers add batches of {@link #BATCH} without a pause (writer {@code w} numbers its events
-   * from {@code w * 10,000,000}) while this thread commits {@code commits} times, every tenth time
-   * checking that a search finds every event acknowledged before it exactly once; then the writers
-   * stop.
+   * Two writers add batches of {@link #BATCH} every few milliseconds (writer {@code w} numbers its
+   * events from {@code w * 10,000,000}) while this thread commits {@code commits} times, every
+   * tenth time checking that a search finds every event acknowledged before it exactly once; then
+   * the writers stop.
    */
   private Seen writeWhileCommitting(IndexStore store, int commits) throws Exception {
     AtomicBoolean stop = new AtomicBoolean();
@@ -64,6 +64,7 @@ class DeferredNaturalMergesTest {
                   int batch = batches.get(writer);
                   store.add(events(writer * 10_000_000 + batch * BATCH, BATCH));
                   batches.incrementAndGet(writer);
+                  Thread.sleep(2); // far under the idle time: the bucket never idles
                 }
                 return null;
               });
