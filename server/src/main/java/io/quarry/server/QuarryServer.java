@@ -274,6 +274,11 @@ public final class QuarryServer implements Closeable {
               store.indexNames().stream()
                   .mapToLong(i -> store.index(i).quarantinedBuckets())
                   .sum());
+      metrics.deferredMerges(
+          () ->
+              store.indexNames().stream()
+                  .mapToLong(i -> store.index(i).compaction().deferredMerges())
+                  .sum());
       HttpServer http =
           HttpServer.start(config.server(), router, metrics, tls == null ? null : tls.context());
       ready.set(true);

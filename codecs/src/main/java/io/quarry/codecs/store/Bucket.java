@@ -242,7 +242,9 @@ final class Bucket implements Closeable {
   }
 
   void commit() throws IOException {
+    long compactions = compaction.compactionsDone();
     writer.commit();
+    compaction.committed(compactions);
   }
 
   /**

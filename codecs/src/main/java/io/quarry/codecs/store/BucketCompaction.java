@@ -22,6 +22,7 @@ final class BucketCompaction {
   private volatile long compactionsAtRequest; // compaction merges done when it last started one
   private final AtomicLong merges = new AtomicLong(); // merged segments warmed (every kind)
   private volatile long searchedMerges; // merged segments the searchers already see
+  private volatile long committedCompactions; // compaction merges the last commit holds
   private volatile boolean closing; // no compaction starts (set under forcedMerge)
   // a compaction and a roll do not set the writer's forced merge at once
   private final ReentrantLock forcedMerge = new ReentrantLock();
@@ -31,6 +32,14 @@ final class BucketCompaction {
    */
   BucketCompaction(CompactionMergePolicy policy) {
     this.policy = policy;
+    if (policy != null) {
+      policy.deferWhile(() -> lastAddNanos);
+    }
+  }
+
+  /** Natural merges held back while the bucket takes events ({@link CompactionMergePolicy}). */
+  int deferredMerges() {
+    return policy == null ? 0 : policy.deferredMerges();
   }
 
   /** The merge policy to write with, or null (compaction inline). */
@@ -195,6 +204,27 @@ final class BucketCompaction {
   /** Bytes of the segments still waiting for compaction (0 when not deferred). */
   long pendingBytes() {
     return policy == null ? 0 : policy.pendingBytes();
+  }
+
+  /** Compaction merges finished so far: pass to {@link #committed} once a commit holds them. */
+  long compactionsDone() {
+    return policy == null ? 0 : policy.compactions();
+  }
+
+  /**
+   * A commit made after {@code compactions} compaction merges had ended ({@link #compactionsDone}).
+   */
+  void committed(long compactions) {
+    committedCompactions = compactions;
+  }
+
+  /**
+   * Whether a compaction ended that the bucket's last commit does not hold: until a commit, the
+   * segments it replaced stay on disk (the last commit still names them), doubling the bucket's
+   * bytes for up to a commit interval after an idle compaction.
+   */
+  boolean compactionUncommitted() {
+    return policy != null && !policy.compacting() && policy.compactions() != committedCompactions;
   }
 
   /** Whether a compaction runs now, or the searchers do not see one that ended. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.lucene.index.FilterMergePolicy;
 import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.MergeTrigger;
@@ -35,6 +36,20 @@ import org.apache.lucene.index.SegmentInfos;
  * forceMerge(}{@link #ROLL_SEGMENTS}{@code )} asks the same policy of the same segments and finds
  * nothing to merge: the roll only commits (session 35; before, the roll merged the compaction's
  * compact segments once more under the index's commit lock).
+ *
+ * <p><b>Natural merges of fast segments wait while the bucket takes events</b> (session 39): every
+ * fast segment is merged again by the compaction (idle, bound or roll), so a natural merge among
+ * them is work done twice — its postings, doc values and block copies — on the cores the ingest
+ * needs. While an event was added within the compaction's idle time ({@link #deferWhile}) and the
+ * fast segments hold at least the compaction's idle minimum (so that the idle compaction takes them
+ * once the events stop), the wrapped policy's merges of fast segments are dropped ({@link
+ * #deferredMerges} counts them), up to {@link #MAX_DEFERRED_FAST_SEGMENTS} fast segments: past that
+ * bound they merge as before, so searches and open files never meet many more segments a hot bucket
+ * than before (a bucket that is never idle, such as a busy {@code _internal}, holds up to that many
+ * until its bound or roll compacts it). Compact segments' merges are never deferred (their blocks
+ * are copied). This removes CPU, it does not move it: the compaction's one merge of the fast
+ * segments costs about what it cost before (it reads the same bytes once), the natural merges
+ * before it are gone.
  */
 final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segment count of {@code forceMerge} that asks for a compaction. */
@@ -46,15 +61,58 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segments a bucket rolled to warm holds at most (the roll's forced merge). */
   static final int ROLL_SEGMENTS = 4;
 
+  /** The fast segments a hot bucket taking events may hold before its natural merges resume. */
+  static final int MAX_DEFERRED_FAST_SEGMENTS = 64;
+
   private final long maxSegmentBytes;
+  private final long idleNanos;
+  private final long idleMinBytes;
+  private volatile LongSupplier lastAddNanos; // null: never deferred
+  private volatile int deferredMerges;
   private final Set<CompactionMerge> running = ConcurrentHashMap.newKeySet();
   private final AtomicLong compactions = new AtomicLong();
   private volatile CompactionCounter index; // the index's, once the bucket is its
   private volatile long pendingBytes;
 
-  CompactionMergePolicy(MergePolicy in, long maxSegmentBytes) {
+  /**
+   * @param maxSegmentBytes a compaction's merges read at most this many bytes each
+   * @param idleNanos a bucket that took an event within this many nanoseconds takes events: its
+   *     natural merges of fast segments wait ({@link CompactionSettings#idleNanos}; 0: they never
+   *     wait, {@link HotBucketConfig#DEFER_NATURAL_MERGES_PROPERTY})
+   * @param idleMinBytes fast bytes from which an idle bucket is compacted ({@link
+   *     CompactionSettings#idleMinBytes}): under them natural merges never wait, since no idle
+   *     compaction would take their segments
+   */
+  CompactionMergePolicy(MergePolicy in, long maxSegmentBytes, long idleNanos, long idleMinBytes) {
     super(in);
     this.maxSegmentBytes = maxSegmentBytes;
+    this.idleNanos = idleNanos;
+    this.idleMinBytes = idleMinBytes;
+  }
+
+  /**
+   * Defers natural merges of fast segments while an event was added ({@code lastAddNanos}, {@link
+   * System#nanoTime}) within the idle time.
+   */
+  void deferWhile(LongSupplier lastAddNanos) {
+    this.lastAddNanos = lastAddNanos;
+  }
+
+  /**
+   * Natural merges of fast segments the last merge decision held back because the bucket takes
+   * events (0 once it is idle and a compaction or a later decision took them).
+   */
+  int deferredMerges() {
+    return deferredMerges;
+  }
+
+  /** Whether natural merges of {@code count} fast segments of {@code bytes} wait now. */
+  private boolean deferring(int count, long bytes) {
+    LongSupplier added = lastAddNanos;
+    return added != null
+        && count <= MAX_DEFERRED_FAST_SEGMENTS
+        && bytes >= idleMinBytes
+        && System.nanoTime() - added.getAsLong() < idleNanos;
   }
 
   /** Bytes of the segments whose journal is still fast, as of the last merge decision. */
@@ -81,6 +139,26 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   @Override
   public MergeSpecification findMerges(
       MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
+    return natural(infos, segments -> in.findMerges(trigger, segments, context));
+  }
+
+  /**
+   * The merges Lucene asks for at a commit or a reader's refresh (merge-on-commit of small
+   * segments, {@code IndexWriterConfig.setMaxFullFlushMergeWaitMillis}): split and deferred as
+   * {@link #findMerges} (before session 39 they went to the wrapped policy with every segment, fast
+   * and compact together).
+   */
+  @Override
+  public MergeSpecification findFullFlushMerges(
+      MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
+    return natural(infos, segments -> in.findFullFlushMerges(trigger, segments, context));
+  }
+
+  /**
+   * The wrapped policy's merges ({@code find}) of the fast segments apart from the compact ones;
+   * the fast ones' dropped while the bucket takes events ({@link #deferring}).
+   */
+  private MergeSpecification natural(SegmentInfos infos, Finder find) throws IOException {
     SegmentInfos fast = new SegmentInfos(infos.getIndexCreatedVersionMajor());
     SegmentInfos compact = new SegmentInfos(infos.getIndexCreatedVersionMajor());
     long pending = 0;
@@ -93,8 +171,14 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       }
     }
     pendingBytes = pending;
-    MergeSpecification merges = in.findMerges(trigger, fast, context);
-    MergeSpecification compactMerges = in.findMerges(trigger, compact, context);
+    MergeSpecification merges = find.merges(fast);
+    if (merges != null && deferring(fast.size(), pending)) {
+      deferredMerges = merges.merges.size();
+      merges = null; // the compaction merges these segments anyway
+    } else {
+      deferredMerges = 0;
+    }
+    MergeSpecification compactMerges = find.merges(compact);
     if (merges == null) {
       return compactMerges;
     }
@@ -102,6 +186,12 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       compactMerges.merges.forEach(merges::add);
     }
     return merges;
+  }
+
+  /** One of the wrapped policy's merge decisions over some of the segments. */
+  @FunctionalInterface
+  private interface Finder {
+    MergeSpecification merges(SegmentInfos segments) throws IOException;
   }
 
   @Override
@@ -136,6 +226,7 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       }
     }
     pendingBytes = pending;
+    deferredMerges = 0; // a forced merge takes the fast segments
     if (fast.isEmpty()) {
       return merges;
     }

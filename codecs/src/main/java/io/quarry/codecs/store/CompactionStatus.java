@@ -11,9 +11,17 @@ package io.quarry.codecs.store;
  *     they wait for more events or the roll
  * @param compactions compaction merges finished since the index opened
  * @param compactedBytes the bytes those merges read
+ * @param deferredMerges natural merges of hot-bucket fast segments held back because the bucket
+ *     takes events: the compaction merges those segments once it is idle (or at the bound, or the
+ *     roll), so merging them now would be done twice ({@code CompactionMergePolicy})
  */
 public record CompactionStatus(
-    long pendingBytes, boolean running, boolean due, long compactions, long compactedBytes) {
+    long pendingBytes,
+    boolean running,
+    boolean due,
+    long compactions,
+    long compactedBytes,
+    int deferredMerges) {
 
   /**
    * Whether no compaction runs and none will without more events: the index's store is settled

@@ -163,6 +163,25 @@ final class HotBucketCompaction {
     return compaction.failed(bucket.writer());
   }
 
+  /**
+   * Natural merges of the hot bucket's fast segments held back because it takes events ({@link
+   * CompactionMergePolicy}, "Natural merges of fast segments wait"); 0 once it is not hot.
+   */
+  int deferredMerges() {
+    return bucket.state() == BucketState.HOT && !waitingForRoll ? compaction.deferredMerges() : 0;
+  }
+
+  /**
+   * Whether the hot bucket's last commit does not hold a compaction that ended ({@link
+   * BucketCompaction#compactionUncommitted}): its index commits it at once instead of at its next
+   * commit interval, so the fast segments it replaced leave the disk.
+   */
+  boolean compactionUncommitted() {
+    return bucket.state() == BucketState.HOT
+        && !waitingForRoll
+        && compaction.compactionUncommitted();
+  }
+
   /** Bytes of the hot bucket's segments still waiting for compaction (0 when not deferred). */
   long compactionPendingBytes() {
     return bucket.state() == BucketState.WARM ? 0 : compaction.pendingBytes();

@@ -31,14 +31,25 @@ final class HotBucketConfig {
 
   private HotBucketConfig() {}
 
+  /**
+   * The developer switch ({@code -Dquarry.storage.deferNaturalMerges=false}) that lets a hot
+   * bucket's natural merges of fast segments run while it takes events, as before session 39: for
+   * A/B runs of the deferral ({@link CompactionMergePolicy}) on one jar.
+   */
+  static final String DEFER_NATURAL_MERGES_PROPERTY = "quarry.storage.deferNaturalMerges";
+
   /** The merge policy of a hot bucket when compaction is deferred, else null. */
   static CompactionMergePolicy compactionPolicy(IndexOptions options) {
     if (!options.compaction().deferred()) {
       return null;
     }
     TieredMergePolicy natural = new TieredMergePolicy();
+    boolean defer = !"false".equals(System.getProperty(DEFER_NATURAL_MERGES_PROPERTY));
     return new CompactionMergePolicy(
-        natural, (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024));
+        natural,
+        (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024),
+        defer ? options.compaction().idleNanos() : 0,
+        options.compaction().idleMinBytes());
   }
 
   /**

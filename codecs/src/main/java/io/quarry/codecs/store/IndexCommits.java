@@ -94,6 +94,24 @@ final class IndexCommits {
   }
 
   /**
+   * Commits the index when a compaction of its hot bucket ({@code hot}) ended since the bucket's
+   * last commit (session 39): until a commit the last one still names the fast segments the
+   * compaction replaced, so they stayed on disk for up to a commit interval (10 s) after an idle
+   * compaction, and the e2e harness, settled by then, measured both (0.350 bytes per raw byte at 2M
+   * instead of ~0.17).
+   */
+  void commitCompacted(Bucket hot) {
+    if (!hot.hotCompaction().compactionUncommitted()) {
+      return;
+    }
+    try {
+      commit();
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.FINE, "index " + name + ": the commit after a compaction failed", e);
+    }
+  }
+
+  /**
    * Rolls the log, commits the hot bucket and deletes the covered log files; with {@code
    * rollBucket} a new hot bucket takes writes and the full one turns warm: now with {@code
    * waitForRoll}, else once its compaction (started now, in the background) ended — a bucket past

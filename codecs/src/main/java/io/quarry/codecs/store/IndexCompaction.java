@@ -104,11 +104,14 @@ final class IndexCompaction {
     long pending = 0;
     boolean running = false;
     boolean due = false;
+    int deferred = 0;
     for (Bucket bucket : buckets) {
+      deferred += bucket.hotCompaction().deferredMerges();
       pending += bucket.hotCompaction().compactionPendingBytes();
       running |= bucket.hotCompaction().compacting();
       due |= bucket.hotCompaction().compactionDue(settings);
     }
-    return new CompactionStatus(pending, running, due, done.compactions(), done.compactedBytes());
+    return new CompactionStatus(
+        pending, running, due, done.compactions(), done.compactedBytes(), deferred);
   }
 }

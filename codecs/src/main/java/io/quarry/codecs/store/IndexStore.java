@@ -264,7 +264,8 @@ public final class IndexStore implements Closeable {
   /**
    * Starts the compaction ahead of the roll of a full bucket that waited for a permit (or,
    * compaction inline, rolls it), then the hot bucket's deferred compaction when it is due ({@link
-   * IndexCompaction}).
+   * IndexCompaction}); commits a hot bucket whose compaction ended since its last commit ({@link
+   * IndexCommits#commitCompacted}).
    */
   private void scheduledCompaction() {
     if (!writes.closed()) {
@@ -272,6 +273,7 @@ public final class IndexStore implements Closeable {
       commits.rolls().startWaiting(hot); // full buckets first: their wait holds back a roll
       commits.rollWaitingForPermit(); // an inline roll that found no permit free at its commit
       compactions.startIfDue(hot);
+      commits.commitCompacted(hot);
     }
   }
 

@@ -197,7 +197,7 @@ class DeferredCompactionTest {
       assertEachOnce(store, 10_000);
       // merges under 128 MiB write fast blocks, a roll's too: the behaviour before session 33
       assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.startsWith("1 "));
-      assertThat(store.compaction()).isEqualTo(new CompactionStatus(0, false, false, 0, 0));
+      assertThat(store.compaction()).isEqualTo(new CompactionStatus(0, false, false, 0, 0, 0));
     }
   }
 }

@@ -124,6 +124,18 @@ public final class ServerMetrics implements Closeable {
         .register(registry);
   }
 
+  /**
+   * {@code quarry_compaction_merges_deferred}: natural merges of hot-bucket fast segments held back
+   * while the buckets take events (the compaction merges them once idle, at the bound or the roll).
+   */
+  public void deferredMerges(java.util.function.LongSupplier count) {
+    io.micrometer.core.instrument.Gauge.builder(
+            "quarry.compaction.merges.deferred", count::getAsLong)
+        .description(
+            "Natural merges held back while hot buckets take events (the compaction merges them)")
+        .register(registry);
+  }
+
   /** The registry's state in Prometheus text format. */
   public String scrape() {
     return registry.scrape();

@@ -104,7 +104,8 @@ public final class IndexRoutes {
               "running", compaction.running(),
               "due", compaction.due(),
               "compactions", compaction.compactions(),
-              "compactedBytes", compaction.compactedBytes()));
+              "compactedBytes", compaction.compactedBytes(),
+              "deferredMerges", compaction.deferredMerges()));
       if (index.walFailed()) {
         entry.put("walStopped", true); // an fsync failed: no events taken until a restart
       }
