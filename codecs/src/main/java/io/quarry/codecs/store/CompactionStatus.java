@@ -5,7 +5,8 @@ package io.quarry.codecs.store;
  *
  * @param pendingBytes bytes of hot-bucket segments whose journal blocks are still fast (0 when
  *     compaction is inline)
- * @param running whether a compaction merge is registered or running
+ * @param running whether a compaction merge is registered or running, or one ended that the hot
+ *     bucket's last commit does not hold yet (its replaced fast segments are still on disk)
  * @param due whether a compaction will start without more events, once the hot bucket is idle at
  *     the latest ({@link CompactionSettings#due}); fast bytes under the idle minimum are not due:
  *     they wait for more events or the roll

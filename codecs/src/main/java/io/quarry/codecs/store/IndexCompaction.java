@@ -108,7 +108,10 @@ final class IndexCompaction {
     for (Bucket bucket : buckets) {
       deferred += bucket.hotCompaction().deferredMerges();
       pending += bucket.hotCompaction().compactionPendingBytes();
-      running |= bucket.hotCompaction().compacting();
+      // a compaction the hot bucket's last commit does not hold yet still runs: until that commit
+      // (IndexCommits#commitCompacted) the fast segments it replaced stay on disk
+      running |=
+          bucket.hotCompaction().compacting() || bucket.hotCompaction().compactionUncommitted();
       due |= bucket.hotCompaction().compactionDue(settings);
     }
     return new CompactionStatus(
