@@ -60,12 +60,15 @@ class CompactionCommitTest {
 
       // the scheduler's next look (every second) commits it; allow a few
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (!committedLevels(bucket).equals(List.of("compact")) && System.nanoTime() < deadline) {
+      // every segment compact: under load the 300 ms idle time can pass between two of the five
+      // adds, and two idle compactions leave two compact segments
+      while (committedLevels(bucket).contains("fast") && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
       assertThat(committedLevels(bucket))
           .as("the last commit's segments")
-          .containsExactly("compact");
+          .isNotEmpty()
+          .allMatch("compact"::equals);
       deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (!strayFiles(bucket).isEmpty() && System.nanoTime() < deadline) {
         Thread.sleep(50);
