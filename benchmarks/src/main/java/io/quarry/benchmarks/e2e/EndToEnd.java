@@ -110,9 +110,12 @@ public final class EndToEnd implements Callable<Integer> {
   @Option(
       names = "--reuse-index",
       description =
-          "Keep the index a previous run left in <work-dir>/data when it holds this dataset: no"
-              + " ingest (and no ingest figures), the queries run at once. For iterating on search"
-              + " speed; a full run ingests afresh.")
+          "Keep the index a previous run left in <work-dir>/data when it holds this dataset"
+              + " ingested under the same layout options (--format, --block-events,"
+              + " --journal-compression, --indexed-sessions, every -Dquarry.storage.* property, as"
+              + " <work-dir>/data-ingested.txt records them): no ingest (and no ingest figures),"
+              + " the queries run at once; otherwise it says what differs and ingests afresh. For"
+              + " iterating on search speed; a full run ingests afresh.")
   boolean reuseIndex;
 
   @Option(
@@ -228,20 +231,27 @@ public final class EndToEnd implements Callable<Integer> {
     report.put("queries", results);
 
     // what a finished ingest leaves beside the index, so that --reuse-index knows what it holds
-    Path ingested = workDir.resolve("data-ingested.txt");
-    String ingestedWhat =
-        dataset.getFileName()
-            + " "
-            + rawBytes
-            + " "
-            + format
-            + (blockEvents == null ? "" : " " + blockEvents)
-            + (journalCompression == null ? "" : " " + journalCompression)
-            + (indexedSessions ? " indexed-sessions" : "");
-    boolean reuse =
-        reuseIndex && Files.exists(ingested) && Files.readString(ingested).equals(ingestedWhat);
+    IngestRecord ingested =
+        IngestRecord.of(
+            dataset,
+            rawBytes,
+            format,
+            blockEvents,
+            journalCompression,
+            indexedSessions,
+            System.getProperties());
+    boolean reuse = false;
+    if (reuseIndex) {
+      List<String> differences = ingested.differences(workDir);
+      reuse = differences.isEmpty();
+      if (!reuse) {
+        out.printf(
+            "--reuse-index: the index in %s is not this run's (%s): ingesting afresh%n",
+            workDir.resolve("data"), String.join("; ", differences));
+      }
+    }
     if (!reuse) {
-      Files.deleteIfExists(ingested);
+      IngestRecord.forget(workDir);
     }
     try (QuarryProcess quarry =
         QuarryProcess.start(
@@ -270,7 +280,7 @@ public final class EndToEnd implements Callable<Integer> {
                 quarry::cpuNanos,
                 settled));
         ingest.put("quarrySettle", settled);
-        Files.writeString(ingested, ingestedWhat);
+        ingested.write(workDir);
       }
       long indexBytes = quarry.indexBytes("main");
       ingest.put("quarryIndexBytes", indexBytes);

@@ -96,7 +96,8 @@ final class HotBucketCompaction {
 
   /**
    * The segments of the writer's last commit: none when it never committed (a bucket opened again
-   * after a crash before its first commit: {@code CrashRecoveryTest} found it).
+   * after a crash before its first commit: {@code CrashRecoveryTest} found it). Both roll checks,
+   * deferred ({@link #nothingToCompactForRoll}) and inline ({@link #rollCompacts}), read it.
    */
   private static int committedSegments(IndexWriter writer) throws IOException {
     org.apache.lucene.store.Directory directory = writer.getDirectory();
@@ -115,14 +116,15 @@ final class HotBucketCompaction {
    * Whether the bucket's roll compacts it (compaction inline: no compaction ran ahead of the roll,
    * whose forced merge merges the bucket's segments under its index's commit lock): its last commit
    * holds more than {@link CompactionMergePolicy#ROLL_SEGMENTS} segments. A full bucket is
-   * committed before its roll is asked for; a roll of fewer segments merges nothing.
+   * committed before its roll is asked for, but one that never committed (opened again after a
+   * crash or a failed commit before its first) counts none; a roll of fewer segments merges
+   * nothing.
    */
   boolean rollCompacts() throws IOException {
     IndexWriter current = bucket.writer();
     return compaction.policy() == null
         && current != null
-        && SegmentInfos.readLatestCommit(current.getDirectory()).size()
-            > CompactionMergePolicy.ROLL_SEGMENTS;
+        && committedSegments(current) > CompactionMergePolicy.ROLL_SEGMENTS;
   }
 
   /**
