@@ -292,8 +292,14 @@ final class TransactionGroups<E> {
         (field, held) -> {
           List<Object> list = new ArrayList<>(held);
           if (!command.listsValues(field)) {
-            // a set of distinct values, sorted as text (Splunk's mvlist=false)
-            list.sort(Comparator.comparing(Values::toText));
+            // a set of values distinct as text, sorted as text (Splunk's mvlist=false): a number 0
+            // and a text "0" are one value, whichever type a page gave a field (fillnull value=0
+            // fills a number column with a number, a text column with text)
+            Map<String, Object> byText = new TreeMap<>();
+            for (Object value : held) {
+              byText.putIfAbsent(Values.toText(value), value);
+            }
+            list = new ArrayList<>(byText.values());
           }
           if (!list.isEmpty()) {
             values.put(field, list.size() == 1 ? list.get(0) : List.copyOf(list));

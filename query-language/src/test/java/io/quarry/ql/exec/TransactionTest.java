@@ -68,6 +68,22 @@ class TransactionTest {
   }
 
   @Test
+  void valuesEqualAsTextAreOneValueWhateverTheirType() {
+    // a field a page holds as a number and another page as text (fillnull value=0 over columns of
+    // either type): Splunk's values are text, so the transaction lists 0 once
+    List<Map<String, Object>> events =
+        List.of(
+            Map.of("_time", 140 * SECOND, "session", "a", "_raw", "a 4", "step", 0L),
+            Map.of("_time", 130 * SECOND, "session", "a", "_raw", "a 3", "step", 1L),
+            event(120, "a", "a 2", "0"),
+            event(110, "a", "a 1", "z0"));
+    Object step = run("transaction session", events).get(0).get("step");
+    assertThat(step).isInstanceOf(List.class);
+    assertThat(((List<?>) step).stream().map(String::valueOf).toList())
+        .containsExactly("0", "1", "z0");
+  }
+
+  @Test
   void partialKeysConnectedAndOrphans() {
     // newest first: host only, then cookie only, then host and cookie, then neither
     List<Map<String, Object>> events =
