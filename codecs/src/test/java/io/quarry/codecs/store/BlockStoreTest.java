@@ -324,11 +324,11 @@ class BlockStoreTest {
           .isEqualTo(store.index("ev").buckets().stream().map(BucketInfo::events).toList());
     }
     // new block buckets keep their blocks in the order written (no index sort) and, by default,
-    // their terms in _tok postings (term filters are the experimental layout 3: the test below)
+    // their terms in per-block term filters (layout 3; postings are layout 2: the test below)
     for (Path marker : markers("bl")) {
-      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 2");
+      assertThat(Files.readString(marker).strip()).isEqualTo("blocks 3");
       assertThat(segmentsSorted(marker.getParent())).isNotEmpty().containsOnly(false);
-      assertThat(termIndexes(marker.getParent())).isNotEmpty().containsOnly("postings");
+      assertThat(termIndexes(marker.getParent())).isNotEmpty().containsOnly("filters");
     }
   }
 
