@@ -71,7 +71,7 @@ class ReindexCommandTest {
     assertThat(converted)
         .containsPattern("main\\s+bucket 1\\s+converted: 2,800 events, [0-9.]+ MB -> [0-9.]+ MB")
         .contains("1 buckets converted, 2,800 events");
-    assertThat(formats("main")).containsOnly("blocks 2");
+    assertThat(formats("main")).containsOnly("blocks 3"); // the default layout of new block buckets
     assertThat(formats("web")).isEmpty(); // untouched: the event layout records no format
     assertThat(CliRun.printed(0, "reindex", "--config=" + blocks))
         .contains("every bucket is already in blocks", "0 buckets converted");
