@@ -50,7 +50,8 @@ class InlineRollPermitTest {
   @Test
   void aWaitingInlineRollRollsAtTheCompactionCheckOnceThePermitIsFree() throws Exception {
     CompactionPermits node = new CompactionPermits(1);
-    try (IndexStore waiting = secondStores.open("waiting", HeldInlineRoll.INLINE, FSDirectory::open, node)) {
+    try (IndexStore waiting =
+        secondStores.open("waiting", HeldInlineRoll.INLINE, FSDirectory::open, node)) {
       StoreFixture.fill(waiting, 0, 12_000); // six segments: its roll's forceMerge(4) merges
       try (java.io.Closeable held = node.hold()) {
         secondStores.scheduler().maintenance(0); // full: its roll finds no permit free
@@ -65,5 +66,4 @@ class InlineRollPermitTest {
       assertThat(waiting.count()).isEqualTo(12_000);
     }
   }
-
 }
