@@ -8,7 +8,8 @@ import java.util.Set;
  * Which plugin commands run over events as a {@link PluginOverlayOperator}, and how they name what
  * they write: those whose output rows are their input rows ({@link #overlays}), those whose rows
  * are their own ({@link #makesOwnRows}), and among the first those without a field list that may
- * rewrite every field ({@link #writesEveryField}).
+ * rewrite every field ({@link #writesEveryField}), of which bare {@code fillnull} and {@code
+ * filldown} name what they wrote over their whole output ({@link #holdsOutput}).
  */
 public final class OverlayCommands {
   /** Built-in commands run centrally whose output rows are their input rows. */
@@ -17,6 +18,9 @@ public final class OverlayCommands {
 
   /** Built-in commands that rewrite fields in place, every field without a field list. */
   private static final Set<String> IN_PLACE = Set.of("replace", "filldown", "fillnull");
+
+  /** Those of them that hold their whole input before answering (run centrally). */
+  private static final Set<String> HOLDING = Set.of("filldown", "fillnull");
 
   /** Built-in commands whose output rows are their own, never their input rows. */
   private static final Set<String> OWN_ROWS = Set.of("transpose", "untable", "xyseries");
@@ -48,13 +52,29 @@ public final class OverlayCommands {
    * field ({@link io.quarry.plugin.api.command.BoundCommand#ALL_FIELDS}) and declares none it
    * produces, and is a built-in that rewrites fields in place ({@code replace … WITH …} without
    * {@code IN}, {@code filldown} and {@code fillnull} without fields) or a third-party command
-   * (whatever it does with its rows is known only from its output). Such a command's written fields
-   * are those whose value it changed on some row of its whole output ({@link WrittenFields}).
+   * (whatever it does with its rows is known only from its output). Such a command names a field of
+   * its input on the rows whose value it changed ({@link PluginOverlayOperator}), but those that
+   * {@link #holdsOutput}.
    */
   static boolean writesEveryField(PluginCommand command) {
     return (!command.plugin().equals("built-in") || IN_PLACE.contains(command.name()))
         && command.bound().producedFields().isEmpty()
         && command.bound().requiredFields().contains("*");
+  }
+
+  /**
+   * Whether {@code command} is bare {@code fillnull} or {@code filldown} ({@link
+   * #writesEveryField}), whose written fields are those whose value it changed on some row of its
+   * whole output ({@link WrittenFields}), named on every row: its output over events is held until
+   * its input is over, as the command held it anyway (it answers once its input ends). Not {@code
+   * replace} without {@code IN} nor a third-party command, which stream: holding their output would
+   * make {@code … | replace a WITH b | head 5} read every event (issue 21,
+   * ListingUnderHeadHeldTest).
+   */
+  static boolean holdsOutput(PluginCommand command) {
+    return command.plugin().equals("built-in")
+        && HOLDING.contains(command.name())
+        && writesEveryField(command);
   }
 
   /**

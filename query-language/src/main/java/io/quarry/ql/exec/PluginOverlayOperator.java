@@ -10,6 +10,7 @@ import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.engine.BlockCopies;
+import io.quarry.ql.exec.PendingBatches.Batch;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -24,15 +25,16 @@ import java.util.concurrent.CompletionStage;
  * reads ({@code requiredFields}; all of them for {@code *}) and {@link PluginOperators#ROW_COLUMN};
  * an output position is the input event whose id it carries, with the fields the command writes
  * laid over it ({@link #overlaid}: those it names, {@code producedFields}, and the columns that are
- * not an input block passed through; without a field list, those it changed on some row of its
- * whole output, its output held until its input is over, {@link WrittenFields}). Each output page
- * leaves as the events' own pages (every column of the batch, at the positions the ids name), those
- * columns set over them, and the hidden column {@link #OVERLAID} naming them at every position —
- * from which the event listing after it replays, row by row, the fields each event lists with the
- * operator's output laid over it (a value set is listed, a null one no longer is). The columns
- * named {@code hidden} pass along the events' pages but never reach the plugin. One page of the
- * plugin's may make several output pages (one per batch its positions come from): they wait in a
- * queue, and no input is taken while it holds one.
+ * not an input block passed through; bare {@code fillnull}/{@code filldown}, those it changed on
+ * some row of its whole output, its output held until its input is over, {@link WrittenFields};
+ * another command without a field list, a field of its input on the rows whose value it changed).
+ * Each output page leaves as the events' own pages (every column of the batch, at the positions the
+ * ids name), those columns set over them, and the hidden column {@link #OVERLAID} naming them at
+ * every position — from which the event listing after it replays, row by row, the fields each event
+ * lists with the operator's output laid over it (a value set is listed, a null one no longer is).
+ * The columns named {@code hidden} pass along the events' pages but never reach the plugin. One
+ * page of the plugin's may make several output pages (one per batch its positions come from): they
+ * wait in a queue, and no input is taken while it holds one.
  *
  * <p>Exact for the commands whose output rows are their input rows ({@link
  * OverlayCommands#overlays}). An output page without the row column holds rows of the operator's
@@ -49,19 +51,14 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   private final io.quarry.plugin.api.data.BlockFactory factory;
   private final Set<String> hidden;
   private final Set<String> produced; // the fields it writes: laid over whatever its blocks are
-  private final WrittenFields written; // without a field list: what it wrote, its output held
+  private final WrittenFields written; // bare fillnull/filldown: what it wrote, its output held
+  private final boolean perRow; // other commands without a field list: named where they changed
   private final boolean ordered;
   private final boolean pageAtATime;
-  private final ArrayDeque<Batch> pending = new ArrayDeque<>();
+  private final PendingBatches pending = new PendingBatches();
   private final ArrayDeque<Page> output = new ArrayDeque<>(); // laid over, not pulled yet
   private long nextId;
   private long batchBytes; // the batches kept while its output is held, counted (written)
-
-  private record Batch(long base, Page events, Page in) {
-    boolean holds(long id) {
-      return id >= base && id < base + events.positionCount();
-    }
-  }
 
   /**
    * @param hidden columns of the input pages the operator does not see (an every-field listing's
@@ -74,7 +71,8 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     this.factory = operator.factory();
     this.hidden = Set.copyOf(hidden);
     this.produced = Set.copyOf(command.bound().producedFields());
-    this.written = OverlayCommands.writesEveryField(command) ? new WrittenFields() : null;
+    this.written = OverlayCommands.holdsOutput(command) ? new WrittenFields() : null;
+    this.perRow = written == null && OverlayCommands.writesEveryField(command);
     this.ordered = command.kind() == CommandKind.STREAMING;
     this.pageAtATime = command.bound() instanceof PageAtATime;
   }
@@ -111,7 +109,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
       batchBytes += bytes;
     }
     Page in = input(events);
-    pending.addLast(new Batch(nextId, events, in));
+    pending.add(new Batch(nextId, events, in));
     nextId += events.positionCount();
     operator.addInput(in); // the operator owns it now
   }
@@ -254,10 +252,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
         from = to;
       }
       if (ordered) {
-        long last = ids.getLong(page.positionCount() - 1);
-        while (!pending.isEmpty() && !pending.peekFirst().holds(last)) {
-          pending.removeFirst();
-        }
+        pending.dropBefore(ids.getLong(page.positionCount() - 1));
       }
     } finally {
       factory.release(page);
@@ -271,12 +266,15 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
    * f}, {@code nomv f} rewrite {@code f} in place), laid over even where it handed its input block
    * back (no null to fill, no value to replace in this batch), plus any column that is not a block
    * of its input passed through (checked against the operator's input page of the first position's
-   * batch). A command without one ({@link OverlayCommands#writesEveryField}) writes the fields it
-   * changed on some row of its whole output ({@link WrittenFields}, its output held until then).
-   * Either way a row lists a written field wherever it holds a value — its index-time one, its own
-   * search-time one, or the one the command set — and never because of which rows shared its batch
-   * (issue 21): naming only a batch's rebuilt columns listed a row's own search-time value where
-   * another row of its batch made the operator build a new block.
+   * batch). Bare {@code fillnull}/{@code filldown} ({@link OverlayCommands#holdsOutput}) write the
+   * fields they changed on some row of their whole output ({@link WrittenFields}, their output held
+   * until then). Either way a row lists a written field wherever it holds a value — its index-time
+   * one, its own search-time one, or the one the command set — and never because of which rows
+   * shared its batch (issue 21): naming only a batch's rebuilt columns listed a row's own
+   * search-time value where another row of its batch made the operator build a new block. A
+   * streaming command without a field list ({@link OverlayCommands#writesEveryField}, not held: a
+   * {@code head} after it must stop it) has its rebuilt columns laid over here, and {@link
+   * #laidOver} names a field of its input only on the rows whose value it changed.
    */
   private List<Integer> overlaid(Page page, Batch batch, int rowColumn) {
     List<Integer> overlay = new ArrayList<>();
@@ -314,15 +312,30 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
         from == 0 && to == page.positionCount() ? page : BlockCopies.filter(page, outputs, count);
     Block before = laid.block(OVERLAID); // an earlier plugin command's, over the same events
     Set<String> names = new LinkedHashSet<>();
+    List<String> changedNames = new ArrayList<>(); // perRow: named where the value changed
+    List<Block> inputs = new ArrayList<>(); // and their input blocks
+    List<Block> changed = new ArrayList<>(); // and their output blocks (positions from..to)
     for (int c : overlay) {
       String name = page.schema().column(c).name();
       laid = laid.withColumn(name, rows.block(c));
-      names.add(name);
+      int inColumn = batch.in().schema().indexOf(name);
+      if (perRow && inColumn >= 0 && !changedNames.contains(name)) {
+        changedNames.add(name);
+        inputs.add(batch.in().block(inColumn));
+        changed.add(rows.block(c));
+      } else if (!changedNames.contains(name)) {
+        names.add(name);
+      }
     }
     BytesBlock.Builder overlaid = BytesBlock.builder(count);
     for (int i = 0; i < count; i++) {
       Set<Object> all = new LinkedHashSet<>(before == null ? List.of() : before.getValues(i));
       all.addAll(names);
+      for (int n = 0; n < changedNames.size(); n++) {
+        if (!WrittenFields.sameValues(inputs.get(n), events[i], changed.get(n), i)) {
+          all.add(changedNames.get(n));
+        }
+      }
       if (all.isEmpty()) {
         overlaid.appendNull();
       } else if (all.size() == 1) {
@@ -364,19 +377,17 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
   }
 
   private Batch batchOf(long id) {
-    for (Batch candidate : pending) {
-      if (candidate.holds(id)) {
-        return candidate;
-      }
-    }
-    throw new PluginFailureException(
-        command.name(),
-        command.plugin(),
-        new IllegalStateException(
-            "output row "
-                + id
-                + " is not a row it was given ("
-                + PluginOperators.ROW_COLUMN
-                + " changed?)"));
+    return pending.find(
+        id,
+        () ->
+            new PluginFailureException(
+                command.name(),
+                command.plugin(),
+                new IllegalStateException(
+                    "output row "
+                        + id
+                        + " is not a row it was given ("
+                        + PluginOperators.ROW_COLUMN
+                        + " changed?)")));
   }
 }

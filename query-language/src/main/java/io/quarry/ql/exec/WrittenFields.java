@@ -9,15 +9,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The fields a plugin command without a field list wrote over events ({@link
- * OverlayCommands#writesEveryField}: {@code fillnull}, {@code filldown}, {@code replace … WITH …}
- * without {@code IN}, a third-party command reading {@code *} that declares no field it produces),
- * and its output pages held until its input is over. A field is written when the command changed
- * its value (compared by text: a column may change its type) on some row of its whole output, or
- * gave a row a field its input page lacked; which those are is known only once every row went
- * through, so {@link PluginOverlayOperator} lays the written fields over every row of the answer —
- * the rule of the commands with a field list, whose written fields are those they name — and no
- * other, whatever rows shared a batch (issue 21).
+ * The fields bare {@code fillnull} or {@code filldown} wrote over events ({@link
+ * OverlayCommands#holdsOutput}), and its output pages held until its input is over. A field is
+ * written when the command changed its value (compared by text: a column may change its type) on
+ * some row of its whole output, or gave a row a field its input page lacked; which those are is
+ * known only once every row went through, so {@link PluginOverlayOperator} lays the written fields
+ * over every row of the answer — the rule of the commands with a field list, whose written fields
+ * are those they name — and no other, whatever rows shared a batch (issue 21).
  */
 final class WrittenFields {
   /** Where an output position's event came from. */
@@ -83,7 +81,7 @@ final class WrittenFields {
   }
 
   /** Whether two positions hold the same values, by their text (a column may change its type). */
-  private static boolean sameValues(Block a, int at, Block b, int bt) {
+  static boolean sameValues(Block a, int at, Block b, int bt) {
     List<Object> left = a.getValues(at);
     List<Object> right = b.getValues(bt);
     if (left.size() != right.size()) {

@@ -26,14 +26,15 @@
  * io.quarry.ql.exec.QueuedPageOperator}s, the aggregations their own operators; a plugin's wrapped
  * as a {@link io.quarry.ql.exec.PluginOperator}; over an event listing's batches as a {@link
  * io.quarry.ql.exec.PluginOverlayOperator}, which commands so and what they name {@link
- * io.quarry.ql.exec.OverlayCommands} and {@link io.quarry.ql.exec.WrittenFields}; {@code mstats
- * append=true} pulls its points from a {@link io.quarry.ql.exec.MetricAppend} read), and one {@link
- * io.quarry.ql.exec.Driver} per chain moves pages through them, pulled from a source operator at
- * the chain's head (a batch slice's scan, the time-ordered scan; a reduce side's {@link
- * io.quarry.ql.exec.PagesSource} over a generator's or a metric command's pages, or its {@link
- * io.quarry.ql.exec.OutputSource} over a finished aggregation or a generating plugin command),
- * counting each as a stage of {@link io.quarry.ql.exec.StageStats}. A reduce side is only pulled:
- * {@link io.quarry.ql.exec.ReduceChain} lays its runs of commands (over events, a listing's marking
+ * io.quarry.ql.exec.OverlayCommands} and {@link io.quarry.ql.exec.WrittenFields}, the batches it
+ * keeps {@link io.quarry.ql.exec.PendingBatches}; {@code mstats append=true} pulls its points from
+ * a {@link io.quarry.ql.exec.MetricAppend} read), and one {@link io.quarry.ql.exec.Driver} per
+ * chain moves pages through them, pulled from a source operator at the chain's head (a batch
+ * slice's scan, the time-ordered scan; a reduce side's {@link io.quarry.ql.exec.PagesSource} over a
+ * generator's or a metric command's pages, or its {@link io.quarry.ql.exec.OutputSource} over a
+ * finished aggregation or a generating plugin command), counting each as a stage of {@link
+ * io.quarry.ql.exec.StageStats}. A reduce side is only pulled: {@link
+ * io.quarry.ql.exec.ReduceChain} lays its runs of commands (over events, a listing's marking
  * stages, results) and the steps between them into one chain, and {@link
  * io.quarry.ql.exec.ReduceHeads} says when it wants nothing more, which finishes its source, and
  * when the commands after a writing step ({@code outputlookup}, a table) do, which stops their

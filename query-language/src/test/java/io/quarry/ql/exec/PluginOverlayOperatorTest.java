@@ -149,13 +149,12 @@ class PluginOverlayOperatorTest {
   }
 
   /**
-   * A command without a field list ({@code replace g1 WITH G}, no {@code IN}) names the fields it
-   * changed on some row of its whole output on every row, whatever the random page splits — here g
-   * (g1 became G), not n, which it changed nowhere —, its output held until its input ends and
-   * everything counted released.
+   * A streaming command without a field list ({@code replace g1 WITH G}, no {@code IN}) names g
+   * only on the rows whose value it changed, whatever the random page splits, and answers a batch
+   * before its input ends: its output is not held (issue 21, {@code … | replace … | head 5}).
    */
   @Test
-  void aCommandWithoutAFieldListNamesWhatItWroteOnEveryRow() {
+  void aStreamingCommandWithoutAFieldListNamesTheRowsItChangedAndHoldsNothing() {
     for (int seed = 0; seed < 8; seed++) {
       Random random = new Random(seed);
       MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
@@ -170,7 +169,44 @@ class PluginOverlayOperatorTest {
       assertThat(rows).as("seed %d", seed).hasSize(30);
       for (int e = 0; e < 30; e++) {
         assertThat(rows.get(e).get("g")).isEqualTo(e % 3 == 1 ? "G" : "g" + e % 3);
-        assertThat(rows.get(e).get(PluginOverlayOperator.OVERLAID)).as("row %d", e).isEqualTo("g");
+        assertThat(rows.get(e).get(PluginOverlayOperator.OVERLAID))
+            .as("seed %d row %d", seed, e)
+            .isEqualTo(e % 3 == 1 ? "g" : null);
+      }
+      assertThat(account.used()).as("seed %d: released", seed).isZero();
+    }
+    MemoryAccount account = MemoryAccount.unbounded("test");
+    Operator replace = operators("replace g1 WITH G", account).getFirst();
+    try {
+      replace.addInput(pages(new Random(0)).getFirst());
+      assertThat(replace.getOutput()).as("answered before its input ends").isNotNull();
+    } finally {
+      replace.close();
+    }
+  }
+
+  /**
+   * Bare {@code fillnull} names the fields it changed on some row of its whole output on every row,
+   * whatever the random page splits — here n (it filled the nulls of e % 4 == 1), not g, which it
+   * changed nowhere —, its output held until its input ends and everything counted released.
+   */
+  @Test
+  void bareFillnullNamesWhatItWroteOnEveryRow() {
+    for (int seed = 0; seed < 8; seed++) {
+      Random random = new Random(seed);
+      MemoryAccount account = new MemoryAccount("test", Long.MAX_VALUE);
+      List<Operator> operators = operators("fillnull", account);
+      List<Page> out;
+      try {
+        out = new ProtocolDriver("fillnull", operators, random).run(pages(random));
+      } finally {
+        operators.forEach(Operator::close);
+      }
+      List<Map<String, Object>> rows = TestPages.rows(out);
+      assertThat(rows).as("seed %d", seed).hasSize(30);
+      for (int e = 0; e < 30; e++) {
+        assertThat(String.valueOf(rows.get(e).get("n"))).isEqualTo(e % 4 == 1 ? "0" : "" + e);
+        assertThat(rows.get(e).get(PluginOverlayOperator.OVERLAID)).as("row %d", e).isEqualTo("n");
       }
       // the 30 events' batches were all kept, and counted, until its input ended
       assertThat(account.peak()).as("seed %d", seed).isGreaterThan(30 * MemoryTracker.ROW_BYTES);
@@ -180,14 +216,14 @@ class PluginOverlayOperatorTest {
 
   /** Over a limit smaller than the batches it keeps it fails, and gives back all it counted. */
   @Test
-  void aCommandWithoutAFieldListFailsOverTheLimitAndReleases() {
+  void bareFillnullFailsOverTheLimitAndReleases() {
     MemoryAccount account = new MemoryAccount("test", 10 * MemoryTracker.ROW_BYTES);
-    List<Operator> operators = operators("replace g1 WITH G", account);
+    List<Operator> operators = operators("fillnull", account);
     try {
       Throwable thrown =
           org.assertj.core.api.Assertions.catchThrowable(
               () ->
-                  new ProtocolDriver("replace", operators, new Random(1))
+                  new ProtocolDriver("fillnull", operators, new Random(1))
                       .run(pages(new Random(1))));
       boolean overLimit = false;
       for (Throwable t = thrown; t != null; t = t.getCause()) {

@@ -23,7 +23,7 @@ final class SearchLevel {
 
   /**
    * Whether {@code level} asks the events to carry every field: {@code smart} or {@code verbose}
-   * (any case); not {@code fast} nor an absent one.
+   * (any case, spaces around it ignored); not {@code fast} nor an absent or blank one.
    *
    * @throws ApiException 400 {@code INVALID_PARAMETER} for any other value
    */
@@ -31,7 +31,7 @@ final class SearchLevel {
     if (level == null || level.isBlank()) {
       return false;
     }
-    return switch (level.toLowerCase(Locale.ROOT)) {
+    return switch (level.strip().toLowerCase(Locale.ROOT)) {
       case "fast" -> false;
       case "smart", "verbose" -> true;
       default ->

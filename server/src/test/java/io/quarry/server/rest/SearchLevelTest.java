@@ -184,6 +184,14 @@ class SearchLevelTest {
   }
 
   @Test
+  void aLevelWithSpacesAroundItOrInAnyCaseIsTakenNotRefused() throws Exception {
+    assertThat(oneshot("search index=main", " Verbose ")).isEqualTo(EVERY_FIELD);
+    assertThat(oneshot("search index=main", "SMART\t")).isEqualTo(EVERY_FIELD);
+    assertThat(oneshot("search index=main", " fast")).isEqualTo(PLAIN);
+    assertThat(oneshot("search index=main", "FAST ")).isEqualTo(PLAIN);
+  }
+
+  @Test
   void anyOtherLevelIsRefused() throws Exception {
     for (String path : new String[] {"/services/search/jobs", "/services/search/jobs/export"}) {
       HttpResponse<String> response =
