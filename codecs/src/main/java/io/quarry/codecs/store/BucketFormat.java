@@ -18,19 +18,18 @@ import org.apache.lucene.util.IOUtils;
  *
  * <p>The block layout is versioned in the record: {@code blocks} (version 1) buckets keep their
  * segments sorted by {@code _time}, newest block first (Lucene's index sort, which rewrites the
- * stored fields at every flush and merge); {@code blocks 2} (version 2) keeps
- * block documents in the order they were written, and a time-ordered scan orders a segment's
- * candidate blocks by their newest event itself ({@link BlockCursor}); {@code blocks 3} (version
- * {@value #BLOCKS_VERSION}, every new block bucket since session 39; session 27 built it) is
- * version 2 without postings for the events' terms: each block document carries a {@link
- * io.quarry.codecs.block.TermFilter} of its terms instead of {@code _tok} (see {@link
- * BlockDocuments}), which a term query probes ({@link BlockQueries}). It takes the {@code _tok}
- * inversion and postings off ingest (server CPU −14% at 10M lines) for +8% bytes and ~1.5× the
- * candidate blocks of a rare term; wildcards whose literal prefix is under 4 bytes read every block
- * in range (docs/design/block-index.md, "Term filters at 10M"). {@code
- * -Dquarry.storage.termFilters=false} makes new block buckets {@code blocks 2} again. A reader
- * refuses a version it does not
- * know rather than misread it (a version 2 reader would find no term in a version 3 bucket).
+ * stored fields at every flush and merge); {@code blocks 2} (version 2) keeps block documents in
+ * the order they were written, and a time-ordered scan orders a segment's candidate blocks by their
+ * newest event itself ({@link BlockCursor}); {@code blocks 3} (version {@value #BLOCKS_VERSION},
+ * every new block bucket since session 39; session 27 built it) is version 2 without postings for
+ * the events' terms: each block document carries a {@link io.quarry.codecs.block.TermFilter} of its
+ * terms instead of {@code _tok} (see {@link BlockDocuments}), which a term query probes ({@link
+ * BlockQueries}). It takes the {@code _tok} inversion and postings off ingest (server CPU −14% at
+ * 10M lines) for +8% bytes and ~1.5× the candidate blocks of a rare term; wildcards whose literal
+ * prefix is under 4 bytes read every block in range (docs/design/block-index.md, "Term filters at
+ * 10M"). {@code -Dquarry.storage.termFilters=false} makes new block buckets {@code blocks 2} again.
+ * A reader refuses a version it does not know rather than misread it (a version 2 reader would find
+ * no term in a version 3 bucket).
  */
 public enum BucketFormat {
   EVENTS,
@@ -49,9 +48,14 @@ public enum BucketFormat {
    */
   public static final String TERM_FILTERS_PROPERTY = "quarry.storage.termFilters";
 
-  /** The layout version new block buckets record: 3, or 2 where {@link #TERM_FILTERS_PROPERTY} is false. */
+  /**
+   * The layout version new block buckets record: 3, or 2 where {@link #TERM_FILTERS_PROPERTY} is
+   * false.
+   */
   static int newBlocksVersion() {
-    return Boolean.parseBoolean(System.getProperty(TERM_FILTERS_PROPERTY, "true")) ? BLOCKS_VERSION : 2;
+    return Boolean.parseBoolean(System.getProperty(TERM_FILTERS_PROPERTY, "true"))
+        ? BLOCKS_VERSION
+        : 2;
   }
 
   /**
