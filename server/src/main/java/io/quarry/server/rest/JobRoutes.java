@@ -87,7 +87,14 @@ public final class JobRoutes {
     Duration ttl = request.seconds("ttl", jobs.defaultTtl());
     SearchJob job =
         submission.submit(
-            user, request.query(), request.earliest(), request.latest(), timeLimit, ttl, readOnly);
+            user,
+            request.query(),
+            request.earliest(),
+            request.latest(),
+            timeLimit,
+            ttl,
+            readOnly,
+            false);
     if (mode.equals("blocking")) {
       job.await(timeLimit.plusSeconds(60));
     }

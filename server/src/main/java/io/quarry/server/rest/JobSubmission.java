@@ -39,27 +39,13 @@ final class JobSubmission {
       String latest,
       Duration timeLimit,
       Duration ttl) {
-    return submit(user, query, earliest, latest, timeLimit, ttl, false);
+    return submit(user, query, earliest, latest, timeLimit, ttl, false, false);
   }
 
   /**
    * {@link #submit}, refusing when {@code readOnly} a query that writes as it is planned (400
-   * {@code SEARCH_WRITES}).
-   */
-  SearchJob submit(
-      io.quarry.server.auth.Access user,
-      String query,
-      String earliest,
-      String latest,
-      Duration timeLimit,
-      Duration ttl,
-      boolean readOnly) {
-    return submit(user, query, earliest, latest, timeLimit, ttl, readOnly, false);
-  }
-
-  /**
-   * {@link #submit}, the job's events listing every field they have where {@code everyEventField}
-   * (Splunk's {@code adhoc_search_level}, {@link SearchLevel}).
+   * {@code SEARCH_WRITES}), the job's events listing every field they have where {@code
+   * everyEventField} (Splunk's {@code adhoc_search_level}, {@link SearchLevel}).
    */
   SearchJob submit(
       io.quarry.server.auth.Access user,

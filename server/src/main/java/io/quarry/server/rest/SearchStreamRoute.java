@@ -84,7 +84,15 @@ public final class SearchStreamRoute {
             compression.equals("zstd"))) {
       try {
         StreamedSearch.run(
-            search, admitted, query, plan, timeLimit, exchange, writer::page, writer::finish);
+            search,
+            admitted,
+            query,
+            plan,
+            timeLimit,
+            exchange,
+            writer::page,
+            writer::finish,
+            false);
       } catch (RuntimeException failure) {
         if (!writer.started()) {
           throw failure;

@@ -36,24 +36,7 @@ final class StreamedSearch {
    * Runs the search, its pages to {@code writer}; once it ran to its end, {@code ending} finishes
    * the response and only then are the search's summary logged and its audit record made — the
    * client has its answer without waiting for them (both are made whether or not the ending could
-   * be sent).
-   */
-  static SearchStats run(
-      SearchService search,
-      AdmittedSearch admitted,
-      String query,
-      SearchPlan plan,
-      Duration timeLimit,
-      Exchange exchange,
-      PageWriter writer,
-      Ending ending)
-      throws IOException {
-    return run(search, admitted, query, plan, timeLimit, exchange, writer, ending, false);
-  }
-
-  /**
-   * {@link #run(SearchService, AdmittedSearch, String, SearchPlan, Duration, Exchange, PageWriter,
-   * Ending)}, its events listing every field they have where {@code everyEventField} ({@link
+   * be sent); its events list every field they have where {@code everyEventField} ({@link
    * SearchLevel}).
    */
   static SearchStats run(
