@@ -115,16 +115,10 @@ public final class JobManager implements Closeable {
    * Keeps a job that waits for one of its user's search slots (state {@code QUEUED}); it is planned
    * and run once one is free.
    *
+   * @param everyEventField whether its events list every field they have ({@link
+   *     io.quarry.server.search.SearchControl#everyEventField}: Splunk's {@code adhoc_search_level}
+   *     {@code smart} or {@code verbose})
    * @throws ApiException 503 when too many jobs are kept
-   */
-  public SearchJob submitWaiting(WaitingJob spec, String reason) {
-    return submitWaiting(spec, reason, false);
-  }
-
-  /**
-   * {@link #submitWaiting(WaitingJob, String)}, its events listing every field they have where
-   * {@code everyEventField} ({@link io.quarry.server.search.SearchControl#everyEventField}:
-   * Splunk's {@code adhoc_search_level} {@code smart} or {@code verbose}).
    */
   public SearchJob submitWaiting(WaitingJob spec, String reason, boolean everyEventField) {
     if (jobs.size() >= maxJobs) {
@@ -181,17 +175,9 @@ public final class JobManager implements Closeable {
    * @param timeLimit the most time it may read events (at most the server's maximum)
    * @param ttl how long it is kept after it was last looked at (at most the maximum TTL), or null
    *     for the default
+   * @param everyEventField whether its events list every field they have (as {@link
+   *     #submitWaiting})
    * @throws ApiException 503 when the job pool and its queue are full or too many jobs are kept
-   */
-  public SearchJob submit(
-      String query, SearchPlan plan, AdmittedSearch admitted, Duration timeLimit, Duration ttl) {
-    return submit(query, plan, admitted, timeLimit, ttl, false);
-  }
-
-  /**
-   * {@link #submit(String, SearchPlan, AdmittedSearch, Duration, Duration)}, its events listing
-   * every field they have where {@code everyEventField} (Splunk's {@code adhoc_search_level} {@code
-   * smart} or {@code verbose}).
    */
   public SearchJob submit(
       String query,
