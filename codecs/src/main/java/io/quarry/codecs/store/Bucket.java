@@ -116,7 +116,7 @@ final class Bucket implements Closeable {
             DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
         recorded =
             format == BucketFormat.BLOCKS
-                ? format.record(path)
+                ? format.record(path, options.termIndexOfNewBuckets())
                 : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
       BucketActivity activity = new BucketActivity(options.compaction().idleNanos(), ticker);
