@@ -15,6 +15,8 @@ package io.quarry.client;
  * @param compactionDue whether a compaction will start without more events (the server's idle and
  *     pending rules; false from a server that does not say)
  * @param compactions compaction merges finished since the server started
+ * @param compactionWaitingSegments hot-bucket fast segments whose natural merges wait for the
+ *     compaction while the index takes events (0 from a server that does not say)
  */
 public record IndexSummary(
     String name,
@@ -30,7 +32,8 @@ public record IndexSummary(
     long compactionPendingBytes,
     boolean compacting,
     boolean compactionDue,
-    long compactions) {
+    long compactions,
+    int compactionWaitingSegments) {
   public IndexSummary {
     bytesByKind = java.util.Map.copyOf(bytesByKind);
   }

@@ -123,7 +123,8 @@ final class ServerAnswers {
               index.path("compaction").path("pendingBytes").asLong(),
               index.path("compaction").path("running").asBoolean(),
               index.path("compaction").path("due").asBoolean(),
-              index.path("compaction").path("compactions").asLong()));
+              index.path("compaction").path("compactions").asLong(),
+              index.path("compaction").path("waitingSegments").asInt()));
     }
     return summaries;
   }

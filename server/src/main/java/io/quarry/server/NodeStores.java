@@ -22,7 +22,8 @@ import org.apache.lucene.store.LockObtainFailedException;
 /**
  * The two stores of a node's data directory, opened with the configured options: the event store
  * (every event index, with the internal and audit indexes) and the metric store (the indexes
- * declared {@code datatype: metric}).
+ * declared {@code datatype: metric}), both on the node's clock (bucket ages and retention; until
+ * session 40 the event store took the system clock whatever the server was given).
  */
 record NodeStores(EventStore events, MetricStore metrics) {
 
@@ -62,11 +63,7 @@ record NodeStores(EventStore events, MetricStore metrics) {
       options.put(AuditLog.INDEX, config.storage().options(AuditLog.INDEX));
       events =
           EventStore.open(
-              dataDirectory,
-              options,
-              Clock.systemUTC(),
-              config.storage().committerThreads(),
-              directories);
+              dataDirectory, options, clock, config.storage().committerThreads(), directories);
     } catch (LockObtainFailedException e) {
       throw new ConfigException(
           "data directory " + dataDirectory + " is in use by another Quarry process", e);

@@ -274,10 +274,10 @@ public final class QuarryServer implements Closeable {
               store.indexNames().stream()
                   .mapToLong(i -> store.index(i).quarantinedBuckets())
                   .sum());
-      metrics.deferredMerges(
+      metrics.fastSegmentsWaiting(
           () ->
               store.indexNames().stream()
-                  .mapToLong(i -> store.index(i).compaction().deferredMerges())
+                  .mapToLong(i -> store.index(i).compaction().waitingSegments())
                   .sum());
       HttpServer http =
           HttpServer.start(config.server(), router, metrics, tls == null ? null : tls.context());

@@ -145,9 +145,10 @@ public final class TestServers {
         (index, format) ->
             indexes.put(
                 index,
-                new IndexStorage(null, null, null, null, null, null, null, null, format, null)));
+                new IndexStorage(
+                    null, null, null, null, null, null, null, null, format, null, null)));
     return new Storage(
-        null, null, null, null, null, Map.copyOf(indexes), null, null, null, null, null);
+        null, null, null, null, null, Map.copyOf(indexes), null, null, null, null, null, null);
   }
 
   /**

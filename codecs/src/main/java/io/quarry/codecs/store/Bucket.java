@@ -54,14 +54,15 @@ final class Bucket implements Closeable {
       Directory directory,
       long created,
       BucketFormat.Recorded recorded,
-      CompactionMergePolicy compaction) {
+      CompactionMergePolicy compaction,
+      BucketActivity activity) {
     this.id = id;
     this.path = path;
     this.directory = directory;
     this.created = created;
     this.format = recorded.format();
     this.termFilters = recorded.termFilters();
-    this.compaction = new BucketCompaction(compaction);
+    this.compaction = new BucketCompaction(compaction, activity);
     this.hotCompaction = new HotBucketCompaction(this, this.compaction);
     this.search = new BucketSearchers(this, directory);
   }
@@ -74,6 +75,21 @@ final class Bucket implements Closeable {
   /** Opens a bucket through a directory factory; tests pass one that injects I/O faults. */
   static Bucket open(
       long id, Path path, IndexOptions options, long now, DirectoryFactory directories)
+      throws IOException {
+    return open(id, path, options, now, directories, System::nanoTime);
+  }
+
+  /**
+   * As above, its idle time ({@link BucketActivity}) on {@code ticker}'s nanoseconds: tests move it
+   * instead of sleeping.
+   */
+  static Bucket open(
+      long id,
+      Path path,
+      IndexOptions options,
+      long now,
+      DirectoryFactory directories,
+      java.util.function.LongSupplier ticker)
       throws IOException {
     Files.createDirectories(path);
     Directory directory = directories.open(path);
@@ -88,7 +104,8 @@ final class Bucket implements Closeable {
                 directory,
                 manifest.created(),
                 recorded == null ? new BucketFormat.Recorded(BucketFormat.EVENTS, 1) : recorded,
-                null);
+                null,
+                new BucketActivity(options.compaction().idleNanos(), ticker));
         bucket.state = BucketState.WARM;
         bucket.extent.set(
             manifest.minTime(), manifest.maxTime(), manifest.events(), manifest.maxSequence());
@@ -99,11 +116,12 @@ final class Bucket implements Closeable {
             DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
         recorded =
             format == BucketFormat.BLOCKS
-                ? format.record(path)
+                ? format.record(path, options.termIndexOfNewBuckets())
                 : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
       }
-      CompactionMergePolicy policy = HotBucketConfig.compactionPolicy(options);
-      Bucket bucket = new Bucket(id, path, directory, now, recorded, policy);
+      BucketActivity activity = new BucketActivity(options.compaction().idleNanos(), ticker);
+      CompactionMergePolicy policy = HotBucketConfig.compactionPolicy(options, activity);
+      Bucket bucket = new Bucket(id, path, directory, now, recorded, policy, activity);
       bucket.mergeScheduler = new AbortableMergeScheduler();
       IndexWriterConfig config =
           HotBucketConfig.of(options, recorded, bucket.compaction, bucket.mergeScheduler);

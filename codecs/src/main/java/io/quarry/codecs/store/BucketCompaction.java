@@ -8,15 +8,15 @@ import org.apache.lucene.index.IndexWriter;
 
 /**
  * Where one bucket's deferred compaction stands ({@link CompactionSettings}): its merge policy
- * (none when compaction is inline or the bucket opened warm), when it last took an event, the
- * merges and compactions its searchers already see, whether a compaction it started has not
- * finished, and the lock under which a compaction and the roll's forced merge take the writer's
- * forced merge in turn. {@link Bucket} holds one and asks it; the bucket's writer and searchers
- * stay the bucket's.
+ * (none when compaction is inline or the bucket opened warm), when it last took an event ({@link
+ * BucketActivity}, which the policy's deferral of natural merges reads too), the merges and
+ * compactions its searchers already see, whether a compaction it started has not finished, and the
+ * lock under which a compaction and the roll's forced merge take the writer's forced merge in turn.
+ * {@link Bucket} holds one and asks it; the bucket's writer and searchers stay the bucket's.
  */
 final class BucketCompaction {
   private final CompactionMergePolicy policy; // null: compaction inline, or a bucket opened warm
-  private volatile long lastAddNanos = System.nanoTime();
+  private final BucketActivity activity;
   private volatile long searchedCompactions; // compaction merges the searchers already see
   private volatile boolean requested; // startIfDue started one since the bucket opened
   private volatile long compactionsAtRequest; // compaction merges done when it last started one
@@ -29,17 +29,19 @@ final class BucketCompaction {
 
   /**
    * @param policy the hot bucket's merge policy when compaction is deferred, else null
+   * @param activity when the bucket last took an event (the policy's too)
    */
-  BucketCompaction(CompactionMergePolicy policy) {
+  BucketCompaction(CompactionMergePolicy policy, BucketActivity activity) {
     this.policy = policy;
-    if (policy != null) {
-      policy.deferWhile(() -> lastAddNanos);
-    }
+    this.activity = activity;
   }
 
-  /** Natural merges held back while the bucket takes events ({@link CompactionMergePolicy}). */
-  int deferredMerges() {
-    return policy == null ? 0 : policy.deferredMerges();
+  /**
+   * Fast segments whose natural merges wait for the compaction while the bucket takes events
+   * ({@link CompactionMergePolicy#waitingSegments}).
+   */
+  int waitingSegments() {
+    return policy == null ? 0 : policy.waitingSegments();
   }
 
   /** The merge policy to write with, or null (compaction inline). */
@@ -49,7 +51,7 @@ final class BucketCompaction {
 
   /** An event was added now. */
   void added() {
-    lastAddNanos = System.nanoTime();
+    activity.added();
   }
 
   /** A merged segment was warmed (the writer's merged-segment warmer). */
@@ -60,9 +62,9 @@ final class BucketCompaction {
   /**
    * Reopens the searchers once merges finished since they opened (see {@link #searchMerged}), then
    * starts a compaction in the background (Lucene's merge threads) when one is due: fast segments
-   * (with events not yet flushed) of at least {@code settings.idleMinBytes()} and no event added
-   * for {@code settings.idle()}, or fast segments of at least {@code settings.pendingBytes()}; none
-   * while one runs or a roll does.
+   * (with events not yet flushed) of at least {@code settings.idleMinBytes()} and the bucket idle
+   * ({@link BucketActivity#idle}: no event added for {@code settings.idle()}), or fast segments of
+   * at least {@code settings.pendingBytes()}; none while one runs or a roll does.
    *
    * @param writer the hot bucket's writer
    * @param hot whether the bucket is still hot (asked again under the lock a roll takes)
@@ -77,7 +79,7 @@ final class BucketCompaction {
       IOAction reopen,
       Permit permit)
       throws IOException {
-    boolean idle = System.nanoTime() - lastAddNanos >= settings.idleNanos();
+    boolean idle = activity.idle();
     searchMerged(idle, reopen);
     if (policy == null || policy.compacting()) {
       return false;

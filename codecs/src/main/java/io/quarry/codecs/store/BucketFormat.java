@@ -27,8 +27,9 @@ import org.apache.lucene.util.IOUtils;
  * BlockQueries}). It takes the {@code _tok} inversion and postings off ingest (server CPU −14% at
  * 10M lines) for +8% bytes and ~1.5× the candidate blocks of a rare term; wildcards whose literal
  * prefix is under 4 bytes read every block in range (docs/design/block-index.md, "Term filters at
- * 10M"). {@code -Dquarry.storage.termFilters=false} makes new block buckets {@code blocks 2} again.
- * A reader refuses a version it does not know rather than misread it (a version 2 reader would find
+ * 10M"). Which of the two a new block bucket takes is the index's {@link TermIndex} ({@code
+ * storage.termIndex}: {@code filters}, version 3, or {@code postings}, version 2; session 40). A
+ * reader refuses a version it does not know rather than misread it (a version 2 reader would find
  * no term in a version 3 bucket).
  */
 public enum BucketFormat {
@@ -40,23 +41,6 @@ public enum BucketFormat {
 
   /** The newest block layout version this build reads: 3, term filters instead of postings. */
   static final int BLOCKS_VERSION = 3;
-
-  /**
-   * The setting ({@code -Dquarry.storage.termFilters}, true unless set) under which new block
-   * buckets are layout 3 (term filters); {@code false} makes them 2 (postings), see the class
-   * comment.
-   */
-  public static final String TERM_FILTERS_PROPERTY = "quarry.storage.termFilters";
-
-  /**
-   * The layout version new block buckets record: 3, or 2 where {@link #TERM_FILTERS_PROPERTY} is
-   * false.
-   */
-  static int newBlocksVersion() {
-    return Boolean.parseBoolean(System.getProperty(TERM_FILTERS_PROPERTY, "true"))
-        ? BLOCKS_VERSION
-        : 2;
-  }
 
   /**
    * A bucket's recorded format and layout version.
@@ -136,11 +120,11 @@ public enum BucketFormat {
   }
 
   /**
-   * Records this format, at the layout version new buckets take ({@link #newBlocksVersion}), in a
-   * new bucket's {@code directory}, atomically and durably.
+   * Records this format in a new bucket's {@code directory}, atomically and durably: a block bucket
+   * at the layout version of {@code termIndex} ({@link TermIndex#blocksVersion}).
    */
-  Recorded record(Path directory) throws IOException {
-    return record(directory, this == BLOCKS ? newBlocksVersion() : 1);
+  Recorded record(Path directory, TermIndex termIndex) throws IOException {
+    return record(directory, this == BLOCKS ? termIndex.blocksVersion() : 1);
   }
 
   /**

@@ -40,6 +40,11 @@ final class CommitterPool {
   private final java.util.Queue<Thread> started =
       new java.util.concurrent.ConcurrentLinkedQueue<>();
 
+  /** The most worker threads the pool runs ({@link #CommitterPool(int)}). */
+  int threads() {
+    return workers.getMaximumPoolSize();
+  }
+
   /** A pool of at most {@code threads} committer threads (1 to {@link #MAX_THREADS}). */
   CommitterPool(int threads) {
     if (threads < 1 || threads > MAX_THREADS) {

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import org.apache.lucene.index.FilterMergePolicy;
 import org.apache.lucene.index.MergePolicy;
 import org.apache.lucene.index.MergeTrigger;
@@ -40,18 +39,31 @@ import org.apache.lucene.index.SegmentInfos;
  * <p><b>Natural merges of fast segments wait while the bucket takes events</b> (session 39): every
  * fast segment is merged again by the compaction (idle, bound or roll), so a natural merge among
  * them is work done twice — its postings, doc values and block copies — on the cores the ingest
- * needs. While an event was added within the compaction's idle time ({@link #deferWhile}) and the
- * fast segments hold at least the compaction's idle minimum (so that the idle compaction takes them
- * once the events stop), the wrapped policy's merges of fast segments are dropped ({@link
- * #deferredMerges} counts them), up to {@link #MAX_DEFERRED_FAST_SEGMENTS} fast segments: past that
- * bound they merge as before, so searches and open files never meet many more segments a hot bucket
- * than before (a bucket that is never idle, such as a busy {@code _internal}, holds up to that many
- * until its bound or roll compacts it). Compact segments' merges are never deferred (their blocks
- * are copied). This moves CPU out of the ingest rather than removing it: at 2M events the server's
- * CPU in the ingest fell (21.3 → 18.5 s, loaded) while ingest plus compaction stayed the same (29.5
- * against 29.9 s: compacting many small segments costs the merge thread ~1.2 s more); what it saves
- * at 10M, where natural merges merge merged segments again inside the ingest, is unmeasured
- * (docs/design/block-index.md).
+ * needs. While the bucket is not idle and the fast segments hold at least the compaction's idle
+ * minimum (so that the idle compaction takes them once the events stop), the wrapped policy's
+ * merges of fast segments are dropped ({@link #waitingSegments} counts the fast segments that
+ * wait), as long as both bounds hold:
+ *
+ * <ul>
+ *   <li>at most {@link #MAX_DEFERRED_FAST_SEGMENTS} fast segments, so searches and open files never
+ *       meet many more segments a hot bucket than before;
+ *   <li>at most {@link BucketActivity#MAX_DEFERRAL_NANOS} since they first waited after the last
+ *       compaction ended (session 40): a bucket that is never idle long enough (a busy {@code
+ *       _internal}, a trickle with gaps shorter than the idle time) gets no idle compaction, so
+ *       waiting saves it nothing; it had sat at up to 64 fast segments until its size bound or
+ *       roll.
+ * </ul>
+ *
+ * Past either bound, or once the bucket is idle, the fast segments merge again, <b>one natural
+ * merge at a time</b> (session 40): the wrapped policy asked about a backlog of dozens of segments
+ * answers several merges at once, and several queued merges stall the ingest on two cores; each
+ * merge's end asks again, so the backlog is worked off one merge after the other. Compact segments'
+ * merges are never deferred (their blocks are copied). The idle time and the time waited are {@link
+ * BucketActivity}'s, which the compaction's start reads too. This moves CPU out of the ingest
+ * rather than removing it: at 2M events the server's CPU in the ingest fell (21.3 → 18.5 s, loaded)
+ * while ingest plus compaction stayed the same (29.5 against 29.9 s: compacting many small segments
+ * costs the merge thread ~1.2 s more); what it saves at 10M, where natural merges merge merged
+ * segments again inside the ingest, is unmeasured (docs/design/block-index.md).
  */
 final class CompactionMergePolicy extends FilterMergePolicy {
   /** The segment count of {@code forceMerge} that asks for a compaction. */
@@ -67,10 +79,9 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   static final int MAX_DEFERRED_FAST_SEGMENTS = 64;
 
   private final long maxSegmentBytes;
-  private final long idleNanos;
+  private final BucketActivity activity; // null: natural merges never wait
   private final long idleMinBytes;
-  private volatile LongSupplier lastAddNanos; // null: never deferred
-  private volatile int deferredMerges;
+  private volatile int waitingSegments;
   private final Set<CompactionMerge> running = ConcurrentHashMap.newKeySet();
   private final AtomicLong compactions = new AtomicLong();
   private volatile CompactionCounter index; // the index's, once the bucket is its
@@ -78,43 +89,49 @@ final class CompactionMergePolicy extends FilterMergePolicy {
 
   /**
    * @param maxSegmentBytes a compaction's merges read at most this many bytes each
-   * @param idleNanos a bucket that took an event within this many nanoseconds takes events: its
-   *     natural merges of fast segments wait ({@link CompactionSettings#idleNanos}; 0: they never
-   *     wait, {@link HotBucketConfig#DEFER_NATURAL_MERGES_PROPERTY})
+   * @param activity when the bucket took its last event: while it takes events its natural merges
+   *     of fast segments wait ({@link BucketActivity#mayDefer}); null: they never wait ({@link
+   *     HotBucketConfig#DEFER_NATURAL_MERGES_PROPERTY})
    * @param idleMinBytes fast bytes from which an idle bucket is compacted ({@link
    *     CompactionSettings#idleMinBytes}): under them natural merges never wait, since no idle
    *     compaction would take their segments
    */
-  CompactionMergePolicy(MergePolicy in, long maxSegmentBytes, long idleNanos, long idleMinBytes) {
+  CompactionMergePolicy(
+      MergePolicy in, long maxSegmentBytes, BucketActivity activity, long idleMinBytes) {
     super(in);
     this.maxSegmentBytes = maxSegmentBytes;
-    this.idleNanos = idleNanos;
+    this.activity = activity;
     this.idleMinBytes = idleMinBytes;
   }
 
   /**
-   * Defers natural merges of fast segments while an event was added ({@code lastAddNanos}, {@link
-   * System#nanoTime}) within the idle time.
+   * The fast segments whose natural merges wait for the compaction, as of the last merge decision:
+   * all of the hot bucket's fast segments while it defers them, 0 otherwise (and once a compaction
+   * took them). Stable between flushes, unlike the count of merges held back, which the wrapped
+   * policy asks for only now and then.
    */
-  void deferWhile(LongSupplier lastAddNanos) {
-    this.lastAddNanos = lastAddNanos;
+  int waitingSegments() {
+    return waitingSegments;
   }
 
-  /**
-   * Natural merges of fast segments the last merge decision held back because the bucket takes
-   * events (0 once it is idle and a compaction or a later decision took them).
-   */
-  int deferredMerges() {
-    return deferredMerges;
+  /** What the merge decision does with the wrapped policy's merges of fast segments. */
+  private enum FastMerges {
+    /** As the wrapped policy says: nothing waited (too few fast bytes, or deferral off). */
+    AS_ASKED,
+    /** Dropped: the compaction merges these segments anyway. */
+    WAIT,
+    /** The first only, and none while one runs: a backlog that waited is worked off. */
+    ONE_AT_A_TIME
   }
 
-  /** Whether natural merges of {@code count} fast segments of {@code bytes} wait now. */
-  private boolean deferring(int count, long bytes) {
-    LongSupplier added = lastAddNanos;
-    return added != null
-        && count <= MAX_DEFERRED_FAST_SEGMENTS
-        && bytes >= idleMinBytes
-        && System.nanoTime() - added.getAsLong() < idleNanos;
+  private FastMerges fastMerges(int count, long bytes) {
+    if (activity == null || bytes < idleMinBytes) {
+      return FastMerges.AS_ASKED;
+    }
+    if (count <= MAX_DEFERRED_FAST_SEGMENTS && activity.mayDefer()) {
+      return FastMerges.WAIT;
+    }
+    return FastMerges.ONE_AT_A_TIME;
   }
 
   /** Bytes of the segments whose journal is still fast, as of the last merge decision. */
@@ -141,7 +158,7 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   @Override
   public MergeSpecification findMerges(
       MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
-    return natural(infos, segments -> in.findMerges(trigger, segments, context));
+    return natural(infos, context, segments -> in.findMerges(trigger, segments, context));
   }
 
   /**
@@ -153,14 +170,16 @@ final class CompactionMergePolicy extends FilterMergePolicy {
   @Override
   public MergeSpecification findFullFlushMerges(
       MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws IOException {
-    return natural(infos, segments -> in.findFullFlushMerges(trigger, segments, context));
+    return natural(infos, context, segments -> in.findFullFlushMerges(trigger, segments, context));
   }
 
   /**
    * The wrapped policy's merges ({@code find}) of the fast segments apart from the compact ones;
-   * the fast ones' dropped while the bucket takes events ({@link #deferring}).
+   * the fast ones' dropped while the bucket takes events, or one at a time past the deferral's
+   * bounds ({@link #fastMerges}).
    */
-  private MergeSpecification natural(SegmentInfos infos, Finder find) throws IOException {
+  private MergeSpecification natural(SegmentInfos infos, MergeContext context, Finder find)
+      throws IOException {
     SegmentInfos fast = new SegmentInfos(infos.getIndexCreatedVersionMajor());
     SegmentInfos compact = new SegmentInfos(infos.getIndexCreatedVersionMajor());
     long pending = 0;
@@ -174,11 +193,16 @@ final class CompactionMergePolicy extends FilterMergePolicy {
     }
     pendingBytes = pending;
     MergeSpecification merges = find.merges(fast);
-    if (merges != null && deferring(fast.size(), pending)) {
-      deferredMerges = merges.merges.size();
-      merges = null; // the compaction merges these segments anyway
-    } else {
-      deferredMerges = 0;
+    switch (fastMerges(fast.size(), pending)) {
+      case WAIT -> {
+        waitingSegments = fast.size();
+        merges = null; // the compaction merges these segments anyway
+      }
+      case ONE_AT_A_TIME -> {
+        waitingSegments = 0;
+        merges = first(merges, fast, context);
+      }
+      case AS_ASKED -> waitingSegments = 0;
     }
     MergeSpecification compactMerges = find.merges(compact);
     if (merges == null) {
@@ -188,6 +212,26 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       compactMerges.merges.forEach(merges::add);
     }
     return merges;
+  }
+
+  /**
+   * The first of {@code merges} (the wrapped policy's best), or none while a merge of fast segments
+   * — natural or a compaction's — runs: the end of each merge asks again.
+   */
+  private static MergeSpecification first(
+      MergeSpecification merges, SegmentInfos fast, MergeContext context) {
+    if (merges == null || merges.merges.isEmpty()) {
+      return null;
+    }
+    Set<SegmentCommitInfo> merging = context.getMergingSegments();
+    for (SegmentCommitInfo segment : fast) {
+      if (merging.contains(segment)) {
+        return null;
+      }
+    }
+    MergeSpecification one = new MergeSpecification();
+    one.add(merges.merges.get(0));
+    return one;
   }
 
   /** One of the wrapped policy's merge decisions over some of the segments. */
@@ -228,7 +272,7 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       }
     }
     pendingBytes = pending;
-    deferredMerges = 0; // a forced merge takes the fast segments
+    waitingSegments = 0; // a forced merge takes the fast segments
     if (fast.isEmpty()) {
       return merges;
     }
@@ -284,6 +328,9 @@ final class CompactionMergePolicy extends FilterMergePolicy {
       super.mergeFinished(success, segmentDropped);
       running.remove(this);
       if (success) {
+        if (activity != null) {
+          activity.compacted();
+        }
         compactions.incrementAndGet();
         CompactionCounter counter = index;
         if (counter != null) {

@@ -12,9 +12,13 @@ package io.quarry.codecs.store;
  *     they wait for more events or the roll
  * @param compactions compaction merges finished since the index opened
  * @param compactedBytes the bytes those merges read
- * @param deferredMerges natural merges of hot-bucket fast segments held back because the bucket
+ * @param waitingSegments hot-bucket fast segments whose natural merges wait because the bucket
  *     takes events: the compaction merges those segments once it is idle (or at the bound, or the
- *     roll), so merging them now would be done twice ({@code CompactionMergePolicy})
+ *     roll), so merging them now would be done twice ({@code CompactionMergePolicy}); at most
+ *     {@code CompactionMergePolicy.MAX_DEFERRED_FAST_SEGMENTS} a bucket, for at most {@code
+ *     BucketActivity.MAX_DEFERRAL_NANOS} without a compaction. Until session 40 the status counted
+ *     the merges the last decision held back ({@code deferredMerges}), which fell to 0 whenever the
+ *     wrapped policy wanted none (most flushes)
  */
 public record CompactionStatus(
     long pendingBytes,
@@ -22,7 +26,7 @@ public record CompactionStatus(
     boolean due,
     long compactions,
     long compactedBytes,
-    int deferredMerges) {
+    int waitingSegments) {
 
   /**
    * Whether no compaction runs and none will without more events: the index's store is settled

@@ -157,6 +157,14 @@ public final class EventStore implements Closeable {
     return new EventStore(indexes, committers, permits);
   }
 
+  /**
+   * The most threads this store runs every index's commits, rolls, refreshes and compaction checks
+   * on ({@link #open(Path, Map, Clock, int)}'s {@code committerThreads}).
+   */
+  public int committerThreads() {
+    return committers.threads();
+  }
+
   /** The committer pool of every index's periodic work (tests count its threads). */
   CommitterPool committerPool() {
     return committers;

@@ -166,11 +166,12 @@ final class HotBucketCompaction {
   }
 
   /**
-   * Natural merges of the hot bucket's fast segments held back because it takes events ({@link
-   * CompactionMergePolicy}, "Natural merges of fast segments wait"); 0 once it is not hot.
+   * The hot bucket's fast segments whose natural merges wait for the compaction because it takes
+   * events ({@link CompactionMergePolicy}, "Natural merges of fast segments wait"); 0 once it is
+   * not hot.
    */
-  int deferredMerges() {
-    return bucket.state() == BucketState.HOT && !waitingForRoll ? compaction.deferredMerges() : 0;
+  int waitingSegments() {
+    return bucket.state() == BucketState.HOT && !waitingForRoll ? compaction.waitingSegments() : 0;
   }
 
   /**

@@ -38,8 +38,13 @@ final class HotBucketConfig {
    */
   static final String DEFER_NATURAL_MERGES_PROPERTY = "quarry.storage.deferNaturalMerges";
 
-  /** The merge policy of a hot bucket when compaction is deferred, else null. */
-  static CompactionMergePolicy compactionPolicy(IndexOptions options) {
+  /**
+   * The merge policy of a hot bucket when compaction is deferred, else null.
+   *
+   * @param activity when the bucket last took an event: its natural merges of fast segments wait
+   *     while it takes events (unless {@link #DEFER_NATURAL_MERGES_PROPERTY} is false)
+   */
+  static CompactionMergePolicy compactionPolicy(IndexOptions options, BucketActivity activity) {
     if (!options.compaction().deferred()) {
       return null;
     }
@@ -48,7 +53,7 @@ final class HotBucketConfig {
     return new CompactionMergePolicy(
         natural,
         (long) (natural.getMaxMergedSegmentMB() * 1024 * 1024),
-        defer ? options.compaction().idleNanos() : 0,
+        defer ? activity : null,
         options.compaction().idleMinBytes());
   }
 

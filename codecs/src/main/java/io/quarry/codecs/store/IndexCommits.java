@@ -184,11 +184,17 @@ final class IndexCommits {
   }
 
   /**
-   * The compaction check's part (every second): rolls, under the commit lock, a full bucket whose
-   * inline roll waited for the node's permit ({@link FullBucketRolls#inlineWaitingForPermit}), if
-   * one is free now, so it does not wait for the index's next commit ({@code commitInterval}, 10 s
-   * by default) while its index's hot bucket grows past its limits. A failure is logged and the
-   * roll retried as a commit's is ({@link FullBucketRolls#rollWaiting}).
+   * The compaction check's part (every second): when a full bucket whose inline roll waited for the
+   * node's permit ({@link FullBucketRolls#inlineWaitingForPermit}) is there, rolls, under the
+   * commit lock, every full bucket waiting for its roll as a commit does ({@link
+   * FullBucketRolls#rollWaiting}: the inline one once a permit is free now, so it does not wait for
+   * the index's next commit, {@code commitInterval}, 10 s by default, while its index's hot bucket
+   * grows past its limits). Every waiting bucket, not only the inline ones, by decision (session
+   * 40): the others are rolled as the next commit would roll them, under the same lock on the same
+   * queue, and the compaction mode is the index's, so in practice they are inline too (a deferred
+   * one only after a restart that changed the mode); the cheap check without the lock stays
+   * inline-only, so a deferred index takes no commit lock here every second. A failure is logged
+   * and the roll retried as a commit's is.
    */
   void rollWaitingForPermit() {
     if (!rolls.inlineWaitingForPermit(writes.hot())) {

@@ -104,9 +104,9 @@ final class IndexCompaction {
     long pending = 0;
     boolean running = false;
     boolean due = false;
-    int deferred = 0;
+    int waiting = 0;
     for (Bucket bucket : buckets) {
-      deferred += bucket.hotCompaction().deferredMerges();
+      waiting += bucket.hotCompaction().waitingSegments();
       pending += bucket.hotCompaction().compactionPendingBytes();
       // a compaction the hot bucket's last commit does not hold yet still runs: until that commit
       // (IndexCommits#commitCompacted) the fast segments it replaced stay on disk
@@ -115,6 +115,6 @@ final class IndexCompaction {
       due |= bucket.hotCompaction().compactionDue(settings);
     }
     return new CompactionStatus(
-        pending, running, due, done.compactions(), done.compactedBytes(), deferred);
+        pending, running, due, done.compactions(), done.compactedBytes(), waiting);
   }
 }

@@ -34,6 +34,9 @@ import java.util.Optional;
  *     before anything is written ({@link io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge}). At
  *     most the format's limit, {@link io.quarry.codecs.wal.WriteAheadLog#MAX_RECORD_BYTES}, the
  *     default
+ * @param termIndex how new block buckets index their terms ({@link TermIndex}); empty: as {@link
+ *     TermIndex#unconfigured} says when the bucket is created (filters unless {@code
+ *     -Dquarry.storage.termFilters=false})
  */
 public record IndexOptions(
     JournalCompression journalCompression,
@@ -48,7 +51,8 @@ public record IndexOptions(
     int blockEvents,
     CompactionSettings compaction,
     int maxWaitingBuckets,
-    long maxRecordBytes) {
+    long maxRecordBytes,
+    Optional<TermIndex> termIndex) {
 
   /** The events per block document unless configured otherwise. */
   public static final int DEFAULT_BLOCK_EVENTS = 1024;
@@ -70,7 +74,8 @@ public record IndexOptions(
           DEFAULT_BLOCK_EVENTS,
           CompactionSettings.DEFAULTS,
           DEFAULT_MAX_WAITING_BUCKETS,
-          io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES);
+          io.quarry.codecs.wal.WriteAheadLog.MAX_RECORD_BYTES,
+          Optional.empty());
 
   public IndexOptions {
     requireNonNull(journalCompression, "journalCompression is null");
@@ -81,6 +86,7 @@ public record IndexOptions(
     fieldTypes = Map.copyOf(requireNonNull(fieldTypes, "fieldTypes is null"));
     requireNonNull(format, "format is null");
     requireNonNull(compaction, "compaction is null");
+    requireNonNull(termIndex, "termIndex is null");
     if (journalBlockSize < 1024) {
       throw new IllegalArgumentException(
           "journalBlockSize must be at least 1024: " + journalBlockSize);
@@ -134,6 +140,7 @@ public record IndexOptions(
     private CompactionSettings compaction;
     private int maxWaitingBuckets;
     private long maxRecordBytes;
+    private Optional<TermIndex> termIndex;
 
     private Builder(IndexOptions from) {
       journalCompression = from.journalCompression;
@@ -149,6 +156,7 @@ public record IndexOptions(
       compaction = from.compaction;
       maxWaitingBuckets = from.maxWaitingBuckets;
       maxRecordBytes = from.maxRecordBytes;
+      termIndex = from.termIndex;
     }
 
     public Builder journalCompression(JournalCompression compression) {
@@ -216,6 +224,12 @@ public record IndexOptions(
       return this;
     }
 
+    /** The term index of new block buckets (null: the unconfigured one, {@link TermIndex}). */
+    public Builder termIndex(TermIndex index) {
+      this.termIndex = Optional.ofNullable(index);
+      return this;
+    }
+
     /**
      * The options.
      *
@@ -235,8 +249,17 @@ public record IndexOptions(
           blockEvents,
           compaction,
           maxWaitingBuckets,
-          maxRecordBytes);
+          maxRecordBytes,
+          termIndex);
     }
+  }
+
+  /**
+   * The term index a block bucket created now takes: the configured one, else {@link
+   * TermIndex#unconfigured}.
+   */
+  TermIndex termIndexOfNewBuckets() {
+    return termIndex.orElseGet(TermIndex::unconfigured);
   }
 
   /** The declared type of an index-time field. */

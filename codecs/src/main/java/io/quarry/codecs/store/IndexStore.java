@@ -12,8 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.lucene.store.FSDirectory;
 
 /**
@@ -31,14 +29,13 @@ import org.apache.lucene.store.FSDirectory;
  * one refresh. Writers never wait for a refresh, so a stream of small batches does not turn into a
  * stream of tiny segments.
  *
- * <p><b>Commits and rolls</b>: {@link IndexCommits}. Searches open only buckets whose time bounds
+ * <p><b>Commits and rolls</b>: {@link IndexCommits}; the periodic ones, the background refresh and
+ * the compaction check: {@link IndexMaintenance}. Searches open only buckets whose time bounds
  * overlap their range. Retention deletes whole warm buckets, oldest first, past {@code maxAge} or
  * while the index exceeds {@code maxTotalBytes}, never for the bytes of a compaction ({@link
  * Retention}).
  */
 public final class IndexStore implements Closeable {
-  private static final Logger LOG = Logger.getLogger(IndexStore.class.getName());
-
   private final String name;
   private final Path bucketsPath;
   private final IndexOptions options;
@@ -48,9 +45,7 @@ public final class IndexStore implements Closeable {
   private final IndexWrites writes;
   private final IndexCommits commits;
 
-  private final IndexScheduler.Periodic committer;
-  private final IndexScheduler.Periodic refresher;
-  private final IndexScheduler.Periodic compactor;
+  private final IndexMaintenance maintenance; // the periodic commit, refresh and compaction check
 
   /** How often added events are made visible in the background (searches also refresh). */
   static final long REFRESH_INTERVAL_MILLIS = 1000;
@@ -144,12 +139,9 @@ public final class IndexStore implements Closeable {
     this.commits =
         new IndexCommits(
             name, bucketsPath, options, clock, directories, buckets, compactions, writes);
-    this.committer =
-        scheduler.repeat(
-            () -> commits.scheduledMaintenance(this::applyRetention),
-            options.commitInterval().toMillis());
-    this.refresher = scheduler.repeat(this::scheduledRefresh, REFRESH_INTERVAL_MILLIS);
-    this.compactor = scheduler.repeat(this::scheduledCompaction, REFRESH_INTERVAL_MILLIS);
+    this.maintenance =
+        new IndexMaintenance(
+            name, options, scheduler, writes, commits, compactions, this::applyRetention);
   }
 
   public String name() {
@@ -244,37 +236,6 @@ public final class IndexStore implements Closeable {
    */
   public void requireFits(List<Event> events) throws IOException {
     writes.requireFits(events);
-  }
-
-  /**
-   * Refreshes the hot bucket so the next search's own refresh is cheap, unless nobody searched it
-   * for {@link #SEARCH_IDLE_NANOS}; runs every {@link #REFRESH_INTERVAL_MILLIS}.
-   */
-  private void scheduledRefresh() {
-    Bucket current = writes.hot();
-    try {
-      if (current.needsRefresh() && current.nanosSinceAcquired() < SEARCH_IDLE_NANOS) {
-        current.refresh(Long.MAX_VALUE);
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "index " + name + ": background refresh failed", e);
-    }
-  }
-
-  /**
-   * Starts the compaction ahead of the roll of a full bucket that waited for a permit (or,
-   * compaction inline, rolls it), then the hot bucket's deferred compaction when it is due ({@link
-   * IndexCompaction}); commits a hot bucket whose compaction ended since its last commit ({@link
-   * IndexCommits#commitCompacted}).
-   */
-  private void scheduledCompaction() {
-    if (!writes.closed()) {
-      Bucket hot = writes.hot();
-      commits.rolls().startWaiting(hot); // full buckets first: their wait holds back a roll
-      commits.rollWaitingForPermit(); // an inline roll that found no permit free at its commit
-      compactions.startIfDue(hot);
-      commits.commitCompacted(hot);
-    }
   }
 
   /** Where the deferred compaction of this index's buckets stands. */
@@ -386,9 +347,7 @@ public final class IndexStore implements Closeable {
   /** Commits, then closes every bucket and the log. */
   @Override
   public void close() throws IOException {
-    committer.cancel();
-    refresher.cancel();
-    compactor.cancel();
+    maintenance.cancel();
     commits.close();
   }
 

@@ -132,11 +132,11 @@ class BlockBucketCheckTest {
   @Test
   void aFilterMissingATermIsFound() throws Exception {
     Path bucket;
-    System.setProperty(BucketFormat.TERM_FILTERS_PROPERTY, "true"); // a layout 3 bucket
+    System.setProperty(TermIndex.TERM_FILTERS_PROPERTY, "true"); // a layout 3 bucket
     try {
       bucket = oneBlock();
     } finally {
-      System.clearProperty(BucketFormat.TERM_FILTERS_PROPERTY);
+      System.clearProperty(TermIndex.TERM_FILTERS_PROPERTY);
     }
     // a well-formed filter of no term: every probe of it says no
     forge(

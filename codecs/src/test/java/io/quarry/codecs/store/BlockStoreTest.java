@@ -335,11 +335,11 @@ class BlockStoreTest {
   @Test
   void olderLayoutBucketsStillReadAndTheNewestFollows() throws Exception {
     // new buckets of the newest layout (3: term filters) under its setting
-    System.setProperty(BucketFormat.TERM_FILTERS_PROPERTY, "true");
+    System.setProperty(TermIndex.TERM_FILTERS_PROPERTY, "true");
     try {
       olderLayoutsAndTheNewest();
     } finally {
-      System.clearProperty(BucketFormat.TERM_FILTERS_PROPERTY);
+      System.clearProperty(TermIndex.TERM_FILTERS_PROPERTY);
     }
   }
 

@@ -16,14 +16,13 @@ import java.util.Map;
  *
  * <p>A batch the index refuses as busy ({@link IndexBusyException}: full buckets wait for their
  * roll, as right after a reopen on a loaded machine) is written again after a short sleep, as a
- * shipper does on the server's 503 with {@code Retry-After}, for up to {@value #BUSY_RETRY_MILLIS}
- * ms: the refusal stores and logs nothing of the batch, so the retry neither loses nor duplicates
- * an event. Any other failure, or a busy index past that bound, ends the child (exit status 3).
+ * shipper does on the server's 503 with {@code Retry-After}, for up to a minute ({@link
+ * BusyRetry}): the refusal stores and logs nothing of the batch, so the retry neither loses nor
+ * duplicates an event. Any other failure, or a busy index past that bound, ends the child (exit
+ * status 3).
  */
 public final class CrashWriter {
   static final int THREADS = 2;
-  static final long BUSY_RETRY_MILLIS = 60_000;
-  private static final long BUSY_SLEEP_MILLIS = 50;
 
   private CrashWriter() {}
 
@@ -69,7 +68,8 @@ public final class CrashWriter {
                               Map.of()));
                     }
                     // every other batch as the breaker hands a body's lines: ranges of one array
-                    writeRetryingBusy(store, next % 2 == 0 ? BodyRanges.inOneBody(batch) : batch);
+                    List<Event> written = next % 2 == 0 ? BodyRanges.inOneBody(batch) : batch;
+                    BusyRetry.SYSTEM.write(() -> store.write("main", written));
                     next += size;
                     synchronized (System.out) {
                       System.out.println("ACK " + thread + " " + (next - 1));
@@ -84,21 +84,5 @@ public final class CrashWriter {
       writer.start();
     }
     Thread.currentThread().join();
-  }
-
-  /** Writes {@code batch}, again after a sleep while the index is busy, up to the bound. */
-  private static void writeRetryingBusy(EventStore store, List<Event> batch) throws Exception {
-    long deadline = System.nanoTime() + BUSY_RETRY_MILLIS * 1_000_000L;
-    while (true) {
-      try {
-        store.write("main", batch);
-        return;
-      } catch (IndexBusyException busy) {
-        if (System.nanoTime() - deadline >= 0) {
-          throw busy;
-        }
-        Thread.sleep(BUSY_SLEEP_MILLIS);
-      }
-    }
   }
 }

@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
  * every metric index (points, series, chunks, bytes per point); with {@code --verbose}, also where
  * the bytes go (journal, terms, postings, doc values, points; a metric index's series files, chunk
  * files and log) per index, as a share and as bytes per raw byte (per point for a metric index),
- * and where each index's deferred compaction stands (bytes waiting for it, running, due without
- * more events, merges done).
+ * and where each index's deferred compaction stands (bytes waiting for it, fast segments whose
+ * natural merges wait for it, running, due without more events, merges done).
  */
 @Command(
     name = "indexes",
@@ -92,6 +92,7 @@ final class IndexesCommand implements Callable<Integer> {
           List.of(
               "index",
               "waiting for compaction",
+              "fast segments waiting",
               "compacting",
               "compaction due",
               "compactions done"),
@@ -130,6 +131,7 @@ final class IndexesCommand implements Callable<Integer> {
       row.put("index", index.name());
       row.put(
           "waiting for compaction", ByteBreakdownRows.megabytes(index.compactionPendingBytes()));
+      row.put("fast segments waiting", Integer.toString(index.compactionWaitingSegments()));
       row.put("compacting", index.compacting() ? "yes" : "no");
       row.put("compaction due", index.compactionDue() ? "yes" : "no");
       row.put("compactions done", Long.toString(index.compactions()));

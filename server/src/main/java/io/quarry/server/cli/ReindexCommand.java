@@ -45,6 +45,17 @@ final class ReindexCommand implements Callable<Integer> {
       description = "The indexes to convert (default: every index whose layout is blocks).")
   List<String> indexes = new ArrayList<>();
 
+  /**
+   * The event store a conversion runs on: the indexes {@code options} names, with the server's
+   * {@code storage.committerThreads} (its periodic commits, rolls and compaction checks run while
+   * the conversion does).
+   */
+  static EventStore open(QuarryConfig config, Path data, Map<String, IndexOptions> options)
+      throws java.io.IOException {
+    return EventStore.open(
+        data, options, java.time.Clock.systemUTC(), config.storage().committerThreads());
+  }
+
   /** How often, at most, progress is printed while a bucket converts. */
   private static final long PROGRESS_NANOS = 2_000_000_000L;
 
@@ -75,9 +86,7 @@ final class ReindexCommand implements Callable<Integer> {
     long events = 0;
     long before = 0;
     long after = 0;
-    try (EventStore store =
-        EventStore.open(
-            data, options, java.time.Clock.systemUTC(), config.storage().committerThreads())) {
+    try (EventStore store = open(config, data, options)) {
       for (String name : chosen) {
         long[] printed = {System.nanoTime()};
         List<BucketConversion.Result> results =

@@ -7,7 +7,9 @@ import java.util.Objects;
 /**
  * Per-index storage overrides, retention (whole buckets are deleted, oldest first) and the types of
  * index-time fields ({@code keyword}, the default, {@code long} or {@code double}); {@code
- * compaction}'s settings given override {@code storage.compaction}'s (null: none given).
+ * compaction}'s settings given override {@code storage.compaction}'s (null: none given); {@code
+ * termIndex} ({@code filters} or {@code postings}) overrides {@code storage.termIndex} for the
+ * index's new block buckets.
  */
 public record IndexStorage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -19,7 +21,8 @@ public record IndexStorage(
     @JsonProperty("mergeFactor") Integer mergeFactor,
     @JsonProperty("maxMergedPoints") Long maxMergedPoints,
     @JsonProperty("format") String format,
-    @JsonProperty("compaction") Compaction compaction) {
+    @JsonProperty("compaction") Compaction compaction,
+    @JsonProperty("termIndex") String termIndex) {
   /** Splunk's {@code datatype = metric} in indexes.conf: the index holds metric data points. */
   public static final String METRIC = "metric";
 

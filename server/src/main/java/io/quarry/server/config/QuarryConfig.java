@@ -52,7 +52,9 @@ public record QuarryConfig(
     storage =
         Objects.requireNonNullElseGet(
             storage,
-            () -> new Storage(null, null, null, null, null, null, null, null, null, null, null));
+            () ->
+                new Storage(
+                    null, null, null, null, null, null, null, null, null, null, null, null));
     ingest = Objects.requireNonNullElseGet(ingest, () -> new Ingest(null, null));
     sourcetypes = sourcetypes == null ? Map.of() : Map.copyOf(sourcetypes);
     plugins = Objects.requireNonNullElseGet(plugins, () -> new Plugins(null));

@@ -16,7 +16,10 @@ import java.util.Objects;
  * a larger batch is refused with 413 before anything of the request is stored), how many threads
  * run every event index's commits, rolls, refreshes and compaction checks ({@code
  * committerThreads}, default {@link io.quarry.codecs.store.EventStore#DEFAULT_COMMITTER_THREADS}),
- * and per-index overrides and retention.
+ * how new block buckets index their terms ({@code termIndex}: {@code filters}, the default, or
+ * {@code postings}, {@link io.quarry.codecs.store.TermIndex}; null when not set: then {@code
+ * -Dquarry.storage.termFilters} decides, filters unless false), and per-index overrides and
+ * retention.
  */
 public record Storage(
     @JsonProperty("journalCompression") String journalCompression,
@@ -29,7 +32,8 @@ public record Storage(
     @JsonProperty("compaction") Compaction compaction,
     @JsonProperty("maxWaitingBuckets") Integer maxWaitingBuckets,
     @JsonProperty("maxBatchBytes") Long maxBatchBytes,
-    @JsonProperty("committerThreads") Integer committerThreads) {
+    @JsonProperty("committerThreads") Integer committerThreads,
+    @JsonProperty("termIndex") String termIndex) {
   /** The layout of new event buckets when neither the index nor the storage section names one. */
   public static final io.quarry.codecs.store.BucketFormat DEFAULT_FORMAT =
       io.quarry.codecs.store.BucketFormat.BLOCKS;
@@ -62,6 +66,7 @@ public record Storage(
         Objects.requireNonNullElse(
             committerThreads, io.quarry.codecs.store.EventStore.DEFAULT_COMMITTER_THREADS);
     StorageSettings.checkCommitterThreads(committerThreads);
+    StorageSettings.termIndex("storage.termIndex", termIndex);
     compaction = compaction == null ? Compaction.DEFAULTS : compaction.over(Compaction.DEFAULTS);
     StorageSettings.checkCompaction("storage.compaction", compaction);
     indexes = indexes == null ? java.util.Map.of() : java.util.Map.copyOf(indexes);

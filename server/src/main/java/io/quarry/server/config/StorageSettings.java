@@ -7,6 +7,7 @@ import io.quarry.codecs.store.BucketFormat;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.codecs.store.IndexedFieldType;
+import io.quarry.codecs.store.TermIndex;
 import io.quarry.codecs.wal.WriteAheadLog;
 import java.time.Duration;
 import java.util.HashMap;
@@ -73,7 +74,24 @@ final class StorageSettings {
     }
   }
 
-  /** Checks each index's layout: a known name, and none on a metric index. */
+  /**
+   * The term index named at {@code path} ({@code storage.termIndex}, or an index's), null when none
+   * is.
+   *
+   * @throws IllegalArgumentException naming the setting, the value and the values allowed
+   */
+  static TermIndex termIndex(String path, String name) {
+    if (name == null) {
+      return null;
+    }
+    try {
+      return TermIndex.fromName(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(path + " " + e.getMessage(), e);
+    }
+  }
+
+  /** Checks each index's layout and term index: known names, and neither on a metric index. */
   static void checkIndexes(Map<String, IndexStorage> indexes) {
     indexes.forEach(
         (name, index) -> {
@@ -86,6 +104,11 @@ final class StorageSettings {
           if (index.format() != null && index.datatype().equals(IndexStorage.METRIC)) {
             throw new IllegalArgumentException(
                 "storage.indexes." + name + ".format is a setting of event indexes");
+          }
+          termIndex("storage.indexes." + name + ".termIndex", index.termIndex());
+          if (index.termIndex() != null && index.datatype().equals(IndexStorage.METRIC)) {
+            throw new IllegalArgumentException(
+                "storage.indexes." + name + ".termIndex is a setting of event indexes");
           }
           if (index.compaction() != null) {
             if (index.datatype().equals(IndexStorage.METRIC)) {
@@ -206,7 +229,7 @@ final class StorageSettings {
             .indexes()
             .getOrDefault(
                 index,
-                new IndexStorage(null, null, null, null, null, null, null, null, null, null));
+                new IndexStorage(null, null, null, null, null, null, null, null, null, null, null));
     String compression =
         own.journalCompression() != null ? own.journalCompression() : storage.journalCompression();
     return IndexOptions.builder()
@@ -228,6 +251,10 @@ final class StorageSettings {
         .format(own.format() != null ? own.bucketFormat() : BucketFormat.fromName(storage.format()))
         .blockEvents(storage.blockEvents())
         .maxRecordBytes(storage.maxBatchBytes())
+        .termIndex(
+            own.termIndex() != null
+                ? termIndex("storage.indexes." + index + ".termIndex", own.termIndex())
+                : termIndex("storage.termIndex", storage.termIndex()))
         .compaction(
             (own.compaction() == null
                     ? storage.compaction()

@@ -125,14 +125,17 @@ public final class ServerMetrics implements Closeable {
   }
 
   /**
-   * {@code quarry_compaction_merges_deferred}: natural merges of hot-bucket fast segments held back
-   * while the buckets take events (the compaction merges them once idle, at the bound or the roll).
+   * {@code quarry_compaction_fast_segments_waiting}: hot-bucket fast segments whose natural merges
+   * wait while the buckets take events (the compaction merges them once idle, at the bound or the
+   * roll; session 40 — it replaced {@code quarry_compaction_merges_deferred}, the last decision's
+   * count of merges held back, which fell to 0 between flushes).
    */
-  public void deferredMerges(java.util.function.LongSupplier count) {
+  public void fastSegmentsWaiting(java.util.function.LongSupplier count) {
     io.micrometer.core.instrument.Gauge.builder(
-            "quarry.compaction.merges.deferred", count::getAsLong)
+            "quarry.compaction.fast.segments.waiting", count::getAsLong)
         .description(
-            "Natural merges held back while hot buckets take events (the compaction merges them)")
+            "Hot-bucket fast segments whose natural merges wait for the compaction while the"
+                + " buckets take events")
         .register(registry);
   }
 

@@ -105,7 +105,7 @@ public final class IndexRoutes {
               "due", compaction.due(),
               "compactions", compaction.compactions(),
               "compactedBytes", compaction.compactedBytes(),
-              "deferredMerges", compaction.deferredMerges()));
+              "waitingSegments", compaction.waitingSegments()));
       if (index.walFailed()) {
         entry.put("walStopped", true); // an fsync failed: no events taken until a restart
       }

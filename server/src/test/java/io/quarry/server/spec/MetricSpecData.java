@@ -39,8 +39,8 @@ final class MetricSpecData {
     Map<String, IndexStorage> indexes =
         Map.of(
             INDEX,
-            new IndexStorage(null, null, null, null, "metric", null, null, null, null, null));
-    return new Storage(null, null, null, null, format, indexes, null, null, null, null, null);
+            new IndexStorage(null, null, null, null, "metric", null, null, null, null, null, null));
+    return new Storage(null, null, null, null, format, indexes, null, null, null, null, null, null);
   }
 
   /** Sends every point of the CSV in {@code specDirectory} to the server's HEC endpoint. */
