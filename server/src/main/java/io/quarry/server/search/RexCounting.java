@@ -152,9 +152,11 @@ final class RexCounting implements EventVisitor {
     boolean ascii = run.ascii();
     byte[] bytes = run.bytes();
     int size = run.size();
+    int[] bounds = run.textBounds();
+    int first = run.first();
     for (int e = 0; e < size; e++) {
-      int offset = run.textOffset(e);
-      int length = run.textLength(e);
+      int offset = bounds[first + e];
+      int length = bounds[first + e + 1] - offset;
       long span =
           ascii || AsciiText.isAscii(bytes, offset, length)
               ? rex.span(bytes, offset, length)
@@ -181,10 +183,9 @@ final class RexCounting implements EventVisitor {
   /** Counts the value at {@code span} ({@code start << 32 | end}) of a text at {@code offset}. */
   private void count(byte[] bytes, int offset, long span) {
     int start = (int) (span >>> 32);
-    counts.add(bytes, offset + start, (int) span - start, 1);
     countedRows++;
-    if (counts.full()) {
-      handOn();
+    if (counts.add(bytes, offset + start, (int) span - start, 1)) {
+      handOn(); // full
     }
   }
 

@@ -37,7 +37,7 @@ class BytesCountsTest {
     Map<String, Long> expected = new HashMap<>();
     byte[] text = new byte[64];
     for (int i = 0; i < 200_000; i++) {
-      int length = random.nextInt(21);
+      int length = random.nextInt(41);
       int offset = random.nextInt(text.length - length);
       int key = random.nextInt(20_000);
       for (int b = 0; b < length; b++) { // a few letters, so that keys differ late or by length
@@ -69,12 +69,11 @@ class BytesCountsTest {
     BytesCounts counts = new BytesCounts();
     byte[] key = new byte[4];
     for (int i = 0; i < BytesCounts.MAX_KEYS; i++) {
-      assertThat(counts.full()).isFalse();
       key[0] = (byte) i;
       key[1] = (byte) (i >>> 8);
-      counts.add(key, 0, 4, 1);
+      assertThat(counts.add(key, 0, 4, 1)).isEqualTo(i == BytesCounts.MAX_KEYS - 1);
     }
-    assertThat(counts.full()).isTrue();
+    assertThat(counts.add(key, 0, 4, 1)).as("a key held: no news").isFalse();
     assertThat(counts.size()).isEqualTo(BytesCounts.MAX_KEYS);
   }
 }
