@@ -23,7 +23,9 @@
  * BlockCondition} decides the filter per block ({@code BlockCounting}; {@code BlockDedup} skips
  * blocks a leading {@code dedup} would drop whole; {@code stats count by f1, f2 …} per combination
  * of the fields' ordinals, {@code JointCounts}, over blocks from their value codes, {@code
- * BlockGroupCounting}); a {@code stats} by one index-time keyword field straight after the search
+ * BlockGroupCounting}); {@code RexCounting} counts a fused {@code rex}'s field over the journal's
+ * bytes itself ({@code BytesCounts}) for {@code rex … | stats count by} that field, the rest to the
+ * page source; a {@code stats} by one index-time keyword field straight after the search
  * groups by the segment's ordinals ({@code PageShape.byOrdinal}: the pages hold ordinals into the
  * segment's whole dictionary, {@code SegmentDictionaryBlocks}, charged while a slice holds it);
  * {@code EventFilter} is the per-event check of an inexact translation over the page sources'
