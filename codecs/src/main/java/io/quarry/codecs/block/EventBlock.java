@@ -147,6 +147,15 @@ public final class EventBlock {
     return new String(bytes, rawOffset(i), rawLength(i), StandardCharsets.UTF_8);
   }
 
+  /**
+   * Where each text starts in {@link #bytes}, one past the last its end: event {@code i}'s text is
+   * {@code [starts[i], starts[i + 1])}, for a loop over many texts; not to be changed.
+   */
+  public int[] rawBounds() {
+    rawStarts();
+    return rawStarts;
+  }
+
   /** The block's bytes, which {@link #rawOffset} points into; not to be changed. */
   public byte[] bytes() {
     return bytes;

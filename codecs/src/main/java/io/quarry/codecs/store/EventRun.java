@@ -81,6 +81,19 @@ public final class EventRun {
     return block().rawOffset(from + i);
   }
 
+  /**
+   * Where the block's texts lie in {@link #bytes()}, for a loop over the run's texts: event {@code
+   * i}'s text is {@code [bounds[first() + i], bounds[first() + i + 1])}; not to be changed.
+   */
+  public int[] textBounds() {
+    return block().rawBounds();
+  }
+
+  /** The index of the run's first event in {@link #textBounds}. */
+  public int first() {
+    return from;
+  }
+
   /** The length of event {@code i}'s UTF-8 text. */
   public int textLength(int i) {
     return block().rawLength(from + i);

@@ -82,6 +82,14 @@ public final class RexExtraction {
     return oneGroup() ? span(simple.find(bytes, offset, length)) : UNDECIDED_SPAN;
   }
 
+  /**
+   * Whether {@link #span} can answer at all (one named group, a regex the one-pass matcher takes):
+   * else it always says {@link #UNDECIDED_SPAN}.
+   */
+  public boolean spans() {
+    return oneGroup();
+  }
+
   private boolean oneGroup() {
     return simple != null && groupNumbers.length == 1;
   }

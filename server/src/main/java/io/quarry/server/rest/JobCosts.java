@@ -44,6 +44,7 @@ final class JobCosts {
     scan.put("groupsHandedWhole", stats.groupsHandedWhole());
     scan.put("blocksSelectedByWords", stats.blocksSelectedByWords());
     scan.put("blocksCountedByCodePairs", stats.blocksCountedByCodePairs());
+    scan.put("eventsCountedByRex", stats.eventsCountedByRex());
     costs.put("scan", scan);
     stats
         .metricScan()

@@ -174,6 +174,11 @@ final class PageBatch {
       sourceFields = List.copyOf(read);
     }
     List<String> eventFields = sourceFields;
+    // rex … | stats count by its field: the scan counts the field's values itself
+    io.quarry.ql.ast.RexCommand countedRex =
+        counting == null && total != null
+            ? RexCounting.of(shape, filters, stats, filter != null, indexedFieldsOnly)
+            : null;
     OrdinalCounts segmentCounts = new OrdinalCounts();
     SegmentDictionaryBlocks dictionaries =
         new SegmentDictionaryBlocks(evaluator.memory(stats.name()));
@@ -236,20 +241,31 @@ final class PageBatch {
             source.groupByOrdinal(shape.byOrdinal(), dictionaries);
             EventPages events = everyField ? source.listing() : source;
             EventVisitor visitor =
-                counting == null
-                    ? events
-                    : new IndexCounting(
-                        counting,
-                        batch.sure(),
-                        batch.blockCondition(),
-                        evaluator.zone(),
-                        segmentCounts,
+                countedRex != null
+                    ? new RexCounting(
+                        countedRex,
+                        CountShortcut.of(stats).field(),
+                        evaluator.stopped(),
                         partial,
                         control,
                         matched,
                         stages,
                         statsAt,
-                        events);
+                        events)
+                    : counting == null
+                        ? events
+                        : new IndexCounting(
+                            counting,
+                            batch.sure(),
+                            batch.blockCondition(),
+                            evaluator.zone(),
+                            segmentCounts,
+                            partial,
+                            control,
+                            matched,
+                            stages,
+                            statsAt,
+                            events);
             return new ScanSlice() {
               @Override
               public EventVisitor visitor() {

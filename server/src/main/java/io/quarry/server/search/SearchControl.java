@@ -31,6 +31,7 @@ public final class SearchControl {
   private final LongAdder eventsRead = new LongAdder();
   private final LongAdder extractionNanos = new LongAdder();
   private final LongAdder eventsByRun = new LongAdder();
+  private final LongAdder countedByRex = new LongAdder();
   private final LongAdder pagesByOrdinal = new LongAdder();
   private final LongAdder pagesByEntry = new LongAdder();
   private final LongAdder groupsHandedWhole = new LongAdder();
@@ -250,6 +251,18 @@ public final class SearchControl {
   /** Adds events a page source put on pages by block runs ({@code EventPages}). */
   void byRun(long events) {
     eventsByRun.add(events);
+  }
+
+  /**
+   * Adds events a scan counted by a fused {@code rex}'s value, no page made ({@code RexCounting}).
+   */
+  void countedByRex(long events) {
+    countedByRex.add(events);
+  }
+
+  /** The events counted by a fused {@code rex}'s value so far, over every thread of the search. */
+  long countedByRex() {
+    return countedByRex.sum();
   }
 
   /** The events put on pages by block runs so far, over every thread of the search. */

@@ -147,6 +147,7 @@ final class SearchExecution {
             control.groupsHandedWhole(),
             control.blocksSelectedByWords(),
             control.blocksCountedByCodePairs(),
+            control.countedByRex(),
             stages.stages(),
             messages,
             java.util.Optional.empty(),

@@ -65,6 +65,21 @@ final class SearchExplain {
       reduce.addAll(names.subList(aggregatorAt + 1, names.size()));
       explain.put("reduce", reduce);
       explain.putAll(batch.explain(plan));
+      if (batch.engine() == BatchPlan.Engine.PAGES) {
+        io.quarry.ql.ast.RexCommand counted =
+            RexCounting.of(
+                batch.pageShape(),
+                plan.pipeline().subList(0, aggregatorAt),
+                plan.pipeline().get(aggregatorAt),
+                plan.filter().isPresent() && !exact,
+                plan.indexedFieldsOnly());
+        if (counted != null) { // the scan counts the rex's field itself (RexCounting)
+          explain.put(
+              "counted_by_rex",
+              io.quarry.ql.engine.aggregation.CountShortcut.of(plan.pipeline().get(aggregatorAt))
+                  .field());
+        }
+      }
     } else {
       explain.put("mode", "time-ordered");
       explain.put("pipeline", names);

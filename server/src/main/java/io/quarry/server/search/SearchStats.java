@@ -35,6 +35,8 @@ import java.util.List;
  *     stats count by clientip})
  * @param blocksCountedByCodePairs blocks whose events a {@code stats count by f1, f2} counted by
  *     the pair of their codes straight from the packed bytes ({@code store.CodePairCounts})
+ * @param eventsCountedByRex events whose fused {@code rex} value the scan counted itself, no page
+ *     made ({@code RexCounting}: {@code rex … | stats count by} its field)
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -60,6 +62,7 @@ public record SearchStats(
     long groupsHandedWhole,
     long blocksSelectedByWords,
     long blocksCountedByCodePairs,
+    long eventsCountedByRex,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -111,6 +114,7 @@ public record SearchStats(
         groupsHandedWhole,
         blocksSelectedByWords,
         blocksCountedByCodePairs,
+        eventsCountedByRex,
         stages,
         messages,
         metricScan,
@@ -165,7 +169,9 @@ public record SearchStats(
             .append(" blocks_selected_by_words=")
             .append(blocksSelectedByWords)
             .append(" blocks_counted_by_code_pairs=")
-            .append(blocksCountedByCodePairs);
+            .append(blocksCountedByCodePairs)
+            .append(" events_counted_by_rex=")
+            .append(eventsCountedByRex);
     metricScan.ifPresent(
         scan ->
             line.append(" series=")

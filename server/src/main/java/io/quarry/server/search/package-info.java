@@ -23,11 +23,13 @@
  * BlockCondition} decides the filter per block ({@code BlockCounting}; {@code BlockDedup} skips
  * blocks a leading {@code dedup} would drop whole; {@code stats count by f1, f2 …} per combination
  * of the fields' ordinals, {@code JointCounts}, over blocks from their value codes, {@code
- * BlockGroupCounting}); a {@code stats} by one index-time keyword field straight after the search
- * groups by the segment's ordinals ({@code PageShape.byOrdinal}: the pages hold ordinals into the
- * segment's whole dictionary, {@code SegmentDictionaryBlocks}, charged while a slice holds it);
- * {@code EventFilter} is the per-event check of an inexact translation over the page sources'
- * pages; {@code FieldExtractor} extracts an event's search-time fields on demand (the sourcetype's
+ * BlockGroupCounting}); {@code RexCounting} counts a fused {@code rex}'s field over the journal's
+ * bytes itself ({@code BytesCounts}) for {@code rex … | stats count by} that field, the rest to the
+ * page source; a {@code stats} by one index-time keyword field straight after the search groups by
+ * the segment's ordinals ({@code PageShape.byOrdinal}: the pages hold ordinals into the segment's
+ * whole dictionary, {@code SegmentDictionaryBlocks}, charged while a slice holds it); {@code
+ * EventFilter} is the per-event check of an inexact translation over the page sources' pages;
+ * {@code FieldExtractor} extracts an event's search-time fields on demand (the sourcetype's
  * extraction, JSON, key=value); {@code SearchControl} carries time limits, finalize, cancel and
  * progress into the scan threads. {@code SearchFailures} is the one place where what went wrong
  * becomes an HTTP status and error code (no Netty type in this package).

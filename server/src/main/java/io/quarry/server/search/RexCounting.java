@@ -1,0 +1,249 @@
+package io.quarry.server.search;
+
+import io.quarry.codecs.store.AsciiText;
+import io.quarry.codecs.store.EventRun;
+import io.quarry.codecs.store.EventVisitor;
+import io.quarry.codecs.store.StoredEvent;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.engine.aggregation.CountPages;
+import io.quarry.ql.engine.aggregation.CountShortcut;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.RexExtraction;
+import io.quarry.ql.exec.StageStats;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One slice of a batch search whose map side is only fused {@code rex} extractions before a count
+ * by the field one of them sets — {@code rex "^(?<ip>\S+)" | stats count by ip}, {@code top ip}:
+ * the scan counts the field's values itself instead of building pages of them ({@link #of} says
+ * when). Per event of an ASCII block run (or an event whose text is ASCII) the {@code rex}'s
+ * one-pass matcher runs over the decoded journal bytes ({@link RexExtraction#span(byte[], int,
+ * int)}) and, where it matches, the value's bytes are counted where they lie ({@link BytesCounts}):
+ * no page, no column, no value copied per event. Every event it does not answer — the {@code rex}
+ * does not match (the event's own value of the field applies: index-time, key=value or the
+ * sourcetype's extraction), a text past ASCII — goes to the page source it wraps ({@code
+ * remainder}, {@link EventPages}) exactly as without this class, whose pages the same partial
+ * aggregation adds as input. The counts reach the partial as pages of intermediate state ({@link
+ * CountPages#values}, {@link PageAggregator#addIntermediateInput}) when the table is full and when
+ * the slice ends — ES|QL's count-source idea applied to a search-time field. The events it counted
+ * are the job's {@code eventsCountedByRex} ({@link SearchControl#countedByRex}).
+ */
+final class RexCounting implements EventVisitor {
+  private final String field;
+  private final RexExtraction rex;
+  private final PageAggregator partial;
+  private final EventVisitor remainder;
+  private final SearchControl control;
+  private final AtomicLong matched;
+  private final StageStats stages;
+  private final int statsAt; // the aggregation's stage; the fused rexes are the stages before it
+  private final BytesCounts counts = new BytesCounts();
+
+  private int visited; // events counted here, for the control's stop checks and progress
+  private long countedRows; // counted since the counts were last handed on
+  private long countedHere; // counted in all, reported when the slice ends
+  private long nanos; // the matching and counting, reported as the extraction's time
+  private boolean finished;
+
+  /**
+   * The {@code rex} whose field the scan can count itself, or null: the search has no filter and no
+   * {@code tstats}-like indexed-only reading, every command before the aggregation is a fused
+   * {@code rex} ({@link PageShape#fused}), the aggregation only counts by one field ({@link
+   * CountShortcut.Kind#VALUES}, which {@link PageAggregator#addIntermediateInput} takes), the
+   * source reads that field alone, and exactly one of the {@code rex}es may set it, with one named
+   * group and a regex the one-pass matcher answers ({@link RexExtraction#spans}).
+   */
+  static RexCommand of(
+      PageShape shape,
+      List<Command> filters,
+      Command aggregation,
+      boolean filtered,
+      boolean indexedFieldsOnly) {
+    if (filtered
+        || indexedFieldsOnly
+        || filters.isEmpty()
+        || shape.fused() != filters.size()
+        || !shape.onPages()
+        || shape.ownText()) {
+      return null;
+    }
+    CountShortcut counting = CountShortcut.of(aggregation);
+    if (counting == null || counting.kind() != CountShortcut.Kind.VALUES) {
+      return null;
+    }
+    String field = counting.field();
+    if (!shape.sourceFields().equals(List.of(field))) {
+      return null;
+    }
+    RexCommand sole = null;
+    for (Command command : filters) {
+      RexCommand rex = (RexCommand) command; // fused: every one a rex
+      if (rex.groups().stream().anyMatch(g -> g.field().equals(field))) {
+        if (sole != null) {
+          return null; // the last matching one's value: left to the page source
+        }
+        sole = rex;
+      }
+    }
+    return sole != null && new RexExtraction(sole, () -> false).spans() ? sole : null;
+  }
+
+  /**
+   * Counts {@code field}'s values as {@code rex} (from {@link #of}) sets them, into {@code
+   * partial}; the fused {@code rex}es are the stages before {@code statsAt}.
+   */
+  RexCounting(
+      RexCommand rex,
+      String field,
+      BooleanSupplier stopped,
+      PageAggregator partial,
+      SearchControl control,
+      AtomicLong matched,
+      StageStats stages,
+      int statsAt,
+      EventVisitor remainder) {
+    this.field = field;
+    this.rex = new RexExtraction(rex, stopped);
+    this.partial = partial;
+    this.control = control;
+    this.matched = matched;
+    this.stages = stages;
+    this.statsAt = statsAt;
+    this.remainder = remainder;
+  }
+
+  /**
+   * An event of a block not read by run, or of the event layout: counted where its text is ASCII.
+   */
+  @Override
+  public boolean visit(StoredEvent event) {
+    long started = System.nanoTime();
+    CharSequence raw = event.rawText();
+    long span =
+        raw instanceof AsciiText ascii
+            ? rex.span(ascii.array(), ascii.offset(), ascii.length())
+            : RexExtraction.UNDECIDED_SPAN;
+    if (span < 0) {
+      nanos += System.nanoTime() - started;
+      return remainder.visit(event);
+    }
+    AsciiText ascii = (AsciiText) raw;
+    count(ascii.array(), ascii.offset(), span);
+    nanos += System.nanoTime() - started;
+    return checked();
+  }
+
+  @Override
+  public boolean takesRuns() {
+    return true;
+  }
+
+  /**
+   * A run counted event by event where the {@code rex} matches an ASCII text; in a block with a
+   * text past ASCII each text is checked first, and one past ASCII goes to the remainder.
+   */
+  @Override
+  public boolean visit(EventRun run) {
+    long started = System.nanoTime();
+    boolean ascii = run.ascii();
+    byte[] bytes = run.bytes();
+    int size = run.size();
+    int[] bounds = run.textBounds();
+    int first = run.first();
+    for (int e = 0; e < size; e++) {
+      int offset = bounds[first + e];
+      int length = bounds[first + e + 1] - offset;
+      long span =
+          ascii || AsciiText.isAscii(bytes, offset, length)
+              ? rex.span(bytes, offset, length)
+              : RexExtraction.UNDECIDED_SPAN;
+      boolean going;
+      if (span >= 0) {
+        count(bytes, offset, span);
+        going = checked();
+      } else {
+        nanos += System.nanoTime() - started;
+        going = remainder.visit(run.event(e));
+        started = System.nanoTime();
+      }
+      if (!going) {
+        nanos += System.nanoTime() - started;
+        run.stoppedAfter(e + 1);
+        return false;
+      }
+    }
+    nanos += System.nanoTime() - started;
+    return true;
+  }
+
+  /** Counts the value at {@code span} ({@code start << 32 | end}) of a text at {@code offset}. */
+  private void count(byte[] bytes, int offset, long span) {
+    int start = (int) (span >>> 32);
+    countedRows++;
+    if (counts.add(bytes, offset + start, (int) span - start, 1)) {
+      handOn(); // full
+    }
+  }
+
+  /** Whether the scan goes on after an event counted here: the control asked every so often. */
+  private boolean checked() {
+    return ++visited % SearchControl.EVERY != 0 || !control.readAndCheck(SearchControl.EVERY);
+  }
+
+  /** The counts so far into the partial as one page of intermediate state; the table emptied. */
+  private void handOn() {
+    if (countedRows == 0) {
+      return;
+    }
+    long started = System.nanoTime();
+    Page page = CountPages.values(field, counts.values(), counts.counts(), countedRows);
+    partial.addIntermediateInput(page);
+    counts.clear();
+    for (int stage = 0; stage < statsAt; stage++) {
+      stages.counted(stage, countedRows, 0);
+    }
+    stages.counted(statsAt, countedRows, System.nanoTime() - started);
+    countedHere += countedRows;
+    countedRows = 0;
+  }
+
+  @Override
+  public boolean keepsEvents() {
+    return remainder.keepsEvents();
+  }
+
+  /** The counts handed on before the remainder's last page, then the remainder finished. */
+  @Override
+  public void finish() {
+    handOn();
+    account();
+    remainder.finish();
+  }
+
+  /**
+   * Also when the slice failed or its driver closed it early: what was handed on until then still
+   * counts; the counts still held are not handed on (the partial may be another slice's by now), as
+   * the remainder's last page is not.
+   */
+  @Override
+  public void close() {
+    if (!finished) {
+      account();
+    }
+    remainder.close();
+  }
+
+  private void account() {
+    finished = true;
+    control.read(visited % SearchControl.EVERY);
+    matched.addAndGet(countedHere);
+    control.countedByRex(countedHere);
+    control.extracted(nanos);
+    countedHere = 0;
+    nanos = 0;
+  }
+}
