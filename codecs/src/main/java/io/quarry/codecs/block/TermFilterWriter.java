@@ -33,6 +33,7 @@ final class TermFilterWriter extends DocValuesConsumer {
   private final int version;
   // number, start, endsStart, commons, groups
   private final List<long[]> directory = new ArrayList<>();
+  private long[] kept = new long[256]; // a flushed block's entries but the listed ones, in order
 
   TermFilterWriter(SegmentWriteState state, int version) throws IOException {
     maxDoc = state.segmentInfo.maxDoc();
@@ -59,6 +60,7 @@ final class TermFilterWriter extends DocValuesConsumer {
   public void addBinaryField(FieldInfo field, DocValuesProducer producer) throws IOException {
     long[] common = version == 0 ? CommonTerms.NONE : CommonTerms.count(producer.getBinary(field));
     BinaryDocValues values = producer.getBinary(field);
+    CommonTerms.Lookup listed = new CommonTerms.Lookup(common);
     TermFilter.Builder builder = new TermFilter.Builder();
     TermFilterGroups.Written groups = new TermFilterGroups.Written();
     boolean grouped = version >= TermFilterFormat.VERSION_GROUPS;
@@ -71,18 +73,23 @@ final class TermFilterWriter extends DocValuesConsumer {
             return value;
           }
           int count = TermFilterEntries.count(value);
-          int kept = 0;
-          for (int i = 0; i < count; i++) {
-            kept += CommonTerms.contains(common, TermFilterEntries.get(value, i)) ? 0 : 1;
+          if (kept.length < count) {
+            kept = new long[Math.max(count, kept.length * 2)];
           }
-          builder.reset(kept, grouped ? TermFilterGroups.BLOCK_BITS : TermFilter.BITS_PER_TERM);
+          long[] hashes = kept;
+          int keptCount = 0;
           for (int i = 0; i < count; i++) {
             long hash = TermFilterEntries.get(value, i);
-            if (!CommonTerms.contains(common, hash)) {
-              builder.add(hash);
-              if (grouped) {
-                groups.add(hash);
-              }
+            if (!listed.contains(hash)) {
+              hashes[keptCount++] = hash;
+            }
+          }
+          builder.reset(
+              keptCount, grouped ? TermFilterGroups.BLOCK_BITS : TermFilter.BITS_PER_TERM);
+          for (int i = 0; i < keptCount; i++) {
+            builder.add(hashes[i]);
+            if (grouped) {
+              groups.add(hashes[i]);
             }
           }
           if (grouped) {

@@ -87,6 +87,13 @@ public enum JournalCodec {
             "lz4 block decoded to " + written + " bytes, expected " + targetLength);
       }
     }
+
+    @Override
+    boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first)
+        throws IOException {
+      Lz4PrefixDecoder.get().decode(source, target, first);
+      return true;
+    }
   },
   /**
    * Zstandard (zstd-jni): the default, a much better ratio at a decode speed close to lz4's. Level
@@ -251,10 +258,11 @@ public enum JournalCodec {
    * Decodes a block's next bytes, up to {@code target}'s limit, by a streaming decoder that stops
    * there: {@code first} for a block's first call, then again with a higher limit over the same
    * buffers, never past the block's length. Returns false when this codec cannot stop inside a
-   * block (then nothing was decoded: decode it whole). A streaming decode still decodes whole
+   * block (none: then nothing was decoded, decode it whole). A streaming decode still decodes whole
    * internal blocks (zstd's are up to 128 KiB; the writer ends one at an event block's times), so
    * zstd is fed the input in pieces of 2 KiB: given a whole next block it would decode that too.
-   * Nothing checks the block's checksum.
+   * lz4 stops at the very byte ({@link Lz4PrefixDecoder}, session 40). Nothing checks the block's
+   * checksum.
    */
   boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first) throws IOException {
     return false;

@@ -31,10 +31,11 @@ import org.apache.lucene.store.MergeInfo;
  * every forced merge is: the bucket's compaction and its roll to warm. Each segment records which
  * kind its blocks are ({@link #COMPACT_ATTRIBUTE}), so a merge policy can tell the segments that
  * still wait for compaction ({@link #isCompact}). The setting ({@link JournalCompression}) names
- * the codec of each kind, possibly two different ones (zstd for fast segments, lz4hc for compact
- * ones; deferred compaction too writes fast segments with the setting's fast codec: session 35
- * measured lz4 for them, −6% of the writing thread, but lz4 blocks have no prefix read, see
- * docs/design/block-index.md). A reader does not need to know which: the data file names its codec.
+ * the codec of each kind, possibly two different ones (by default since session 40 lz4 for fast
+ * segments and zstd for compact ones: session 35 measured lz4 for fast segments, −6% of the writing
+ * thread, and kept zstd 1 then because lz4 blocks had no prefix read, which {@link
+ * Lz4PrefixDecoder} now gives them; see docs/design/block-index.md). A reader does not need to know
+ * which: the data file names its codec.
  *
  * <p><b>Files.</b>
  *

@@ -62,7 +62,7 @@ public record IndexOptions(
 
   public static final IndexOptions DEFAULTS =
       new IndexOptions(
-          JournalCompression.ZSTD,
+          JournalCompression.LZ4_ZSTD,
           JournalStoredFieldsFormat.DEFAULT_BLOCK_SIZE,
           Duration.ofSeconds(10),
           10_000_000,

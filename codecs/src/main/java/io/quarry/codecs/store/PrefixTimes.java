@@ -36,15 +36,16 @@ final class PrefixTimes {
 
   /**
    * The prefix reader of a segment's journal, or null when its stored fields are not a journal or
-   * its blocks are not zstd's (an lz4 or uncompressed block has no streaming decode to stop: it is
-   * decoded whole, checksum checked and cached, by the ordinary read).
+   * its blocks are not compressed (an uncompressed block has no decode to stop: it is read whole,
+   * checksum checked and cached, by the ordinary read). zstd and, since session 40, lz4 blocks (the
+   * default's fast segments) decode no further than asked.
    */
   static PrefixTimes of(LeafReader reader) {
     FieldInfo block = reader.getFieldInfos().fieldInfo(BlockDocuments.BLOCK);
     return block != null
             && reader instanceof CodecReader codec
             && codec.getFieldsReader() instanceof JournalStoredFieldsReader journal
-            && journal.codec() == JournalCodec.ZSTD
+            && journal.codec() != JournalCodec.NONE
         ? new PrefixTimes(journal.clone(), block.number)
         : null;
   }

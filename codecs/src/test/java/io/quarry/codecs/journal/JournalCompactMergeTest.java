@@ -3,6 +3,7 @@ package io.quarry.codecs.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.codecs.store.IndexOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -82,12 +83,34 @@ class JournalCompactMergeTest {
   }
 
   @Test
+  void theDefaultWritesFastSegmentsInLz4AndCompactOnesInZstd() throws IOException {
+    List<String> lines = loghub();
+    Path fast = directory.resolve("default-fast");
+    Path compact = directory.resolve("default-compact");
+    long fastBytes = merged(JournalCompression.LZ4_ZSTD, Long.MAX_VALUE, lines, fast);
+    long compactBytes = merged(JournalCompression.LZ4_ZSTD, 0, lines, compact);
+    assertThat(IndexOptions.DEFAULTS.journalCompression()).isEqualTo(JournalCompression.LZ4_ZSTD);
+    assertThat(codec(fast)).isEqualTo(JournalCodec.LZ4);
+    assertThat(codec(compact)).isEqualTo(JournalCodec.ZSTD);
+    // each kind written as the one-codec setting writes it: lz4's fast encoder, zstd 9
+    assertThat(fastBytes)
+        .isEqualTo(
+            merged(JournalCompression.LZ4, Long.MAX_VALUE, lines, directory.resolve("l-fast")));
+    assertThat(compactBytes)
+        .isEqualTo(merged(JournalCompression.ZSTD, 0, lines, directory.resolve("z-compact")));
+  }
+
+  @Test
   void deferredCompactionWritesFastSegmentsWithTheSettingsFastCodecAndCompactsThem()
       throws IOException {
     List<String> lines = loghub();
     for (JournalCompression compression :
-        List.of(JournalCompression.ZSTD, JournalCompression.ZSTD_LZ4, JournalCompression.NONE)) {
-      // zstd 1 (prefix reads of the times stay possible on a hot bucket), none for none
+        List.of(
+            JournalCompression.ZSTD,
+            JournalCompression.ZSTD_LZ4,
+            JournalCompression.LZ4_ZSTD,
+            JournalCompression.NONE)) {
+      // the setting's fast codec (zstd 1, lz4, none), then its compact one
       deferredWritesFastAndCompacts(compression, compression.codec(false), lines);
     }
   }

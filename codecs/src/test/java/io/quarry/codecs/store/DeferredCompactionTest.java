@@ -90,7 +90,7 @@ class DeferredCompactionTest {
     CompactionSettings compaction = new CompactionSettings(true, Duration.ofMillis(300), 1L << 40);
     try (IndexStore store = open(format, compaction, directories)) {
       addSegments(store);
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals(StoredRaws.FAST));
       assertThat(store.compaction().pendingBytes()).isPositive();
 
       assertThat(entered.await(30, TimeUnit.SECONDS)).as("the idle bucket's compaction").isTrue();
@@ -126,7 +126,7 @@ class DeferredCompactionTest {
       assertThat(store.compaction().pendingBytes()).isPositive().isLessThan(1L << 20);
       assertThat(store.compaction().due()).as("under the idle minimum: not due").isFalse();
       assertThat(store.compaction().settled()).isTrue();
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("1 fast"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals(StoredRaws.FAST));
       assertEachOnce(store, 150);
     }
   }
@@ -182,8 +182,8 @@ class DeferredCompactionTest {
       store.commit();
       assertEachOnce(store, 10_010);
       assertThat(StoredRaws.segmentLevels(store))
-          .containsOnly("9 compact", "1 fast") // the new hot bucket's one segment is fast
-          .containsOnlyOnce("1 fast");
+          .containsOnly("9 compact", StoredRaws.FAST) // the new hot bucket's one segment is fast
+          .containsOnlyOnce(StoredRaws.FAST);
     }
   }
 
@@ -196,7 +196,7 @@ class DeferredCompactionTest {
       store.rollHotBucket();
       assertEachOnce(store, 10_000);
       // merges under 128 MiB write fast blocks, a roll's too: the behaviour before session 33
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.startsWith("1 "));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals(StoredRaws.FAST));
       assertThat(store.compaction()).isEqualTo(new CompactionStatus(0, false, false, 0, 0, 0));
     }
   }

@@ -91,7 +91,7 @@ class DeferredNaturalMergesTest {
           maxFast = Math.max(maxFast, fast);
           assertThat(StoredRaws.segmentLevels(store))
               .as("no compaction while the events arrive")
-              .allMatch(level -> level.equals("1 fast"));
+              .allMatch(level -> level.equals(StoredRaws.FAST));
         }
       }
     } finally {

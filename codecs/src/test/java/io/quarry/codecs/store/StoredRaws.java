@@ -44,8 +44,14 @@ final class StoredRaws {
   }
 
   /**
+   * A fast segment of the default setting in {@link #segmentLevels}: lz4's fast encoder (level 0)
+   * since session 40's {@code lz4-zstd} default; {@code "1 fast"} (zstd 1) before.
+   */
+  static final String FAST = "0 fast";
+
+  /**
    * The journal level of each segment a search of {@code store} sees now, with whether the segment
-   * says it is compact: {@code "9 compact"}, {@code "1 fast"}.
+   * says it is compact: {@code "9 compact"}, {@link #FAST}.
    */
   static List<String> segmentLevels(IndexStore store) throws IOException {
     List<String> levels = new java.util.ArrayList<>();

@@ -42,7 +42,9 @@ public record Storage(
   public static final long MIN_BATCH_BYTES = 4096;
 
   public Storage {
-    journalCompression = Objects.requireNonNullElse(journalCompression, "zstd");
+    journalCompression =
+        Objects.requireNonNullElse(
+            journalCompression, io.quarry.codecs.journal.JournalCompression.LZ4_ZSTD.configName());
     format = Objects.requireNonNullElse(format, DEFAULT_FORMAT.configName());
     commitIntervalSeconds = Objects.requireNonNullElse(commitIntervalSeconds, 10);
     maxBucketEvents = Objects.requireNonNullElse(maxBucketEvents, 10_000_000L);

@@ -267,7 +267,7 @@ class ConfigBuilderTest {
     assertThat(search.jobTtlSeconds()).isEqualTo(600);
     assertThat(search.queueOverQuota()).isFalse();
     Storage storage = config.storage();
-    assertThat(storage.journalCompression()).isEqualTo("zstd");
+    assertThat(storage.journalCompression()).isEqualTo("lz4-zstd");
     assertThat(storage.format()).isEqualTo("blocks");
     assertThat(storage.commitIntervalSeconds()).isEqualTo(10);
     assertThat(storage.maxBucketEvents()).isEqualTo(10_000_000L);
