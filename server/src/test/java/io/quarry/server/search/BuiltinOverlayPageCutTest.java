@@ -38,17 +38,10 @@ class BuiltinOverlayPageCutTest {
     server =
         TestServers.startLayouts(
             directory.resolve("data"), "builtincut-pw", TestServers.TOKEN, s -> s);
-    StringBuilder events = new StringBuilder();
-    for (String index : List.of("ev", "bl")) {
-      events
-          .append(
-              PageCutListings.envelope(
-                  index, 1, "level=WARN n=1 region=kv1 <region>masked</region>", null))
-          .append(PageCutListings.envelope(index, 2, "level=INFO n=2", null))
-          .append(PageCutListings.envelope(index, 3, "level=INFO n=3", "{\"region\":\"eu\"}"))
-          .append(PageCutListings.envelope(index, 4, "level=INFO n=4 region=kv0", null));
-    }
-    TestServers.postEvents(server, TestServers.TOKEN, events.toString());
+    TestServers.postEvents(
+        server,
+        TestServers.TOKEN,
+        PageCutListings.regionEvents("level=WARN n=1 region=kv1 <region>masked</region>"));
   }
 
   @Test

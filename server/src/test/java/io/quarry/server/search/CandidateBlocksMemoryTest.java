@@ -3,13 +3,12 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.QuarryServer;
+import io.quarry.server.RunningServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The candidate blocks a segment's slices share ({@code codecs.store.LeafMatches}) are charged to
@@ -25,14 +24,13 @@ class CandidateBlocksMemoryTest {
   private static final long LIMIT = 80;
   private static final int EVENTS = 600;
 
-  @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @RegisterExtension
+  static final RunningServer SERVER = new RunningServer(PASSWORD, CandidateBlocksMemoryTest::start);
 
-  @BeforeAll
-  static void start() throws Exception {
-    server =
+  private static QuarryServer start(Path data) throws Exception {
+    QuarryServer server =
         TestServers.start(
-            root.resolve("data"),
+            data,
             PASSWORD,
             settings -> settings.put("storage.blockEvents", 1).put("search.maxMemoryBytes", LIMIT));
     StringBuilder lines = new StringBuilder();
@@ -42,13 +40,14 @@ class CandidateBlocksMemoryTest {
     }
     TestServers.loadRaw(server, lines.toString());
     TestServers.awaitCount(server, PASSWORD, "main", EVENTS, 100);
+    return server;
   }
 
   @Test
   void overTheLimitTheSearchFailsNamingTheCandidateBlocks() throws Exception {
     for (int attempt = 0; attempt < 2; attempt++) {
       HttpResponse<String> over =
-          TestServers.export(server, PASSWORD, "search index=main w1 | stats dc(x)");
+          TestServers.export(SERVER.server(), PASSWORD, "search index=main w1 | stats dc(x)");
       assertThat(over.statusCode()).as(over.body()).isEqualTo(422);
       assertThat(over.body())
           .contains("MEMORY_LIMIT")
