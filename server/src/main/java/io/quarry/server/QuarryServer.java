@@ -10,7 +10,6 @@ import io.quarry.server.auth.Secrets;
 import io.quarry.server.config.ConfigException;
 import io.quarry.server.config.HecToken;
 import io.quarry.server.config.QuarryConfig;
-import io.quarry.server.hec.HecRoutes;
 import io.quarry.server.http.HttpServer;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.IngestGate;
@@ -19,17 +18,6 @@ import io.quarry.server.ingest.InternalLog;
 import io.quarry.server.jobs.JobManager;
 import io.quarry.server.lookups.LookupStore;
 import io.quarry.server.metrics.ServerMetrics;
-import io.quarry.server.rest.FieldRoutes;
-import io.quarry.server.rest.IndexRoutes;
-import io.quarry.server.rest.JobRoutes;
-import io.quarry.server.rest.LookupRoutes;
-import io.quarry.server.rest.PluginRoutes;
-import io.quarry.server.rest.SearchExportRoute;
-import io.quarry.server.rest.SearchStreamRoute;
-import io.quarry.server.rest.SourcetypeRoutes;
-import io.quarry.server.rest.SplunkJobRoutes;
-import io.quarry.server.rest.SplunkServerRoutes;
-import io.quarry.server.rest.SystemRoutes;
 import io.quarry.server.search.SearchService;
 import io.quarry.server.sourcetype.Sourcetypes;
 import io.quarry.server.tls.ServerTls;
@@ -229,14 +217,6 @@ public final class QuarryServer implements Closeable {
                 + " is plain text in the configuration; replace it with the hash that"
                 + " `quarry passwd-hash` prints (PBKDF2, read from standard input)");
       }
-      Router router = new Router();
-      new SystemRoutes(store, metrics, ready::get).register(router);
-      new io.quarry.server.rest.UiRoutes().register(router);
-      new HecRoutes(authenticator, ingest, metricIngest, hostName(), clock).register(router);
-      new io.quarry.server.metricindex.PrometheusImportRoute(authenticator, metricIngest, clock)
-          .register(router);
-      new SearchExportRoute(authenticator, search).register(router);
-      new SearchStreamRoute(authenticator, search).register(router);
       jobs =
           new JobManager(
               search,
@@ -249,26 +229,26 @@ public final class QuarryServer implements Closeable {
               config.search().queueOverQuota());
       metrics.searchJobs(jobs::count);
       metrics.ingestGate(ingest.gate()::busyPipelines, ingest.gate()::queuedBytes);
-      JobRoutes jobRoutes = new JobRoutes(authenticator, search, jobs);
-      jobRoutes.register(router);
-      new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
-      new SplunkServerRoutes(authenticator, hostName()).register(router);
-      new IndexRoutes(authenticator, store, metricStore).register(router);
-      new io.quarry.server.rest.SplunkIndexRoutes(authenticator, store).register(router);
-      new io.quarry.server.rest.SplunkReceiverRoutes(authenticator, ingest, hostName(), clock)
-          .register(router);
-      new SourcetypeRoutes(authenticator, sourcetypes).register(router);
-      new FieldRoutes(authenticator, search).register(router);
-      new io.quarry.server.rest.SearchWritesRoute(authenticator, search).register(router);
-      new LookupRoutes(authenticator, lookups).register(router);
-      new io.quarry.server.rest.MacroRoutes(authenticator, macros).register(router);
-      new io.quarry.server.rest.SplunkMacroRoutes(authenticator, macros).register(router);
-      new io.quarry.server.rest.SplunkUserRoutes(authenticator, users).register(router);
-      new io.quarry.server.rest.SplunkRoleRoutes(authenticator, users).register(router);
-      new io.quarry.server.rest.SplunkSavedSearchRoutes(
-              authenticator, savedSearches, jobRoutes, jobs)
-          .register(router);
-      new PluginRoutes(authenticator, pluginManager).register(router);
+      Router router =
+          new NodeRoutes(
+                  authenticator,
+                  store,
+                  metricStore,
+                  metrics,
+                  ready::get,
+                  ingest,
+                  metricIngest,
+                  search,
+                  jobs,
+                  sourcetypes,
+                  lookups,
+                  macros,
+                  savedSearches,
+                  users,
+                  pluginManager,
+                  hostName(),
+                  clock)
+              .router();
       metrics.quarantinedBuckets(
           () ->
               store.indexNames().stream()

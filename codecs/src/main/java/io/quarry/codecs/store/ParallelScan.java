@@ -73,6 +73,20 @@ final class ParallelScan {
    */
   ScanStats run(Supplier<ScanSlice> readers, ExecutorService executor) throws IOException {
     List<Slice> slices = new ArrayList<>();
+    List<LeafMatches> shared = new ArrayList<>();
+    try {
+      return run(readers, executor, slices, shared);
+    } finally {
+      shared.forEach(LeafMatches::release); // each segment's charge given back once, at the end
+    }
+  }
+
+  private ScanStats run(
+      Supplier<ScanSlice> readers,
+      ExecutorService executor,
+      List<Slice> slices,
+      List<LeafMatches> shared)
+      throws IOException {
     int segments = 0;
     Totals totals = new Totals();
     for (TimeOrderedScan.Source source : sources) {
@@ -97,6 +111,9 @@ final class ParallelScan {
         SegmentDictionaries dictionaries = new SegmentDictionaries();
         // a segment of blocks cut into several slices finds its candidate blocks once for all
         LeafMatches matches = blocks && maxDoc > sliceDocs ? new LeafMatches(weight, leaf) : null;
+        if (matches != null) {
+          shared.add(matches);
+        }
         for (int from = 0; from < maxDoc; from += sliceDocs) {
           slices.add(
               new Slice(
@@ -221,7 +238,7 @@ final class ParallelScan {
         long lookupStarted = System.nanoTime();
         DocIdSetIterator docs;
         if (matches != null) { // the segment's, shared with its other slices
-          docs = matches.iterator();
+          docs = matches.iterator(slice);
           totals.add(ScanStats.Costs.sharedMatches(System.nanoTime() - lookupStarted));
         } else {
           Scorer scorer = weight.scorer(leaf);

@@ -17,6 +17,29 @@ public interface ScanSlice {
    */
   void pull(SliceCursor cursor) throws IOException;
 
+  /**
+   * Charges the search {@code bytes} that the scan holds for {@code held} on behalf of this slice
+   * and the other slices of its segment (the segment's candidate blocks, found once: {@code
+   * LeafMatches}); the scan gives them back through {@link #discharge} exactly once, when it ends,
+   * possibly on another thread. Called on the slice's thread, before its cursor opens.
+   *
+   * @throws RuntimeException the search's memory-limit error when the bytes do not fit: nothing is
+   *     held then, and the slice fails with it
+   */
+  default void charge(Object held, long bytes) {}
+
+  /** Gives back what {@link #charge} charged for {@code held}. */
+  default void discharge(Object held, long bytes) {}
+
+  /**
+   * Whether the slice's search stopped (cancelled, finalized, past its time limit, failed): work
+   * the scan does for the slice before its cursor opens (finding its segment's candidate blocks)
+   * ends.
+   */
+  default boolean stopped() {
+    return false;
+  }
+
   /** Every event of the slice to {@code visitor}, until it returns false. */
   static ScanSlice visiting(EventVisitor visitor) {
     return new ScanSlice() {

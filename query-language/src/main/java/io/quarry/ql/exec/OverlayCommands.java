@@ -7,17 +7,15 @@ import java.util.Set;
 /**
  * Which plugin commands run over events as a {@link PluginOverlayOperator}, and how they name what
  * they write: those whose output rows are their input rows ({@link #overlays}), those whose rows
- * are their own ({@link #makesOwnRows}), and among the first those without a field list that may
- * rewrite every field ({@link #writesEveryField}), of which bare {@code fillnull} and {@code
- * filldown} name what they wrote over their whole output ({@link #holdsOutput}).
+ * are their own ({@link #makesOwnRows}), and among the first those that read every field without a
+ * literal list of the fields they write, so may rewrite any field ({@link #writesEveryField}), of
+ * which bare {@code fillnull} and {@code filldown} name what they wrote over their whole output
+ * ({@link #holdsOutput}).
  */
 public final class OverlayCommands {
   /** Built-in commands run centrally whose output rows are their input rows. */
   private static final Set<String> CENTRAL_OVER_ROWS =
       Set.of("fillnull", "accum", "delta", "autoregress", "trendline", "filldown", "collect");
-
-  /** Built-in commands that rewrite fields in place, every field without a field list. */
-  private static final Set<String> IN_PLACE = Set.of("replace", "filldown", "fillnull");
 
   /** Those of them that hold their whole input before answering (run centrally). */
   private static final Set<String> HOLDING = Set.of("filldown", "fillnull");
@@ -49,17 +47,21 @@ public final class OverlayCommands {
 
   /**
    * Whether {@code command} may write any field of its input without naming one: it reads every
-   * field ({@link io.quarry.plugin.api.command.BoundCommand#ALL_FIELDS}) and declares none it
-   * produces, and is a built-in that rewrites fields in place ({@code replace … WITH …} without
-   * {@code IN}, {@code filldown} and {@code fillnull} without fields) or a third-party command
+   * field ({@link io.quarry.plugin.api.command.BoundCommand#ALL_FIELDS}) and declares no field it
+   * produces, or only by pattern ({@code convert auto(*)}): {@code replace … WITH …} without {@code
+   * IN}, {@code filldown} and {@code fillnull} without fields, {@code spath} without a path, {@code
+   * foreach}, {@code extract}, {@code xmlkv}, {@code convert} of a wildcard, a third-party command
    * (whatever it does with its rows is known only from its output). Such a command names a field of
    * its input on the rows whose value it changed ({@link PluginOverlayOperator}), but those that
-   * {@link #holdsOutput}.
+   * {@link #holdsOutput}. Before issue 21's mend21 only {@code replace}, {@code filldown}, {@code
+   * fillnull} and third-party commands did: the other built-ins named a field on every row of a
+   * batch where they built a new block of it, so a row's own search-time value was listed or not by
+   * which rows shared its batch ({@code BuiltinOverlayPageCutTest}).
    */
   static boolean writesEveryField(PluginCommand command) {
-    return (!command.plugin().equals("built-in") || IN_PLACE.contains(command.name()))
-        && command.bound().producedFields().isEmpty()
-        && command.bound().requiredFields().contains("*");
+    Set<String> produced = command.bound().producedFields();
+    return command.bound().requiredFields().contains("*")
+        && (produced.isEmpty() || produced.stream().anyMatch(Wildcard::hasWildcard));
   }
 
   /**

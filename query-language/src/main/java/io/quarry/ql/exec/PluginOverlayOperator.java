@@ -102,8 +102,13 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
       pending.clear(); // it answered every batch before this one before it took this one
     }
     if (written != null) {
-      // every batch is kept until its input ends: counted, as the listing counted it (throws over
-      // the search's memory limit)
+      // every batch is kept until its input ends: counted, as the listing that made its rows
+      // counted them, a flat MemoryTracker.ROW_BYTES a row (throws over the search's memory
+      // limit). Not its blocks' ramBytesUsed: a batch's blocks may view a larger backing array or
+      // a segment's whole dictionary that other pages share, which that sum counts again per
+      // batch (many-fold over what is held); an exact charge is the block factory's count at
+      // creation with shared holders (issue 21, "memory counted at creation"), not this operator's
+
       long bytes = MemoryTracker.ROW_BYTES * events.positionCount();
       factory.account().reserve(bytes, command.name() + " over events");
       batchBytes += bytes;
@@ -319,7 +324,7 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
       String name = page.schema().column(c).name();
       laid = laid.withColumn(name, rows.block(c));
       int inColumn = batch.in().schema().indexOf(name);
-      if (perRow && inColumn >= 0 && !changedNames.contains(name)) {
+      if (perRow && inColumn >= 0 && !produced.contains(name) && !changedNames.contains(name)) {
         changedNames.add(name);
         inputs.add(batch.in().block(inColumn));
         changed.add(rows.block(c));

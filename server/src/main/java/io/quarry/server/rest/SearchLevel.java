@@ -12,11 +12,11 @@ import java.util.Locale;
  * index-time fields and those its commands set) and {@code smart} and {@code verbose} list every
  * field each event has, its search-time extractions included ({@link
  * io.quarry.server.search.SearchControl#everyEventField}, as a subsearch's events; also among an
- * {@code append}'s rows, not yet after a plugin command over the events or a wildcard rename, which
- * list as in fast mode); a transforming search's answer is the same in every mode (Splunk's verbose
- * also keeps the events a transforming search read, which Quarry does not). Without the parameter a
- * search runs as {@code fast}: the REST reference lists {@code adhoc_search_level} with no default
- * (a deliberate choice, documented).
+ * {@code append}'s rows and after a plugin command over the events; after a wildcard rename a row
+ * lists every field it can yield in every mode); a transforming search's answer is the same in
+ * every mode (Splunk's verbose also keeps the events a transforming search read, which Quarry does
+ * not). Without the parameter a search runs as {@code fast}: the REST reference lists {@code
+ * adhoc_search_level} with no default (a deliberate choice, documented).
  */
 final class SearchLevel {
   private SearchLevel() {}

@@ -77,10 +77,16 @@ record EventListings(
   /**
    * The listing making the answer's pages from rows that carry their listed names ({@link
    * EventListing#fromListedNames}: the rows a plugin command or a wildcard rename left), {@code
-   * listed} (the changes of the commands after those) replayed over them.
+   * listed} (the changes of the commands after those) replayed over them. Where the search asks
+   * every field of its events ({@link SearchControl#everyEventField}: {@code adhoc_search_level}
+   * {@code smart} or {@code verbose}), each row lists every field it has instead — its {@link
+   * ListingColumns#DISCOVERED_NAMES}, which the plugin commands' overlay ({@link OverlayNames}) and
+   * a wildcard rename ({@link RenameOverEvents#listedNames}) keep as they keep its listed names
+   * ({@link EventListing#fromDiscoveredNames}).
    */
   EventListing answer(ListedFields listed, PageBatch.Results results) {
-    return listing(false, listed, EventListing.roomOf(results)).fromListedNames();
+    EventListing answer = listing(false, listed, EventListing.roomOf(results));
+    return control.everyEventFieldAsked() ? answer.fromDiscoveredNames() : answer.fromListedNames();
   }
 
   private EventListing listing(

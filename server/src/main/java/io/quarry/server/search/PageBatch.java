@@ -12,6 +12,7 @@ import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
+import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.PageChain;
 import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
@@ -42,6 +43,9 @@ import java.util.function.Supplier;
  * instead ({@link SearchService}).
  */
 final class PageBatch {
+  /** What a memory-limit error names when a segment's shared candidate blocks do not fit. */
+  static final String CANDIDATE_BLOCKS = "scan (a segment's candidate blocks)";
+
   /**
    * Where a search's answer goes as whole pages: the collector of the answer, the most rows it
    * takes (search.maxResultRows), the stage counts.
@@ -182,6 +186,8 @@ final class PageBatch {
     OrdinalCounts segmentCounts = new OrdinalCounts();
     SegmentDictionaryBlocks dictionaries =
         new SegmentDictionaryBlocks(evaluator.memory(stats.name()));
+    // a segment's candidate blocks that its slices share, charged once and given back at the end
+    MemoryTracker scanMemory = evaluator.memory(CANDIDATE_BLOCKS);
     ScanStats scanned;
     try {
       Supplier<ScanSlice> slices =
@@ -279,6 +285,21 @@ final class PageBatch {
                 if (partials != null) {
                   partials.put(partial);
                 }
+              }
+
+              @Override
+              public void charge(Object held, long bytes) {
+                scanMemory.holdShared(held, bytes);
+              }
+
+              @Override
+              public void discharge(Object held, long bytes) {
+                scanMemory.letGoShared(held, bytes);
+              }
+
+              @Override
+              public boolean stopped() {
+                return control.shouldStop();
               }
             };
           };

@@ -98,14 +98,7 @@ final class PluginOverEvents {
         if (RenameOverEvents.renamesByWildcard(pipeline.get(run[0]))) {
           // the renames rename the every-field pages' columns, and each row's every name as the
           // rename renames a row's fields (RenameOverEvents.listedNames)
-          RenameOverEvents.renaming(
-              before,
-              pipeline.subList(run[0], run[1]),
-              run[0],
-              evaluator,
-              page ->
-                  page.withColumn(
-                      ListingColumns.DISCOVERED_NAMES, page.block(ListingColumns.FIELD_NAMES)));
+          RenameOverEvents.renaming(before, pipeline.subList(run[0], run[1]), run[0], evaluator);
         } else {
           for (int c = run[0]; c < run[1]; c++) {
             before.then(new PluginOverlayOperator(asPlugin(pipeline.get(c)), evaluator, HIDDEN), c);

@@ -80,7 +80,7 @@ final class RenameOverEvents {
     int end = end(pipeline, at);
     try {
       before.then(batches);
-      renaming(before, pipeline.subList(at, end), at, evaluator, page -> page)
+      renaming(before, pipeline.subList(at, end), at, evaluator)
           .marking(pipeline.subList(end, pipeline.size()), end, listed.valuesMarked());
     } catch (RuntimeException e) {
       throw before.closeBuilt(e);
@@ -91,18 +91,14 @@ final class RenameOverEvents {
   /**
    * Adds to {@code chain} the steps of the run of renames {@code renames} (stages {@code
    * firstStage}, …): each page's columns renamed by their stages, and each row's every name renamed
-   * as they rename a row's fields ({@link #listedNames}), then {@code then} applied. Its input
-   * pages carry the events' own {@code _raw} and {@code sourcetype} (added where no command before
-   * changed them): what the listing extracts from and a bare word matches. A rename's stage hands
-   * on one page for each it takes, in order, so the step after them pairs each renamed page with
-   * its input (checked: {@link #inputOf}).
+   * as they rename a row's fields ({@link #listedNames}). Its input pages carry the events' own
+   * {@code _raw} and {@code sourcetype} (added where no command before changed them): what the
+   * listing extracts from and a bare word matches. A rename's stage hands on one page for each it
+   * takes, in order, so the step after them pairs each renamed page with its input (checked: {@link
+   * #inputOf}).
    */
   static ReduceChain renaming(
-      ReduceChain chain,
-      List<Command> renames,
-      int firstStage,
-      Evaluator evaluator,
-      java.util.function.UnaryOperator<Page> then) {
+      ReduceChain chain, List<Command> renames, int firstStage, Evaluator evaluator) {
     List<RenamedNames> names =
         renames.stream().map(command -> new RenamedNames((RenameCommand) command)).toList();
     java.util.ArrayDeque<Page> inputs = new java.util.ArrayDeque<>(); // taken, not yet renamed
@@ -125,7 +121,7 @@ final class RenameOverEvents {
         new PageTransformOperator() {
           @Override
           protected Page process(Page renamed) {
-            return then.apply(listedNames(names, inputOf(inputs, renamed), renamed));
+            return listedNames(names, inputOf(inputs, renamed), renamed);
           }
 
           @Override
@@ -220,7 +216,8 @@ final class RenameOverEvents {
    * The page {@code names} (a run of renames) made of {@code input} (an every-field listing's page
    * carrying each row's every name, {@link ListingColumns#DISCOVERED_NAMES}, and those it lost,
    * {@link ListingColumns#CLEARED_NAMES}), with each row's names renamed as {@code rename} renames
-   * them in {@link ListingColumns#FIELD_NAMES}, and in {@link ListingColumns#CLEARED} the names it
+   * them in {@link ListingColumns#FIELD_NAMES} and {@link ListingColumns#DISCOVERED_NAMES} (a
+   * renamed row lists every field it has), and in {@link ListingColumns#CLEARED} the names it
    * renamed away and those the commands before it left the row without (no value, not even the
    * event's own).
    */
@@ -261,8 +258,11 @@ final class RenameOverEvents {
       ListingColumns.appendAll(fieldNames, current);
       ListingColumns.appendAll(cleared, gone);
     }
+    BytesBlock renamedNames = fieldNames.build();
+    // the renamed row lists every field it can yield: its every name is what it lists
     return renamed
-        .withColumn(ListingColumns.FIELD_NAMES, fieldNames.build())
+        .withColumn(ListingColumns.FIELD_NAMES, renamedNames)
+        .withColumn(ListingColumns.DISCOVERED_NAMES, renamedNames)
         .withColumn(ListingColumns.CLEARED, cleared.build());
   }
 }

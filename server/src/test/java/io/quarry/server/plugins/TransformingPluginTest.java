@@ -3,7 +3,6 @@ package io.quarry.server.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.HecToken;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TransformingPluginTest {
   private static final String PASSWORD = "transforming-test-password";
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TOKEN = "transforming-hec-token";
 
   /** Events per load; each load its own segment. */
@@ -45,128 +43,115 @@ class TransformingPluginTest {
    * it saw; reduce side: the states added up, one row per group in g's order, the count as {@code
    * count} and the sum as {@code sum}.
    */
-  private static final String GROUPSUM =
+  private static final TestPlugins.Command GROUPSUM =
+      new TestPlugins.Command(
+          "groupsum",
+          "count and sum of a whole-number field by group",
+          "TRANSFORMING",
+          """
+          List.of(
+              ArgumentSpec.required("field", ArgumentType.FIELD, "the field summed"),
+              ArgumentSpec.optional("by", ArgumentType.FIELD, null, "the group field"))""",
+          """
+          String field = arguments.getString("field");
+          String by = arguments.has("by") ? arguments.getString("by") : null;
+          return new BoundCommand() {
+            public Set<String> requiredFields() {
+              Set<String> read = new LinkedHashSet<>();
+              if (by != null) read.add(by);
+              read.add(field);
+              return read;
+            }
+            public Set<String> producedFields() {
+              return by == null ? Set.of("count", "sum") : Set.of(by, "count", "sum");
+            }
+            public Operator createOperator(OperatorContext context) {
+              return new Sums(context, by, false) {
+                public void addInput(Page page) {
+                  if (field.equals("boom_map")) throw new IllegalStateException("map boom");
+                  Block values = page.block(field);
+                  Block groups = by == null ? null : page.block(by);
+                  for (int p = 0; p < page.positionCount(); p++) {
+                    Object value = values == null ? null : values.getObject(p);
+                    Long number = null;
+                    if (value instanceof Long l) number = l;
+                    else if (value != null) {
+                      try { number = Long.parseLong(value.toString()); }
+                      catch (NumberFormatException notWhole) { }
+                    }
+                    Object group = groups == null ? "" : groups.getObject(p);
+                    if (group == null) continue;
+                    long[] sums = groups(group.toString());
+                    if (number != null) { sums[0]++; sums[1] += number; }
+                  }
+                  context.blockFactory().release(page);
+                }
+              };
+            }
+            public Operator createReduceOperator(OperatorContext context) {
+              return new Sums(context, by, true) {
+                public void addInput(Page state) {
+                  if (field.equals("boom_reduce")) {
+                    context.blockFactory().release(state);
+                    throw new IllegalStateException("reduce boom");
+                  }
+                  Block g = state.block("g");
+                  Block c = state.block("c");
+                  Block s = state.block("s");
+                  for (int p = 0; p < state.positionCount(); p++) {
+                    long[] sums = groups(g.getObject(p).toString());
+                    sums[0] += (Long) c.getObject(p);
+                    sums[1] += (Long) s.getObject(p);
+                  }
+                  context.blockFactory().release(state);
+                }
+              };
+            }
+          };
+          """);
+
+  /** {@code fieldcount}: per field, the rows holding a value of it (a state page by field). */
+  private static final TestPlugins.Command FIELDCOUNT =
+      new TestPlugins.Command(
+          "fieldcount",
+          "per field, the rows holding a value of it",
+          "TRANSFORMING",
+          "List.of()",
+          """
+          return new BoundCommand() {
+            public Set<String> requiredFields() { return Set.of("*"); }
+            public Set<String> producedFields() { return Set.of("field", "count", "sum"); }
+            public Operator createOperator(OperatorContext context) {
+              return new Sums(context, "field", false) {
+                public void addInput(Page page) {
+                  for (int c = 0; c < page.schema().size(); c++) {
+                    long[] sums = groups(page.schema().column(c).name());
+                    for (int p = 0; p < page.positionCount(); p++) {
+                      if (!page.block(c).isNull(p)) sums[0]++;
+                    }
+                  }
+                  context.blockFactory().release(page);
+                }
+              };
+            }
+            public Operator createReduceOperator(OperatorContext context) {
+              return new Sums(context, "field", true) {
+                public void addInput(Page state) {
+                  Block g = state.block("g");
+                  Block c = state.block("c");
+                  for (int p = 0; p < state.positionCount(); p++) {
+                    groups(g.getObject(p).toString())[0] += (Long) c.getObject(p);
+                  }
+                  context.blockFactory().release(state);
+                }
+              };
+            }
+          };
+          """);
+
+  /** The plugin's groups of (count, sum), handed out as one page at finish (both commands'). */
+  private static final String SUMS =
       """
-      package p.groupsum;
-
-      import io.quarry.plugin.api.QuarryPlugin;
-      import io.quarry.plugin.api.command.*;
-      import io.quarry.plugin.api.data.*;
-      import java.util.ArrayDeque;
-      import java.util.LinkedHashSet;
-      import java.util.List;
-      import java.util.Map;
-      import java.util.Set;
-      import java.util.TreeMap;
-
-      public final class TestPlugin implements QuarryPlugin {
-        @Override
-        public List<CommandDefinition> commands() {
-          return List.of(new CommandDefinition() {
-            public String name() { return "groupsum"; }
-            public String description() { return "count and sum of a whole-number field by group"; }
-            public CommandKind kind() { return CommandKind.TRANSFORMING; }
-            public List<ArgumentSpec> arguments() {
-              return List.of(
-                  ArgumentSpec.required("field", ArgumentType.FIELD, "the field summed"),
-                  ArgumentSpec.optional("by", ArgumentType.FIELD, null, "the group field"));
-            }
-            public BoundCommand bind(CommandArguments arguments) {
-              String field = arguments.getString("field");
-              String by = arguments.has("by") ? arguments.getString("by") : null;
-              return new BoundCommand() {
-                public Set<String> requiredFields() {
-                  Set<String> read = new LinkedHashSet<>();
-                  if (by != null) read.add(by);
-                  read.add(field);
-                  return read;
-                }
-                public Set<String> producedFields() {
-                  return by == null ? Set.of("count", "sum") : Set.of(by, "count", "sum");
-                }
-                public Operator createOperator(OperatorContext context) {
-                  return new Sums(context, by, false) {
-                    public void addInput(Page page) {
-                      if (field.equals("boom_map")) throw new IllegalStateException("map boom");
-                      Block values = page.block(field);
-                      Block groups = by == null ? null : page.block(by);
-                      for (int p = 0; p < page.positionCount(); p++) {
-                        Object value = values == null ? null : values.getObject(p);
-                        Long number = null;
-                        if (value instanceof Long l) number = l;
-                        else if (value != null) {
-                          try { number = Long.parseLong(value.toString()); }
-                          catch (NumberFormatException notWhole) { }
-                        }
-                        Object group = groups == null ? "" : groups.getObject(p);
-                        if (group == null) continue;
-                        long[] sums = groups(group.toString());
-                        if (number != null) { sums[0]++; sums[1] += number; }
-                      }
-                      context.blockFactory().release(page);
-                    }
-                  };
-                }
-                public Operator createReduceOperator(OperatorContext context) {
-                  return new Sums(context, by, true) {
-                    public void addInput(Page state) {
-                      if (field.equals("boom_reduce")) {
-                        context.blockFactory().release(state);
-                        throw new IllegalStateException("reduce boom");
-                      }
-                      Block g = state.block("g");
-                      Block c = state.block("c");
-                      Block s = state.block("s");
-                      for (int p = 0; p < state.positionCount(); p++) {
-                        long[] sums = groups(g.getObject(p).toString());
-                        sums[0] += (Long) c.getObject(p);
-                        sums[1] += (Long) s.getObject(p);
-                      }
-                      context.blockFactory().release(state);
-                    }
-                  };
-                }
-              };
-            }
-          }, new CommandDefinition() {
-            public String name() { return "fieldcount"; }
-            public String description() { return "per field, the rows holding a value of it"; }
-            public CommandKind kind() { return CommandKind.TRANSFORMING; }
-            public List<ArgumentSpec> arguments() { return List.of(); }
-            public BoundCommand bind(CommandArguments arguments) {
-              return new BoundCommand() {
-                public Set<String> requiredFields() { return Set.of("*"); }
-                public Set<String> producedFields() { return Set.of("field", "count", "sum"); }
-                public Operator createOperator(OperatorContext context) {
-                  return new Sums(context, "field", false) {
-                    public void addInput(Page page) {
-                      for (int c = 0; c < page.schema().size(); c++) {
-                        long[] sums = groups(page.schema().column(c).name());
-                        for (int p = 0; p < page.positionCount(); p++) {
-                          if (!page.block(c).isNull(p)) sums[0]++;
-                        }
-                      }
-                      context.blockFactory().release(page);
-                    }
-                  };
-                }
-                public Operator createReduceOperator(OperatorContext context) {
-                  return new Sums(context, "field", true) {
-                    public void addInput(Page state) {
-                      Block g = state.block("g");
-                      Block c = state.block("c");
-                      for (int p = 0; p < state.positionCount(); p++) {
-                        groups(g.getObject(p).toString())[0] += (Long) c.getObject(p);
-                      }
-                      context.blockFactory().release(state);
-                    }
-                  };
-                }
-              };
-            }
-          });
-        }
-
         /** Groups' (count, sum), handed out as one page at finish. */
         private abstract static class Sums implements Operator {
           private final Map<String, long[]> groups = new TreeMap<>();
@@ -217,7 +202,6 @@ class TransformingPluginTest {
 
           public Page getOutput() { return out.poll(); }
         }
-      }
       """;
 
   @TempDir static Path root;
@@ -226,12 +210,16 @@ class TransformingPluginTest {
   @BeforeAll
   static void start() throws Exception {
     Path plugins = root.resolve("plugins");
-    PluginJars.write(
+    TestPlugins.install(
         plugins,
         "groupsum",
-        PluginJars.descriptor("groupsum", "1.0"),
-        Map.of("p.groupsum.TestPlugin", GROUPSUM),
-        "p.groupsum.TestPlugin");
+        List.of(
+            "java.util.ArrayDeque",
+            "java.util.LinkedHashSet",
+            "java.util.Map",
+            "java.util.TreeMap"),
+        List.of(GROUPSUM, FIELDCOUNT),
+        SUMS);
     // an index (a segment) a load, the events split in s0, s1, s2; all of them in one load into
     // whole (one segment): searches over s* read the split ones
     List<String> indexes = List.of("main", "s0", "s1", "s2", "whole");
@@ -465,14 +453,7 @@ class TransformingPluginTest {
   /** A search's results in pages of {@code pageSize} rows, each its fields by name. */
   private static List<Map<String, String>> results(String query, int pageSize) throws Exception {
     List<Map<String, String>> rows = new ArrayList<>();
-    for (String line : export(query, pageSize).split("\n")) {
-      if (line.isBlank()) {
-        continue;
-      }
-      JsonNode result = JSON.readTree(line).get("result");
-      if (result == null) {
-        continue;
-      }
+    for (JsonNode result : exportRows(query, pageSize)) {
       Map<String, String> row = new java.util.TreeMap<>();
       result.fields().forEachRemaining(f -> row.put(f.getKey(), f.getValue().asText()));
       rows.add(row);
@@ -480,16 +461,12 @@ class TransformingPluginTest {
     return rows;
   }
 
-  /** A search's export in pages of {@code pageSize} rows (the row engine refused, as always). */
-  private static String export(String query, int pageSize) throws Exception {
+  /** A search's exported rows in pages of {@code pageSize} rows (answered: 200). */
+  private static List<JsonNode> exportRows(String query, int pageSize) throws Exception {
     String property = io.quarry.server.search.SearchService.PAGE_SIZE_PROPERTY;
     System.setProperty(property, Integer.toString(pageSize));
     try {
-      HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
-      assertThat(response.statusCode())
-          .as(query + " in pages of " + pageSize + ": " + response.body())
-          .isEqualTo(200);
-      return response.body();
+      return io.quarry.server.TestServers.exportRows(server, PASSWORD, query);
     } finally {
       System.clearProperty(property);
     }

@@ -116,20 +116,9 @@ class MultivalueResultsTest {
 
   /** The {@code result} objects of Splunk's export endpoint (JSON lines). */
   private List<String> export(String query) throws Exception {
-    String body =
-        call(
-                "POST",
-                "/services/search/jobs/export",
-                form("search", "search " + query, "output_mode", "json"))
-            .body();
-    List<String> results = new ArrayList<>();
-    for (String line : body.split("\n")) {
-      JsonNode result = JSON.readTree(line).get("result");
-      if (result != null) {
-        results.add(result.toString());
-      }
-    }
-    return results;
+    return TestServers.exportRows(server, "pw", "search " + query).stream()
+        .map(JsonNode::toString)
+        .toList();
   }
 
   @Test

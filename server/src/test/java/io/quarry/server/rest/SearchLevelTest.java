@@ -106,6 +106,29 @@ class SearchLevelTest {
   }
 
   @Test
+  void verboseReachesTheListingAfterAPluginCommandOverTheEvents() throws Exception {
+    // fast: each row what it listed before and the fields the command wrote (mend21: verbose
+    // listed the same before)
+    assertThat(oneshot("search index=main | mvexpand level", "fast"))
+        .containsExactly("level zone", "level");
+    assertThat(oneshot("search index=main | mvexpand level", "verbose")).isEqualTo(EVERY_FIELD);
+    assertThat(oneshot("search index=main | replace INFO WITH I", "smart")).isEqualTo(EVERY_FIELD);
+    assertThat(oneshot("search index=main | fillnull value=0 zone | eval k=1", "verbose"))
+        .containsExactly("k level n zone", "k level n user zone");
+  }
+
+  @Test
+  void verboseReachesTheListingAfterAWildcardRename() throws Exception {
+    // a renamed row lists every field it can yield, in every mode
+    List<String> renamed = List.of("Lel n zone", "Lel n user");
+    assertThat(oneshot("search index=main | rename lev* AS L*", "fast")).isEqualTo(renamed);
+    assertThat(oneshot("search index=main | rename lev* AS L*", "verbose")).isEqualTo(renamed);
+    // and a plugin command after it (one chain of runs): verbose lists every field still
+    assertThat(oneshot("search index=main | rename lev* AS L* | mvexpand n", "verbose"))
+        .isEqualTo(renamed);
+  }
+
+  @Test
   void verboseReachesTheEventsAmongAnAppendsRows() throws Exception {
     // fast: n=2 lists its index-time zone only, the appended n=1 what a subsearch's event holds
     assertThat(oneshot("search index=main n=2 | append [search index=main n=1]", "fast"))

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import io.quarry.server.config.Plugins;
-import io.quarry.server.plugins.PluginJars;
+import io.quarry.server.plugins.TestPlugins;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -52,12 +52,7 @@ class StreamFailureTest {
   @BeforeAll
   static void start() throws Exception {
     Path plugins = root.resolve("plugins");
-    PluginJars.write(
-        plugins,
-        "failafter",
-        PluginJars.descriptor("failafter", "1.0"),
-        Map.of("p.failafter.TestPlugin", FAIL_AFTER_SOURCE),
-        "p.failafter.TestPlugin");
+    TestPlugins.install(plugins, "failafter", List.of(), List.of(FAIL_AFTER), "");
     server =
         TestServers.start(
             root.resolve("data"),
@@ -268,48 +263,30 @@ class StreamFailureTest {
   }
 
   /** A streaming command that passes {@code rows} rows and throws on the page holding the next. */
-  private static final String FAIL_AFTER_SOURCE =
-      """
-      package p.failafter;
+  private static final TestPlugins.Command FAIL_AFTER =
+      new TestPlugins.Command(
+          "failafter",
+          "passes rows, then throws",
+          "STREAMING",
+          "List.of(ArgumentSpec.optional(\"rows\", ArgumentType.LONG, \"0\", \"rows to pass\"))",
+          """
+          long rows = arguments.getLong("rows");
+          return new BoundCommand() {
+            public Set<String> requiredFields() { return Set.of(); }
+            public Set<String> producedFields() { return Set.of(); }
+            public Operator createOperator(OperatorContext context) {
+              return new PageTransformOperator() {
+                private long seen;
 
-      import io.quarry.plugin.api.QuarryPlugin;
-      import io.quarry.plugin.api.command.*;
-      import io.quarry.plugin.api.data.*;
-      import java.util.List;
-      import java.util.Set;
-
-      public final class TestPlugin implements QuarryPlugin {
-        @Override
-        public List<CommandDefinition> commands() {
-          return List.of(new CommandDefinition() {
-            public String name() { return "failafter"; }
-            public String description() { return "passes rows, then throws"; }
-            public CommandKind kind() { return CommandKind.STREAMING; }
-            public List<ArgumentSpec> arguments() {
-              return List.of(ArgumentSpec.optional("rows", ArgumentType.LONG, "0", "rows to pass"));
-            }
-            public BoundCommand bind(CommandArguments arguments) {
-              long rows = arguments.getLong("rows");
-              return new BoundCommand() {
-                public Set<String> requiredFields() { return Set.of(); }
-                public Set<String> producedFields() { return Set.of(); }
-                public Operator createOperator(OperatorContext context) {
-                  return new PageTransformOperator() {
-                    private long seen;
-
-                    protected Page process(Page input) {
-                      seen += input.positionCount();
-                      if (seen > rows) {
-                        throw new IllegalStateException("more than " + rows + " rows");
-                      }
-                      return input;
-                    }
-                  };
+                protected Page process(Page input) {
+                  seen += input.positionCount();
+                  if (seen > rows) {
+                    throw new IllegalStateException("more than " + rows + " rows");
+                  }
+                  return input;
                 }
               };
             }
-          });
-        }
-      }
-      """;
+          };
+          """);
 }

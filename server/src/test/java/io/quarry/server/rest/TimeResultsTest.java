@@ -73,18 +73,7 @@ class TimeResultsTest {
 
   /** The {@code result} objects of a search through Splunk's export endpoint. */
   private List<JsonNode> export(String query) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, "pw", query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<JsonNode> results = new ArrayList<>();
-    for (String line : response.body().split("\n")) {
-      if (!line.isBlank()) {
-        JsonNode result = JSON.readTree(line).get("result");
-        if (result != null) {
-          results.add(result);
-        }
-      }
-    }
-    return results;
+    return TestServers.exportRows(server, "pw", query);
   }
 
   /** One field of every result of an export, as text. */

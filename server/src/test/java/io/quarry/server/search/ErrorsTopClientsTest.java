@@ -70,18 +70,11 @@ class ErrorsTopClientsTest {
   }
 
   private static String envelope(String index, int i) {
-    List<String> ips = clientips(i);
-    String clientip =
-        ips.isEmpty()
-            ? ""
-            : ",\"clientip\":"
-                + (ips.size() == 1
-                    ? "\"" + ips.get(0) + "\""
-                    : "[\"" + String.join("\",\"", ips) + "\"]");
-    return String.format(
-        "{\"time\":%d,\"host\":\"web\",\"sourcetype\":\"access\",\"index\":\"%s\","
-            + "\"event\":\"request %d\",\"fields\":{\"status\":\"%s\",\"method\":\"%s\"%s}}%n",
-        START + i * 7L, index, i, status(i), method(i), clientip);
+    Map<String, List<String>> fields = new java.util.LinkedHashMap<>();
+    fields.put("status", List.of(status(i)));
+    fields.put("method", List.of(method(i)));
+    fields.put("clientip", clientips(i));
+    return AccessEnvelopes.of(index, i, fields);
   }
 
   private static final List<String> RANGES =

@@ -3,7 +3,6 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class EventFilterTest {
   private static final String PASSWORD = "event-filter-password";
   private static final String TOKEN = "event-filter-token";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   // 2026-01-07T10:00:0Ns is 1767780000 + N
   private static final String EVENTS =
@@ -68,17 +66,8 @@ class EventFilterTest {
 
   /** The answer's rows, each its fields' values joined by {@code |} in the answer's order. */
   private static List<String> rows(String query) throws Exception {
-    HttpResponse<String> response = io.quarry.server.TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     List<String> rows = new ArrayList<>();
-    for (String line : response.body().split("\n")) {
-      if (line.isBlank()) {
-        continue;
-      }
-      JsonNode result = JSON.readTree(line).get("result");
-      if (result == null) {
-        continue;
-      }
+    for (JsonNode result : io.quarry.server.TestServers.exportRows(server, PASSWORD, query)) {
       List<String> values = new ArrayList<>();
       result
           .properties()

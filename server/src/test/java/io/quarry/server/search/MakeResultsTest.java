@@ -3,35 +3,23 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.RunningServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code | makeresults}: rows without data, for trying expressions and pipelines. */
 class MakeResultsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PASSWORD = "pw";
 
   @RegisterExtension static final RunningServer SERVER = new RunningServer(PASSWORD);
 
   /** The result objects of an export answer. */
   private static List<JsonNode> results(String query) throws Exception {
-    HttpResponse<String> response = TestServers.export(SERVER.server(), PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<JsonNode> results = new ArrayList<>();
-    for (String line : response.body().split("\n")) {
-      JsonNode result = JSON.readTree(line).get("result");
-      if (result != null) {
-        results.add(result);
-      }
-    }
-    return results;
+    return TestServers.exportRows(SERVER.server(), PASSWORD, query);
   }
 
   @Test

@@ -39,6 +39,24 @@ final class PageCutListings {
         + "}\n";
   }
 
+  /**
+   * The events of the overlay page-cut tests ({@code ThirdPartyOverlayPageCutTest}, {@code
+   * BuiltinOverlayPageCutTest}) for both layouts' indexes: {@code n=1} of text {@code n1}, {@code
+   * n=2} without a region, {@code n=3} holding {@code region=eu} at index time, {@code n=4} with
+   * {@code region=kv0} as text.
+   */
+  static String regionEvents(String n1) {
+    StringBuilder events = new StringBuilder();
+    for (String index : List.of("ev", "bl")) {
+      events
+          .append(envelope(index, 1, n1, null))
+          .append(envelope(index, 2, "level=INFO n=2", null))
+          .append(envelope(index, 3, "level=INFO n=3", "{\"region\":\"eu\"}"))
+          .append(envelope(index, 4, "level=INFO n=4 region=kv0", null));
+    }
+    return events.toString();
+  }
+
   /** Each row's fields (besides the default ones) and their values, newest first. */
   static List<Map<String, String>> listed(QuarryServer server, String query, int pageSize)
       throws Exception {

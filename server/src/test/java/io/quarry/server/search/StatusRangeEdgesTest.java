@@ -58,18 +58,10 @@ class StatusRangeEdgesTest {
   }
 
   private static String envelope(String index, int i) {
-    List<String> statuses = statuses(i);
-    String status =
-        statuses.isEmpty()
-            ? ""
-            : ",\"status\":"
-                + (statuses.size() == 1
-                    ? "\"" + statuses.get(0) + "\""
-                    : "[\"" + String.join("\",\"", statuses) + "\"]");
-    return String.format(
-        "{\"time\":%d,\"host\":\"web\",\"sourcetype\":\"access\",\"index\":\"%s\","
-            + "\"event\":\"request %d\",\"fields\":{\"clientip\":\"%s\"%s}}%n",
-        LayoutEvents.START + i * 7L, index, i, clientip(i), status);
+    Map<String, List<String>> fields = new java.util.LinkedHashMap<>();
+    fields.put("clientip", List.of(clientip(i)));
+    fields.put("status", statuses(i));
+    return AccessEnvelopes.of(index, i, fields);
   }
 
   private static final List<String> FILTERS =

@@ -2,7 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import io.quarry.server.plugins.PluginJars;
+import io.quarry.server.plugins.TestPlugins;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -26,62 +26,51 @@ import org.junit.jupiter.api.io.TempDir;
  * has no region, {@code n=1} has {@code region=kv1} as text. Expected rows written by hand.
  */
 class ThirdPartyOverlayPageCutTest {
-  private static final String MASKKV =
-      """
-      package p.maskkv;
-
-      import io.quarry.plugin.api.QuarryPlugin;
-      import io.quarry.plugin.api.command.*;
-      import io.quarry.plugin.api.data.*;
-      import java.util.List;
-      import java.util.Set;
-
-      public final class MaskPlugin implements QuarryPlugin {
-        @Override
-        public List<CommandDefinition> commands() {
-          return List.of(new CommandDefinition() {
-            public String name() { return "maskkv"; }
-            public String description() { return "every text value kv1 becomes masked"; }
-            public CommandKind kind() { return CommandKind.STREAMING; }
-            public List<ArgumentSpec> arguments() { return List.of(); }
-            public BoundCommand bind(CommandArguments arguments) {
-              return new BoundCommand() {
-                public Set<String> requiredFields() { return Set.of("*"); }
-                public Set<String> producedFields() { return Set.of(); }
-                public Operator createOperator(OperatorContext context) {
-                  BlockFactory factory = context.blockFactory();
-                  return new PageTransformOperator() {
-                    protected Page process(Page page) {
-                      Page out = page;
-                      for (int c = 0; c < page.schema().size(); c++) {
-                        Block block = page.block(c);
-                        if (block.dataType() != DataType.STRING || !holds(block)) continue;
-                        BytesBlock.Builder masked = factory.newBytesBlockBuilder(block.positionCount());
-                        for (int p = 0; p < block.positionCount(); p++) {
-                          List<Object> values = block.getValues(p);
-                          if (values.isEmpty()) { masked.appendNull(); continue; }
-                          masked.beginPositionEntry();
-                          for (Object v : values) masked.append("kv1".equals(v) ? "masked" : (String) v);
-                          masked.endPositionEntry();
-                        }
-                        out = factory.withColumn(out, page.schema().column(c).name(), masked.build());
-                      }
-                      return out;
+  /** Every text value {@code kv1} becomes {@code masked}; a column without one is handed back. */
+  private static final TestPlugins.Command MASKKV =
+      new TestPlugins.Command(
+          "maskkv",
+          "every text value kv1 becomes masked",
+          "STREAMING",
+          "List.of()",
+          """
+          return new BoundCommand() {
+            public Set<String> requiredFields() { return Set.of("*"); }
+            public Set<String> producedFields() { return Set.of(); }
+            public Operator createOperator(OperatorContext context) {
+              BlockFactory factory = context.blockFactory();
+              return new PageTransformOperator() {
+                protected Page process(Page page) {
+                  Page out = page;
+                  for (int c = 0; c < page.schema().size(); c++) {
+                    Block block = page.block(c);
+                    if (block.dataType() != DataType.STRING || !holds(block)) continue;
+                    BytesBlock.Builder masked = factory.newBytesBlockBuilder(block.positionCount());
+                    for (int p = 0; p < block.positionCount(); p++) {
+                      List<Object> values = block.getValues(p);
+                      if (values.isEmpty()) { masked.appendNull(); continue; }
+                      masked.beginPositionEntry();
+                      for (Object v : values) masked.append("kv1".equals(v) ? "masked" : (String) v);
+                      masked.endPositionEntry();
                     }
-                  };
+                    out = factory.withColumn(out, page.schema().column(c).name(), masked.build());
+                  }
+                  return out;
                 }
               };
             }
-          });
-        }
+          };
+          """);
 
+  /** Whether a block holds the value {@code kv1} at some position (a member of the plugin). */
+  private static final String HOLDS =
+      """
         private static boolean holds(Block block) {
           for (int p = 0; p < block.positionCount(); p++) {
             if (block.getValues(p).contains("kv1")) return true;
           }
           return false;
         }
-      }
       """;
 
   @TempDir static Path directory;
@@ -90,27 +79,15 @@ class ThirdPartyOverlayPageCutTest {
   @BeforeAll
   static void start() throws Exception {
     Path plugins = directory.resolve("plugins");
-    PluginJars.write(
-        plugins,
-        "maskkv",
-        PluginJars.descriptor("maskkv", "1.0"),
-        Map.of("p.maskkv.MaskPlugin", MASKKV),
-        "p.maskkv.MaskPlugin");
+    TestPlugins.install(plugins, "maskkv", List.of(), List.of(MASKKV), HOLDS);
     server =
         TestServers.startLayouts(
             directory.resolve("data"),
             "maskkv-pw",
             TestServers.TOKEN,
             s -> s.put("plugins.dir", plugins.toString()));
-    StringBuilder events = new StringBuilder();
-    for (String index : List.of("ev", "bl")) {
-      events
-          .append(PageCutListings.envelope(index, 1, "level=WARN n=1 region=kv1", null))
-          .append(PageCutListings.envelope(index, 2, "level=INFO n=2", null))
-          .append(PageCutListings.envelope(index, 3, "level=INFO n=3", "{\"region\":\"eu\"}"))
-          .append(PageCutListings.envelope(index, 4, "level=INFO n=4 region=kv0", null));
-    }
-    TestServers.postEvents(server, TestServers.TOKEN, events.toString());
+    TestServers.postEvents(
+        server, TestServers.TOKEN, PageCutListings.regionEvents("level=WARN n=1 region=kv1"));
   }
 
   @Test

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,17 +73,7 @@ class TimeOrderedPullTest {
   /** Each result as {@code cells} reads it, in order. */
   private static List<String> results(
       String query, java.util.function.Function<JsonNode, String> cells) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<String> results = new ArrayList<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String line : response.body().split("\n")) {
-      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-      if (result != null) {
-        results.add(cells.apply(result));
-      }
-    }
-    return results;
+    return TestServers.exportRows(server, PASSWORD, query).stream().map(cells).toList();
   }
 
   /**
