@@ -102,10 +102,7 @@ final class EntryPartial {
       return false;
     }
     this.dictionary = dictionary;
-    this.functions = new GroupingFunction[aggregations.size()];
-    for (int f = 0; f < functions.length; f++) {
-      functions[f] = GroupingFunction.of(aggregations.get(f));
-    }
+    this.functions = GroupingFunction.all(aggregations);
     return true;
   }
 
