@@ -160,6 +160,21 @@ public interface GroupingFunction {
   }
 
   /**
+   * Adds groups {@code otherGroups[0, count)} of {@code other} (the same function) to groups {@code
+   * [0, count)}, in that order, as {@link #merge} would one by one: how the states a partial keeps
+   * by dictionary entry are gathered into groups numbered from 0 ({@code EntryPartial}).
+   *
+   * @return the bytes of state that grew beyond {@link #bytesPerGroup}
+   */
+  default long mergeGathered(int count, GroupingFunction other, int[] otherGroups) {
+    long grown = 0;
+    for (int i = 0; i < count; i++) {
+      grown += merge(i, other, otherGroups[i]);
+    }
+    return grown;
+  }
+
+  /**
    * A group's result: a {@code Long}, {@code Double}, {@code String}, a {@code List} of several
    * values, or null.
    */

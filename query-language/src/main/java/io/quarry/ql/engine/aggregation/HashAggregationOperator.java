@@ -216,6 +216,14 @@ public final class HashAggregationOperator implements PageAggregator {
     return handedWhole;
   }
 
+  /**
+   * The pages this aggregation added to states kept a group per dictionary entry ({@code
+   * InPlaceEntries}) so far.
+   */
+  public long pagesInPlace() {
+    return entries == null ? 0 : entries.pagesInPlace();
+  }
+
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
   public long groupsByEntry() {
     return entries == null ? 0 : entries.flushed();
