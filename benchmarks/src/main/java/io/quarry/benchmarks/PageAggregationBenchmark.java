@@ -63,6 +63,14 @@ public class PageAggregationBenchmark {
   @Param({"range", "minmax"})
   public String stats;
 
+  /**
+   * {@code dictionary}: the session column as ordinals of one dictionary of every session id,
+   * sorted, shared by every page (as a segment's indexed keyword column reads: the {@code
+   * sessions_range_indexed} layout, grouped by entry); {@code plain}: bytes per page.
+   */
+  @Param({"plain"})
+  public String keys;
+
   private final List<Page> pages = new ArrayList<>();
   private StatsCommand command;
 
@@ -97,6 +105,14 @@ public class PageAggregationBenchmark {
                 new Schema.Column("bytes", DataType.STRING),
                 new Schema.Column("method", DataType.STRING),
                 new Schema.Column("status", DataType.STRING)));
+    // a segment's dictionary is sorted by bytes: entry[g] is session g's place in it
+    byte[][] sorted = ids.clone();
+    java.util.Arrays.sort(sorted, java.util.Arrays::compare);
+    int[] entry = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      entry[g] = java.util.Arrays.binarySearch(sorted, ids[g], java.util.Arrays::compare);
+    }
+    BytesBlock sessions = "dictionary".equals(keys) ? dictionary(sorted) : null;
     BytesBlock methods = dictionary("GET", "POST", "PUT", "DELETE");
     BytesBlock statuses = dictionary("200", "201", "204", "301", "304", "404", "500", "503");
     pages.clear();
@@ -105,6 +121,8 @@ public class PageAggregationBenchmark {
       int count = Math.min(PAGE, rows - start);
       LongBlock.Builder times = LongBlock.builder(DataType.TIMESTAMP, count);
       BytesBlock.Builder keys = BytesBlock.builder(count);
+      BytesBlock.OrdinalBuilder sessionKeys =
+          sessions == null ? null : BytesBlock.ordinalBuilder(sessions, count);
       BytesBlock.Builder hostKeys = BytesBlock.builder(count);
       BytesBlock.Builder sizes = BytesBlock.builder(count);
       BytesBlock.OrdinalBuilder methodKeys = BytesBlock.ordinalBuilder(methods, count);
@@ -113,6 +131,9 @@ public class PageAggregationBenchmark {
         times.append(time += 8_640);
         int session = random.nextInt(groups);
         keys.append(ids[session]);
+        if (sessionKeys != null) {
+          sessionKeys.appendOrdinal(entry[session]);
+        }
         hostKeys.append(hosts[session % hosts.length]);
         sizes.append(Integer.toString(random.nextInt(100_000)).getBytes(StandardCharsets.US_ASCII));
         methodKeys.appendOrdinal(random.nextInt(methods.positionCount()));
@@ -123,7 +144,7 @@ public class PageAggregationBenchmark {
               schema,
               List.<Block>of(
                   times.build(),
-                  keys.build(),
+                  sessionKeys == null ? keys.build() : sessionKeys.build(),
                   hostKeys.build(),
                   sizes.build(),
                   methodKeys.build(),
@@ -132,9 +153,17 @@ public class PageAggregationBenchmark {
   }
 
   private static BytesBlock dictionary(String... entries) {
+    byte[][] bytes = new byte[entries.length][];
+    for (int e = 0; e < entries.length; e++) {
+      bytes[e] = entries[e].getBytes(StandardCharsets.US_ASCII);
+    }
+    return dictionary(bytes);
+  }
+
+  private static BytesBlock dictionary(byte[][] entries) {
     BytesBlock.Builder builder = BytesBlock.builder(entries.length);
-    for (String entry : entries) {
-      builder.append(entry.getBytes(StandardCharsets.US_ASCII));
+    for (byte[] entry : entries) {
+      builder.append(entry);
     }
     return builder.build();
   }

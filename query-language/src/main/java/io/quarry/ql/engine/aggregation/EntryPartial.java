@@ -19,10 +19,12 @@ import java.util.function.LongSupplier;
  * BytesKeyHash#entryIds}: hashed first, every first slot read before the lookups, so their cache
  * misses overlap), and each function merges the entries' states in one loop — unless the entries'
  * texts ascend in entry order (a segment's dictionary is sorted by bytes) and the aggregation holds
- * no key or few: then no entry is hashed ({@link #handWhole}, {@link #handBeside}) and the entry
- * order is left as the answer's likely order. A search thread reads a segment's events into small
- * state arrays of the segment's groups instead of the partial's, whose tens of megabytes are
- * touched once per group and segment, not once per event.
+ * no key or few: then no entry is hashed ({@link #handWhole}, {@link SortedEntries#handBeside}) and
+ * the entry order is left as the answer's likely order. A search thread reads a segment's events
+ * into small state arrays of the segment's groups instead of the partial's, whose tens of megabytes
+ * are touched once per group and segment, not once per event. Once a quarter of the entries were
+ * met the states move in place, a group per entry ({@link InPlaceEntries}: no entry → group map
+ * read per row), and are gathered back into groups numbered from 0 at a hand-over or merge.
  *
  * <p>Memory, charged to the search's: the states, charged to {@code charge} (a sibling of the
  * aggregation's tracker) and given back at the flush; the entry map (an int per dictionary entry)
@@ -37,13 +39,13 @@ import java.util.function.LongSupplier;
  */
 final class EntryPartial {
   /** Entries whose keys are looked up together at a flush. */
-  private static final int LOOKUP = 1024;
+  static final int LOOKUP = 1024;
 
   /** The groups {@code entryOf} has room for at first. */
   private static final int FIRST_GROUPS = 16;
 
   private final List<Aggregation> aggregations;
-  private final MemoryTracker charge;
+  private MemoryTracker charge; // the states (a sibling's, once moved in place: InPlaceEntries)
   private final MemoryTracker arrays; // groupOf and entryOf, while allocated
   private final long bytesPerGroup;
   private BytesBlock dictionary; // the dictionary the groups are entries of; null: none
@@ -53,6 +55,9 @@ final class EntryPartial {
   private int grownTo;
   private GroupingFunction[] functions;
   private long flushed; // groups handed over so far
+  private InPlaceEntries inPlace; // the states by entry, once enough entries were met; else null
+  private boolean stayInOrder; // the limit refused the states by entry for this dictionary
+  private long pagesInPlace; // pages added to states kept by entry
 
   EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
     this.aggregations = aggregations;
@@ -102,10 +107,7 @@ final class EntryPartial {
       return false;
     }
     this.dictionary = dictionary;
-    this.functions = new GroupingFunction[aggregations.size()];
-    for (int f = 0; f < functions.length; f++) {
-      functions[f] = GroupingFunction.of(aggregations.get(f));
-    }
+    this.functions = GroupingFunction.all(aggregations);
     return true;
   }
 
@@ -114,6 +116,16 @@ final class EntryPartial {
    * (by its entry; -1 without a value) into {@code groups}, then every function's values.
    */
   void addPage(BytesBlock key, int count, int[] groups, Block[] values, long[] times) {
+    if (inPlace != null) {
+      pagesInPlace++;
+      inPlace.groups(key, count, groups);
+      long grown = 0;
+      for (int f = 0; f < functions.length; f++) {
+        grown += functions[f].addPage(groups, count, values[f], times);
+      }
+      charge.add(grown);
+      return;
+    }
     for (int p = 0; p < count; p++) {
       if (key.isNull(p)) {
         groups[p] = -1;
@@ -136,6 +148,79 @@ final class EntryPartial {
       grown += functions[f].addPage(groups, count, values[f], times);
     }
     charge.add(grown);
+    if (!stayInOrder && InPlaceEntries.worth(size, dictionary.positionCount())) {
+      moveInPlace();
+    }
+  }
+
+  /**
+   * Moves the states to one group per dictionary entry, the group its entry ({@link
+   * InPlaceEntries}): the pages to come find a row's states by its ordinal, no entry → group map
+   * read per row. Charged to a new sibling before the states met so far move (merged into theirs
+   * entry by entry) and the old are given back; refused by the limit, the groups stay as met.
+   */
+  private void moveInPlace() {
+    int entries = dictionary.positionCount();
+    MemoryTracker moved = charge.sibling();
+    try {
+      moved.add(bytesPerGroup * entries);
+      inPlace = new InPlaceEntries(entries, arrays);
+    } catch (MemoryLimitExceededException refused) {
+      moved.release();
+      stayInOrder = true;
+      return;
+    }
+    GroupingFunction[] byEntry = GroupingFunction.all(aggregations);
+    long grown = 0;
+    for (int f = 0; f < byEntry.length; f++) {
+      byEntry[f].grow(entries);
+      grown += byEntry[f].mergePage(entryOf, size, functions[f], 0);
+    }
+    for (int group = 0; group < size; group++) {
+      inPlace.meet(entryOf[group]);
+      groupOf[entryOf[group]] = 0;
+    }
+    charge.release(); // the dictionary stays held: shared, by the search's account
+    charge = moved;
+    moved.add(grown);
+    functions = byEntry;
+    size = 0;
+    grownTo = 0;
+  }
+
+  /**
+   * Moves the states by entry back to groups numbered from 0 — the entries met, in entry order — so
+   * the hand-over and merges read them as met groups ({@link #flushInto}, {@link #mergeFrom});
+   * charged as {@link #moveInPlace} is. Every entry met: the states stay where they are.
+   */
+  private void compact() {
+    int[] met = inPlace.met();
+    int entries = dictionary.positionCount();
+    while (entryOf.length < met.length) {
+      growEntryOf();
+    }
+    if (met.length == entries) {
+      System.arraycopy(met, 0, entryOf, 0, met.length); // group = entry
+    } else {
+      GroupingFunction[] dense = GroupingFunction.all(aggregations);
+      long grown = bytesPerGroup * met.length;
+      for (int f = 0; f < dense.length; f++) {
+        dense[f].grow(met.length);
+        grown += dense[f].mergeGathered(met.length, functions[f], met);
+      }
+      charge.release(); // fewer states than were charged: given back first
+      charge = charge.sibling();
+      charge.add(grown);
+      functions = dense;
+      System.arraycopy(met, 0, entryOf, 0, met.length);
+    }
+    size = met.length;
+    grownTo = met.length;
+    for (int group = 0; group < size; group++) {
+      groupOf[entryOf[group]] = group + 1;
+    }
+    inPlace.release();
+    inPlace = null;
   }
 
   /**
@@ -145,6 +230,12 @@ final class EntryPartial {
   void mergeFrom(EntryPartial other) {
     if (other.dictionary != dictionary) {
       throw new IllegalArgumentException("groups of another dictionary");
+    }
+    if (inPlace != null) {
+      compact();
+    }
+    if (other.inPlace != null) {
+      other.compact();
     }
     int[] ids = new int[Math.min(Math.max(other.size, 1), LOOKUP)];
     long grown = 0;
@@ -201,6 +292,9 @@ final class EntryPartial {
   long flushInto(GroupKeys keys, GroupingFunction[] into, LongSupplier grow) {
     if (dictionary == null) {
       return 0;
+    }
+    if (inPlace != null) {
+      compact();
     }
     if ((long) keys.size() * FEW_KEYS <= size) {
       // the entries met, if their texts ascend (so are distinct): handed over unhashed
@@ -266,59 +360,12 @@ final class EntryPartial {
   private static final int FEW_KEYS = 8;
 
   /**
-   * {@link #flushInto} an aggregation that holds a few keys already ({@code keys}, at most a {@link
-   * #FEW_KEYS}th of the groups here: the pages a scan read before the segment's dictionary was
-   * decoded whole) while the entries' texts ascend in entry order ({@code order}, checked): each of
-   * those keys is found among the entries by a binary search ({@link SortedEntries#find}), not an
-   * entry hashed; the entries no key named become new keys, unhashed ({@link
-   * GroupKeys#appendEntries}), and every group's states are merged into its key's as by the lookup
-   * — the same merge, in the same order. When every key was an entry, the groups in entry order are
-   * left as the likely answer order, as {@link #handWhole} does.
+   * {@link #flushInto} an aggregation that holds a few keys already, the entries' texts ascending
+   * ({@link SortedEntries#handBeside}).
    */
   private long handBeside(GroupKeys keys, GroupingFunction[] into, LongSupplier grow, int[] order) {
-    int before = keys.size();
-    int[] idOf = new int[size]; // group → its key's id
-    Arrays.fill(idOf, -1);
-    io.quarry.plugin.api.data.ByteSlice key = new io.quarry.plugin.api.data.ByteSlice();
-    io.quarry.plugin.api.data.ByteSlice scratch = new io.quarry.plugin.api.data.ByteSlice();
-    boolean everyKeyAnEntry = true;
-    for (int id = 0; id < before; id++) {
-      keys.keySlice(id, 0, key);
-      int group = SortedEntries.find(dictionary, entryOf, order, key, scratch);
-      if (group >= 0) {
-        idOf[group] = id;
-      } else {
-        everyKeyAnEntry = false;
-      }
-    }
-    long grown = 0;
-    int[] ids = new int[Math.min(size, LOOKUP)];
-    int[] fresh = new int[Math.min(size, LOOKUP)];
-    for (int from = 0; from < size; from += LOOKUP) {
-      int count = Math.min(LOOKUP, size - from);
-      int n = 0;
-      int next = keys.size();
-      for (int i = 0; i < count; i++) {
-        if (idOf[from + i] < 0) {
-          fresh[n++] = entryOf[from + i];
-          idOf[from + i] = next++;
-        }
-        ids[i] = idOf[from + i];
-      }
-      keys.appendEntries(dictionary, fresh, 0, n);
-      grown += grow.getAsLong();
-      for (int f = 0; f < into.length; f++) {
-        grown += into[f].mergePage(ids, count, functions[f], from);
-      }
-    }
-    if (everyKeyAnEntry) {
-      int[] likely = new int[size];
-      for (int r = 0; r < size; r++) {
-        likely[r] = idOf[order[r]];
-      }
-      keys.likelyOrder(likely);
-      grown += (long) Integer.BYTES * size;
-    }
+    long grown =
+        SortedEntries.handBeside(keys, into, grow, order, dictionary, entryOf, size, functions);
     handedOver();
     return grown;
   }
@@ -328,7 +375,13 @@ final class EntryPartial {
     charge.letGoShared(dictionary, dictionary.ramBytesUsed());
     dictionary = null;
     functions = null;
+    stayInOrder = false;
     charge.release();
+  }
+
+  /** The pages added to states kept in place, a group per entry ({@link InPlaceEntries}). */
+  long pagesInPlace() {
+    return pagesInPlace;
   }
 
   /** The groups handed to the aggregation so far (each entry met once per dictionary taken). */
@@ -341,6 +394,10 @@ final class EntryPartial {
    * closed, or its groups merged into another's).
    */
   void release() {
+    if (inPlace != null) {
+      inPlace.release();
+      inPlace = null;
+    }
     if (dictionary != null) {
       size = 0;
       grownTo = 0;

@@ -67,11 +67,10 @@ public final class HashAggregationOperator implements PageAggregator {
     this.pageSize = pageSize;
     this.keys = new GroupKeys(command.groupBy().size());
     List<Aggregation> aggregations = command.aggregations();
-    this.functions = new GroupingFunction[aggregations.size()];
+    this.functions = GroupingFunction.all(aggregations);
     this.inputFields = new String[aggregations.size()];
     long bytes = 0;
     for (int i = 0; i < functions.length; i++) {
-      functions[i] = GroupingFunction.of(aggregations.get(i));
       inputFields[i] = aggregations.get(i).field().orElse(null);
       bytes += functions[i].bytesPerGroup();
     }
@@ -217,6 +216,14 @@ public final class HashAggregationOperator implements PageAggregator {
     return handedWhole;
   }
 
+  /**
+   * The pages this aggregation added to states kept a group per dictionary entry ({@code
+   * InPlaceEntries}) so far.
+   */
+  public long pagesInPlace() {
+    return entries == null ? 0 : entries.pagesInPlace();
+  }
+
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */
   public long groupsByEntry() {
     return entries == null ? 0 : entries.flushed();
@@ -327,9 +334,8 @@ public final class HashAggregationOperator implements PageAggregator {
    */
   void clear() {
     keys = new GroupKeys(command.groupBy().size());
-    for (int f = 0; f < functions.length; f++) {
-      functions[f] = GroupingFunction.of(command.aggregations().get(f));
-    }
+    GroupingFunction[] empty = GroupingFunction.all(command.aggregations());
+    System.arraycopy(empty, 0, functions, 0, functions.length);
     grownTo = 0;
     memory.release();
     grow();

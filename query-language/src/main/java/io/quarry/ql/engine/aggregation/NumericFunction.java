@@ -16,24 +16,29 @@ import io.quarry.ql.exec.TimeField;
  * TextExtremes}, kept only once a text arrives); {@code _time} is read as epoch seconds and its
  * minimum, maximum and range answered to the microsecond ({@link TimeField}).
  *
- * <p>A group's four states lie side by side in one {@code long[]} (doubles as their bits, the
+ * <p>A group's states lie side by side in one slot of a {@code long[]} (doubles as their bits, the
  * whole-number flag in the count's top bit), so adding a value touches one cache line: with 200,000
- * groups a lookup per state array was a cache miss each. The states are paged ({@link LongPages}: a
- * group's four never cross a page), so 200,000 groups' 6 MiB grow by pages, not by copies into
- * arrays G1 allocates as humongous.
+ * groups a lookup per state array was a cache miss each. A slot holds only the lanes the function
+ * answers from: the count always, the sum for {@code sum} and {@code avg}, the minimum and maximum
+ * for {@code min}, {@code max} and {@code range}; and, when the same {@code stats} counts rows
+ * ({@link #withRows}: {@code count} answered by {@link RowCount}), the rows added to the group,
+ * with or without a value — so {@code stats range(_time), count by f} reads and writes one slot of
+ * 32 bytes per event, not a slot and a count array. A slot's lanes are rounded up to a power of two
+ * (1, 2 or 4 longs), so slots never cross a page of the paged states ({@link LongPages}: 200,000
+ * groups' 6 MiB grow by pages, not by copies into arrays G1 allocates as humongous).
  */
 final class NumericFunction implements GroupingFunction {
-  private static final int STRIDE = 4;
   private static final int COUNT = 0; // numeric values, and FRACTIONAL
-  private static final int SUM = 1;
-  private static final int MIN = 2;
-  private static final int MAX = 3;
   private static final long FRACTIONAL = 1L << 62; // in COUNT: some value was not whole
   private static final long EMPTY_MIN = Double.doubleToRawLongBits(Double.POSITIVE_INFINITY);
   private static final long EMPTY_MAX = Double.doubleToRawLongBits(Double.NEGATIVE_INFINITY);
 
   private final AggregateFunction function;
   private final boolean overTime;
+  private final int sum; // the sum's lane, or -1
+  private final int min; // the minimum's lane (the maximum's is next), or -1
+  private final int rows; // the rows' lane, or -1
+  private final int stride; // longs per group: the lanes rounded up to a power of two
   private final LongPages states = new LongPages(0);
   private int filled; // groups whose states are set to empty
   private final io.quarry.plugin.api.data.ByteSlice scratch =
@@ -41,8 +46,39 @@ final class NumericFunction implements GroupingFunction {
   private TextExtremes texts; // min/max: made when the first text that is not a number arrives
 
   NumericFunction(AggregateFunction function, String field) {
+    this(function, field, false);
+  }
+
+  private NumericFunction(AggregateFunction function, String field, boolean countsRows) {
     this.function = function;
     this.overTime = TimeField.is(field);
+    boolean sums = function == AggregateFunction.SUM || function == AggregateFunction.AVG;
+    int lanes = 1;
+    this.sum = sums ? lanes++ : -1;
+    this.min = sums ? -1 : lanes;
+    lanes += sums ? 0 : 2;
+    this.rows = countsRows ? lanes++ : -1;
+    this.stride = Integer.highestOneBit(lanes - 1) << 1; // 2 → 2, 3 → 4, 4 → 4
+  }
+
+  /**
+   * The same function that also counts, per group, the rows added to it (with a value or not), for
+   * a {@code count} of the same {@code stats} to answer ({@link RowCount}).
+   */
+  static NumericFunction withRows(AggregateFunction function, String field) {
+    return new NumericFunction(function, field, true);
+  }
+
+  /** The rows added to {@code group} ({@link #withRows} only). */
+  long rows(int group) {
+    int at = group * stride;
+    return states.page(at)[LongPages.offset(at) + rows];
+  }
+
+  /** Adds {@code count} rows counted elsewhere to {@code group} ({@link #withRows} only). */
+  void addRows(int group, long count) {
+    int at = group * stride;
+    states.page(at)[LongPages.offset(at) + rows] += count;
   }
 
   @Override
@@ -56,26 +92,31 @@ final class NumericFunction implements GroupingFunction {
     if (groups <= old) {
       return;
     }
-    states.grow(groups * STRIDE);
-    int size = states.capacity() / STRIDE;
-    for (int g = old; g < size; g++) {
-      int at = g * STRIDE;
-      long[] page = states.page(at);
-      page[LongPages.offset(at) + MIN] = EMPTY_MIN;
-      page[LongPages.offset(at) + MAX] = EMPTY_MAX;
+    states.grow(groups * stride);
+    int size = states.capacity() / stride;
+    if (min >= 0) {
+      for (int g = old; g < size; g++) {
+        int at = g * stride;
+        long[] page = states.page(at);
+        page[LongPages.offset(at) + min] = EMPTY_MIN;
+        page[LongPages.offset(at) + min + 1] = EMPTY_MAX;
+      }
     }
     filled = size;
   }
 
   @Override
   public long add(int group, Block values, int position, long time) {
+    int at = group * stride;
+    long[] page = states.page(at);
+    if (rows >= 0) {
+      page[LongPages.offset(at) + rows]++;
+    }
     if (values == null) {
       return 0;
     }
     int first = values.getFirstValueIndex(position);
     int end = first + values.getValueCount(position);
-    int at = group * STRIDE;
-    long[] page = states.page(at);
     long grown = 0;
     for (int i = first; i < end; i++) {
       double number = BlockValues.number(values, i, scratch);
@@ -107,12 +148,21 @@ final class NumericFunction implements GroupingFunction {
     }
     boolean timestamps = longs.dataType() == DataType.TIMESTAMP;
     LongPages into = states;
+    int rows = this.rows;
     for (int p = 0; p < count; p++) {
       int group = groups[p];
-      if (group >= 0 && !longs.isNull(p)) {
+      if (group < 0) {
+        continue;
+      }
+      int at = group * stride;
+      long[] page = into.page(at);
+      int offset = LongPages.offset(at);
+      if (rows >= 0) {
+        page[offset + rows]++;
+      }
+      if (!longs.isNull(p)) {
         long value = longs.getLongValue(p); // single-valued: value index = position
-        int at = group * STRIDE;
-        addNumber(into.page(at), LongPages.offset(at), timestamps ? value / 1e6 : value);
+        addNumber(page, offset, timestamps ? value / 1e6 : value);
       }
     }
     return 0;
@@ -122,24 +172,27 @@ final class NumericFunction implements GroupingFunction {
    * Adds a number to the state at {@code at}; a NaN makes the sum, minimum and maximum NaN ({@link
    * Math#min} and {@link Math#max} propagate it, as IEEE 754's minimum and maximum do).
    */
-  private static void addNumber(long[] states, int at, double number) {
+  private void addNumber(long[] states, int at, double number) {
     long count = states[at + COUNT] + 1;
     if (!(number == Math.rint(number) && Math.abs(number) < 0x1p53)) {
       count |= FRACTIONAL;
     }
     states[at + COUNT] = count;
-    states[at + SUM] =
-        Double.doubleToRawLongBits(Double.longBitsToDouble(states[at + SUM]) + number);
-    states[at + MIN] =
-        Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(states[at + MIN]), number));
-    states[at + MAX] =
-        Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[at + MAX]), number));
+    if (sum >= 0) {
+      int s = at + sum;
+      states[s] = Double.doubleToRawLongBits(Double.longBitsToDouble(states[s]) + number);
+    } else {
+      int m = at + min;
+      states[m] = Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(states[m]), number));
+      states[m + 1] =
+          Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[m + 1]), number));
+    }
   }
 
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
     NumericFunction their = (NumericFunction) other;
-    mergeState(states, group * STRIDE, their.states, otherGroup * STRIDE);
+    mergeState(states, group * stride, their.states, otherGroup * stride);
     return mergeText(group, their, otherGroup);
   }
 
@@ -154,7 +207,7 @@ final class NumericFunction implements GroupingFunction {
     NumericFunction their = (NumericFunction) other;
     LongPages theirs = their.states;
     for (int i = 0; i < count; i++) {
-      mergeState(into, groups[i] * STRIDE, theirs, (otherFrom + i) * STRIDE);
+      mergeState(into, groups[i] * stride, theirs, (otherFrom + i) * stride);
     }
     long grown = 0;
     if (their.texts != null) {
@@ -166,7 +219,7 @@ final class NumericFunction implements GroupingFunction {
   }
 
   /** Adds the state at {@code theirs[from]} to the one at {@code states[at]}. */
-  private static void mergeState(LongPages into, int index, LongPages from, int fromIndex) {
+  private void mergeState(LongPages into, int index, LongPages from, int fromIndex) {
     mergeState(
         into.page(index),
         LongPages.offset(index),
@@ -174,39 +227,45 @@ final class NumericFunction implements GroupingFunction {
         LongPages.offset(fromIndex));
   }
 
-  private static void mergeState(long[] states, int at, long[] theirs, int from) {
+  private void mergeState(long[] states, int at, long[] theirs, int from) {
     long count = states[at + COUNT];
     long their = theirs[from + COUNT];
     states[at + COUNT] =
         ((count & ~FRACTIONAL) + (their & ~FRACTIONAL)) | ((count | their) & FRACTIONAL);
-    states[at + SUM] =
-        Double.doubleToRawLongBits(
-            Double.longBitsToDouble(states[at + SUM])
-                + Double.longBitsToDouble(theirs[from + SUM]));
-    states[at + MIN] =
-        Double.doubleToRawLongBits(
-            Math.min(
-                Double.longBitsToDouble(states[at + MIN]),
-                Double.longBitsToDouble(theirs[from + MIN])));
-    states[at + MAX] =
-        Double.doubleToRawLongBits(
-            Math.max(
-                Double.longBitsToDouble(states[at + MAX]),
-                Double.longBitsToDouble(theirs[from + MAX])));
+    if (sum >= 0) {
+      states[at + sum] =
+          Double.doubleToRawLongBits(
+              Double.longBitsToDouble(states[at + sum])
+                  + Double.longBitsToDouble(theirs[from + sum]));
+    } else {
+      states[at + min] =
+          Double.doubleToRawLongBits(
+              Math.min(
+                  Double.longBitsToDouble(states[at + min]),
+                  Double.longBitsToDouble(theirs[from + min])));
+      states[at + min + 1] =
+          Double.doubleToRawLongBits(
+              Math.max(
+                  Double.longBitsToDouble(states[at + min + 1]),
+                  Double.longBitsToDouble(theirs[from + min + 1])));
+    }
+    if (rows >= 0) {
+      states[at + rows] += theirs[from + rows];
+    }
   }
 
   @Override
   public Object result(int group) {
-    long[] states = this.states.page(group * STRIDE);
-    int at = LongPages.offset(group * STRIDE);
+    long[] states = this.states.page(group * stride);
+    int at = LongPages.offset(group * stride);
     long count = states[at + COUNT] & ~FRACTIONAL;
     if (count == 0) {
       return texts == null ? null : texts.get(group);
     }
     boolean fractional = (states[at + COUNT] & FRACTIONAL) != 0;
-    double sum = Double.longBitsToDouble(states[at + SUM]);
-    double min = Double.longBitsToDouble(states[at + MIN]);
-    double max = Double.longBitsToDouble(states[at + MAX]);
+    double sum = this.sum < 0 ? Double.NaN : Double.longBitsToDouble(states[at + this.sum]);
+    double min = this.min < 0 ? Double.NaN : Double.longBitsToDouble(states[at + this.min]);
+    double max = this.min < 0 ? Double.NaN : Double.longBitsToDouble(states[at + this.min + 1]);
     return switch (function) {
       case SUM -> typed(fractional, sum);
       case AVG -> sum / count;
@@ -223,6 +282,6 @@ final class NumericFunction implements GroupingFunction {
 
   @Override
   public long bytesPerGroup() {
-    return 8L * STRIDE;
+    return 8L * stride;
   }
 }

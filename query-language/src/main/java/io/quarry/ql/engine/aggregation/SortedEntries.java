@@ -82,6 +82,72 @@ final class SortedEntries {
     return -1;
   }
 
+  /**
+   * How {@code EntryPartial.flushInto} hands its groups ({@code size} of them, group → entry in
+   * {@code entryOf}, states in {@code functions}) to an aggregation that holds a few keys already
+   * ({@code keys}, at most an eighth of the groups: the pages a scan read before the segment's
+   * dictionary was decoded whole) while the entries' texts ascend in entry order ({@code order},
+   * checked): each of those keys is found among the entries by a binary search ({@link #find}), not
+   * an entry hashed; the entries no key named become new keys, unhashed ({@link
+   * GroupKeys#appendEntries}), and every group's states are merged into its key's as by the lookup
+   * — the same merge, in the same order. When every key was an entry, the groups in entry order are
+   * left as the likely answer order, as a hand-over whole does. The caller empties its partial.
+   */
+  static long handBeside(
+      GroupKeys keys,
+      GroupingFunction[] into,
+      java.util.function.LongSupplier grow,
+      int[] order,
+      BytesBlock dictionary,
+      int[] entryOf,
+      int size,
+      GroupingFunction[] functions) {
+    int before = keys.size();
+    int[] idOf = new int[size]; // group → its key's id
+    Arrays.fill(idOf, -1);
+    ByteSlice key = new ByteSlice();
+    ByteSlice scratch = new ByteSlice();
+    boolean everyKeyAnEntry = true;
+    for (int id = 0; id < before; id++) {
+      keys.keySlice(id, 0, key);
+      int group = find(dictionary, entryOf, order, key, scratch);
+      if (group >= 0) {
+        idOf[group] = id;
+      } else {
+        everyKeyAnEntry = false;
+      }
+    }
+    long grown = 0;
+    int[] ids = new int[Math.min(size, EntryPartial.LOOKUP)];
+    int[] fresh = new int[Math.min(size, EntryPartial.LOOKUP)];
+    for (int from = 0; from < size; from += EntryPartial.LOOKUP) {
+      int count = Math.min(EntryPartial.LOOKUP, size - from);
+      int n = 0;
+      int next = keys.size();
+      for (int i = 0; i < count; i++) {
+        if (idOf[from + i] < 0) {
+          fresh[n++] = entryOf[from + i];
+          idOf[from + i] = next++;
+        }
+        ids[i] = idOf[from + i];
+      }
+      keys.appendEntries(dictionary, fresh, 0, n);
+      grown += grow.getAsLong();
+      for (int f = 0; f < into.length; f++) {
+        grown += into[f].mergePage(ids, count, functions[f], from);
+      }
+    }
+    if (everyKeyAnEntry) {
+      int[] likely = new int[size];
+      for (int r = 0; r < size; r++) {
+        likely[r] = idOf[order[r]];
+      }
+      keys.likelyOrder(likely);
+      grown += (long) Integer.BYTES * size;
+    }
+    return grown;
+  }
+
   private static int compare(ByteSlice a, ByteSlice b) {
     return Arrays.compareUnsigned(
         a.bytes(),
