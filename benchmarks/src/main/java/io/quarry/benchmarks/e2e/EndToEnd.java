@@ -119,6 +119,15 @@ public final class EndToEnd implements Callable<Integer> {
   boolean reuseIndex;
 
   @Option(
+      names = "--reuse-index-as-is",
+      description =
+          "With --reuse-index: keep the index a previous run left even where its settings differ"
+              + " from this run's (another jar's defaults, another layout), as long as it holds"
+              + " this dataset; says what differs and the report records it. For one jar's"
+              + " searches on a store another jar built (an A/B of code on one store).")
+  boolean reuseIndexAsIs;
+
+  @Option(
       names = "--victorialogs",
       description =
           "A VictoriaLogs binary to race as well (benchmarks/victorialogs/build.sh builds v1.110.0"
@@ -231,21 +240,33 @@ public final class EndToEnd implements Callable<Integer> {
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     report.put("queries", results);
 
-    // what a finished ingest leaves beside the index, so that --reuse-index knows what it holds
+    // what a finished ingest leaves beside the index, so that --reuse-index knows what it holds:
+    // the store's settings as this build's server resolves them, not as given
+    IngestSettings settings =
+        IngestSettings.resolve(
+            QuarryProcess.config(
+                1,
+                workDir.resolve("data"),
+                format,
+                blockEvents,
+                journalCompression,
+                indexedSessions),
+            "main",
+            workDir);
+    report.put("quarrySettings", settings.report());
     IngestRecord ingested =
-        IngestRecord.of(
-            dataset,
-            rawBytes,
-            format,
-            blockEvents,
-            journalCompression,
-            indexedSessions,
-            System.getProperties());
+        IngestRecord.of(dataset, rawBytes, settings, indexedSessions, System.getProperties());
     boolean reuse = false;
     if (reuseIndex) {
       List<String> differences = ingested.differences(workDir);
       reuse = differences.isEmpty();
-      if (!reuse) {
+      if (!reuse && reuseIndexAsIs && ingested.sameDataset(workDir)) {
+        reuse = true;
+        report.put("reusedIndexDiffers", differences);
+        out.printf(
+            "--reuse-index-as-is: searching the index in %s although it is not this run's (%s)%n",
+            workDir.resolve("data"), String.join("; ", differences));
+      } else if (!reuse) {
         out.printf(
             "--reuse-index: the index in %s is not this run's (%s): ingesting afresh%n",
             workDir.resolve("data"), String.join("; ", differences));
@@ -281,8 +302,19 @@ public final class EndToEnd implements Callable<Integer> {
                 quarry::cpuNanos,
                 settled));
         ingest.put("quarrySettle", settled);
-        ingested.write(workDir);
+        String held =
+            StoreShape.read(quarry.dataDir().resolve("indexes").resolve("main")).layouts();
+        if (!held.equals(settings.layout())) {
+          out.printf(
+              "the store's buckets are %s, not %s as this build makes new ones: recorded as they"
+                  + " are%n",
+              held, settings.layout());
+        }
+        ingested.holding(held).write(workDir);
       }
+      StoreShape shape = StoreShape.read(quarry.dataDir().resolve("indexes").resolve("main"));
+      report.put("quarryStore", shape.report());
+      out.printf("Quarry store (index main): %s%n", shape.describe());
       long indexBytes = quarry.indexBytes("main");
       ingest.put("quarryIndexBytes", indexBytes);
       ingest.put("quarryBytesPerRawByte", (double) indexBytes / rawBytes);

@@ -102,7 +102,7 @@ final class QuarryIngest {
         lines, bytes, hecConnections, seconds, bytes / 1e6 / seconds, lines / seconds);
     // hec's idle compaction (zstd 9, ~1 s of CPU for 200k events) would otherwise run inside the
     // quarry ingest's window whenever that lasts past the idle time (session 36, mergehold)
-    double hecCompactSeconds = untilCompact(quarry.client(), "hec", start);
+    double hecCompactSeconds = untilCompact(quarry, "hec", start);
     result.put("secondsUntilCompact", hecCompactSeconds);
     out.printf("HEC index compact after %.1f s%n", hecCompactSeconds);
     return result;
@@ -146,20 +146,30 @@ final class QuarryIngest {
     }
     QuarryClient client = quarry.client();
     long visible = 0;
+    // two minutes at most without one more event searchable (a loaded machine is slow, not stuck)
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     while (visible < events && System.nanoTime() < deadline) {
       SearchResults count = client.search("index=main | stats count", "0", null);
-      visible = Long.parseLong(count.rows().getFirst().get("count"));
+      long now = Long.parseLong(count.rows().getFirst().get("count"));
+      if (now > visible) {
+        deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      }
+      visible = now;
       if (visible < events) {
         Thread.sleep(200);
       }
     }
     double visibleSeconds = (System.nanoTime() - start) / 1e9;
     if (visible != events) {
-      throw new IOException("index main holds " + visible + " events, expected " + events);
+      throw new IOException(
+          "index main holds "
+              + visible
+              + " events, expected "
+              + events
+              + " (no more became searchable in the last two minutes)");
     }
     long visibleAt = System.nanoTime();
-    double compactSeconds = untilCompact(client, "main", start);
+    double compactSeconds = untilCompact(quarry, "main", start);
     long cpuAtCompact = quarry.cpuNanos();
     // let the periodic commit trim the write-ahead log before storage is measured
     Thread.sleep(Math.max(0, 12_000 - (System.nanoTime() - visibleAt) / 1_000_000));
@@ -192,28 +202,21 @@ final class QuarryIngest {
 
   /**
    * Waits until index {@code name} is compact — the server says no compaction runs and none is due
-   * (fast bytes under the idle minimum wait for the roll; at once when compaction is inline) — five
-   * minutes at most; returns the seconds since {@code start}.
+   * (fast bytes under the idle minimum wait for the roll; at once when compaction is inline) — for
+   * as long as the server makes progress ({@link CompactionWait}); returns the seconds since {@code
+   * start}.
    *
-   * @throws IOException when the server lists no such index, or it is not compact in five minutes
-   *     (no figure is reported for a compaction that did not end)
+   * @throws IOException when the server lists no such index, or it does not get compact (no figure
+   *     is reported for a compaction that did not end): the message says what it waited for
    */
-  private static double untilCompact(QuarryClient client, String name, long start)
+  private static double untilCompact(QuarryProcess quarry, String name, long start)
       throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (true) {
-      io.quarry.client.IndexSummary index =
-          client.indexes().stream()
-              .filter(summary -> summary.name().equals(name))
-              .findFirst()
-              .orElseThrow(() -> new IOException("the server lists no index " + name));
-      if (index.compacted()) {
-        return (System.nanoTime() - start) / 1e9;
-      }
-      if (System.nanoTime() >= deadline) {
-        throw new IOException("index " + name + " is not compact after five minutes: " + index);
-      }
-      Thread.sleep(500);
-    }
+    return new CompactionWait(
+            () -> quarry.compaction(name),
+            quarry::cpuNanos,
+            CompactionWait.STALL,
+            CompactionWait.BOUND,
+            500)
+        .await(name, start);
   }
 }

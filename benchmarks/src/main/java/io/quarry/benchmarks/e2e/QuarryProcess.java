@@ -103,19 +103,7 @@ final class QuarryProcess implements Closeable {
     }
     Path config = workDir.resolve("quarry.yml");
     Files.writeString(
-        config,
-        CONFIG.formatted(
-                port,
-                dataDir.toAbsolutePath().toString().replace("'", "''"),
-                PASSWORD,
-                (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
-                    + (journalCompression == null
-                        ? ""
-                        : "\n  journalCompression: " + journalCompression)
-                    + compactionSettings(),
-                format,
-                format)
-            + (indexedSessions ? INDEXED_SESSIONS.formatted(QuerySuite.SESSIONS_EXTRACTION) : ""));
+        config, config(port, dataDir, format, blockEvents, journalCompression, indexedSessions));
     Process process =
         new ProcessBuilder(
                 command(
@@ -132,6 +120,33 @@ final class QuarryProcess implements Closeable {
     QuarryProcess server = new QuarryProcess(process, uri, dataDir, workDir);
     server.awaitReady();
     return server;
+  }
+
+  /**
+   * The server's configuration: port {@code port}, data in {@code dataDir}, the indexes' {@code
+   * format}, {@code blockEvents} and {@code journalCompression} (null: not set, the server's
+   * default), the compaction settings of this JVM's properties ({@link #compactionSettings}) and
+   * {@link #INDEXED_SESSIONS} when {@code indexedSessions}.
+   */
+  static String config(
+      int port,
+      Path dataDir,
+      String format,
+      Integer blockEvents,
+      String journalCompression,
+      boolean indexedSessions) {
+    return CONFIG.formatted(
+            port,
+            dataDir.toAbsolutePath().toString().replace("'", "''"),
+            PASSWORD,
+            (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
+                + (journalCompression == null
+                    ? ""
+                    : "\n  journalCompression: " + journalCompression)
+                + compactionSettings(),
+            format,
+            format)
+        + (indexedSessions ? INDEXED_SESSIONS.formatted(QuerySuite.SESSIONS_EXTRACTION) : "");
   }
 
   /** Harness properties {@code quarry.storage.compaction.<key>} set {@code storage.compaction}. */
