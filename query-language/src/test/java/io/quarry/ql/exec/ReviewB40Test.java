@@ -59,5 +59,20 @@ class ReviewB40Test {
         PipelineTest.table(PipelineTest.run("* | filldown f* | table f1 f2 g", rows, 1024));
     assertThat(plain.get(1).subList(0, 2)).isEqualTo(List.of("a", "b"));
     assertThat(wild).isEqualTo(plain);
+    // a field the pattern matches first met on a later page, the pages one row each
+    List<Row> later = new ArrayList<>();
+    later.add(TestRow.of("1", "h", "x"));
+    later.add(TestRow.of("2", "f3", "z", "F4", "w"));
+    later.add(TestRow.of("3", "h", "y"));
+    for (int pageSize : new int[] {1, 1024}) {
+      assertThat(
+              PipelineTest.table(
+                  PipelineTest.run("* | filldown f* | table f3 F4 h", later, pageSize)))
+          .as("pages of " + pageSize)
+          .containsExactly(
+              java.util.Arrays.asList(null, null, "x"),
+              java.util.Arrays.asList("z", "w", null),
+              java.util.Arrays.asList("z", null, "y")); // F4: field names match by case
+    }
   }
 }
