@@ -11,6 +11,7 @@ import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.Wildcard;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -57,7 +58,10 @@ final class FillDownCommand implements CommandDefinition {
   record Bound(List<String> fields) implements BoundCommand {
     @Override
     public Set<String> requiredFields() {
-      return fields.isEmpty() ? ALL_FIELDS : new LinkedHashSet<>(fields);
+      // a pattern ({@code filldown f*}, Splunk's wildcard field list) may name any field
+      return fields.isEmpty() || fields.stream().anyMatch(Wildcard::hasWildcard)
+          ? ALL_FIELDS
+          : new LinkedHashSet<>(fields);
     }
 
     @Override
@@ -80,7 +84,7 @@ final class FillDownCommand implements CommandDefinition {
             names = new LinkedHashSet<>(Cells.fieldNames(page));
             names.addAll(last.keySet());
           } else {
-            names = new LinkedHashSet<>(fields);
+            names = named(page, last.keySet());
           }
           List<String> filled = new ArrayList<>();
           List<Cells.Column> columns = new ArrayList<>();
@@ -107,6 +111,32 @@ final class FillDownCommand implements CommandDefinition {
           emit(Cells.withColumns(factory, page, filled, columns));
         }
       };
+    }
+
+    /**
+     * The fields named, a pattern ({@code f*}) standing for every field of {@code page} or of an
+     * earlier page ({@code seen}) it matches, case-sensitively (field names are).
+     */
+    private Collection<String> named(Page page, Collection<String> seen) {
+      Set<String> names = new LinkedHashSet<>();
+      for (String field : fields) {
+        if (!Wildcard.hasWildcard(field)) {
+          names.add(field);
+          continue;
+        }
+        Wildcard pattern = Wildcard.caseSensitive(field);
+        for (String name : Cells.fieldNames(page)) {
+          if (pattern.matches(name)) {
+            names.add(name);
+          }
+        }
+        for (String name : seen) {
+          if (pattern.matches(name)) {
+            names.add(name);
+          }
+        }
+      }
+      return names;
     }
   }
 }
