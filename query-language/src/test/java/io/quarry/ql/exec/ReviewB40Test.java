@@ -47,6 +47,35 @@ class ReviewB40Test {
     }
   }
 
+  /** chart and eventstats: count beside a numeric function as count alone, multivalued by-field. */
+  @Test
+  void chartAndEventstatsCountBesideNumericFunctions() {
+    for (int pageSize : new int[] {1, 1024}) {
+      assertThat(
+              PipelineTest.table(
+                  PipelineTest.run(
+                      "* | chart count, max(x) AS m over g | fields g count",
+                      mixedRows(),
+                      pageSize)))
+          .as("chart, pages of " + pageSize)
+          .isEqualTo(
+              PipelineTest.table(
+                  PipelineTest.run(
+                      "* | chart count over g | fields g count", mixedRows(), pageSize)));
+      assertThat(
+              PipelineTest.table(
+                  PipelineTest.run(
+                      "* | eventstats range(x) AS r, count by g | table g count",
+                      mixedRows(),
+                      pageSize)))
+          .as("eventstats, pages of " + pageSize)
+          .isEqualTo(
+              PipelineTest.table(
+                  PipelineTest.run(
+                      "* | eventstats count by g | table g count", mixedRows(), pageSize)));
+    }
+  }
+
   /** Splunk's filldown takes a wildcard field list: {@code filldown f*} fills f1 and f2. */
   @Test
   void filldownFillsWildcardFields() {
