@@ -92,6 +92,15 @@ class PluginListingPageCutTest {
             Map.of("region", "[kv0]"), N3, Map.of("region", "[eu]"), Map.of("region", "[kv1]")));
   }
 
+  /** Review b40: {@code filldown reg*} (Splunk's wildcard field list) fills and lists region. */
+  @Test
+  void filldownOfAPatternFillsAndListsTheFieldsItMatches() throws Exception {
+    listsInPagesOfAnySize(
+        "filldown reg*",
+        List.of(
+            Map.of("region", "[kv0]"), N3, Map.of("region", "[eu]"), Map.of("region", "[kv1]")));
+  }
+
   @Test
   void nomvListsTheFieldWhereTheRowHoldsAValue() throws Exception {
     listsInPagesOfAnySize(
