@@ -301,10 +301,13 @@ class UiBrowserTest {
         .startsWith("sta");
     browser.press("Escape");
 
-    // a long search, finalized: it stops and keeps what it found
+    // a long search, finalized: it stops and keeps what it found. Each row (its own value, so no
+    // answer is reused) costs a backtracking regex over 18 a's (~2^18 steps): minutes in all, so
+    // the job still runs when the button is clicked however loaded the machine (a million plain
+    // rows finished in ~100 ms and raced the click at load 20-30)
     setQueryAndRun(
-        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\""
-            + " | eval n=1");
+        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaa!\" . random()"
+            + " | where match(s, \"^(a+)+$\") OR s!=\"\"");
     browser.waitUntil("a running search", Chromium.visible("#job-finalize"));
     browser.click("#job-finalize");
     browser.waitUntil(
