@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * its threads' partials merged by entry): the final aggregation, empty until then, takes the
  * entries' groups whole — their texts as its keys, unhashed, and the partial's states as its own —
  * and answers in the dictionary's order where that is the natural order (a segment's dictionary is
- * sorted by bytes), else sorted as ever ({@code EntryPartial.handWhole}, {@code
+ * sorted by bytes), else sorted as ever ({@code SortedEntries.handWhole}, {@code
  * groupsHandedWhole}). Answers are checked against a hand computation over the rows and against the
  * same rows in plain blocks.
  */

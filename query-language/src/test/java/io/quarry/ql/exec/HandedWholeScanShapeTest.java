@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * in the operator: one page by text, then pages by entry of one sorted dictionary, two partials
  * merged into a final — the hand-over the lane built for this search must take the entries' groups
  * unhashed. Failed on handover 1a4f9306 (groupsHandedWhole 0: handWhole only ran into an empty
- * aggregation); passes since 8081509f ({@code EntryPartial.handBeside}: the few keys found among
+ * aggregation); passes since 8081509f ({@code SortedEntries.handBeside}: the few keys found among
  * the sorted entries).
  */
 class HandedWholeScanShapeTest {

@@ -41,6 +41,7 @@ final class JobCosts {
     scan.put("eventsByRun", stats.eventsByRun());
     scan.put("pagesByOrdinal", stats.pagesByOrdinal());
     scan.put("pagesByEntry", stats.pagesByEntry());
+    scan.put("pagesInPlace", stats.pagesInPlace());
     scan.put("groupsHandedWhole", stats.groupsHandedWhole());
     scan.put("blocksSelectedByWords", stats.blocksSelectedByWords());
     scan.put("blocksCountedByCodePairs", stats.blocksCountedByCodePairs());

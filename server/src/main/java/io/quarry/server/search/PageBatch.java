@@ -361,7 +361,7 @@ final class PageBatch {
       dictionaries.release();
       control.byOrdinal(dictionaries.pages());
       if (total != null) {
-        control.byEntry(total.pagesByEntry(), total.groupsHandedWhole());
+        control.byEntry(total.pagesByEntry(), total.pagesInPlace(), total.groupsHandedWhole());
       }
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed

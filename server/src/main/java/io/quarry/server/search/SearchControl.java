@@ -34,6 +34,7 @@ public final class SearchControl {
   private final LongAdder countedByRex = new LongAdder();
   private final LongAdder pagesByOrdinal = new LongAdder();
   private final LongAdder pagesByEntry = new LongAdder();
+  private final LongAdder pagesInPlace = new LongAdder();
   private final LongAdder groupsHandedWhole = new LongAdder();
   private final LongAdder blocksSelectedByWords = new LongAdder();
   private final LongAdder blocksCountedByCodePairs = new LongAdder();
@@ -280,9 +281,13 @@ public final class SearchControl {
     return pagesByOrdinal.sum();
   }
 
-  /** Counts {@code pages} of a {@code stats … by} whose groups were kept by dictionary entry. */
-  void byEntry(long pages, long handedWhole) {
+  /**
+   * Counts {@code pages} of a {@code stats … by} whose groups were kept by dictionary entry, {@code
+   * inPlace} of them added to states kept a group per entry.
+   */
+  void byEntry(long pages, long inPlace, long handedWhole) {
     pagesByEntry.add(pages);
+    pagesInPlace.add(inPlace);
     groupsHandedWhole.add(handedWhole);
   }
 
@@ -313,6 +318,11 @@ public final class SearchControl {
   /** The pages whose groups were kept by entry so far ({@link SearchStats#pagesByEntry}). */
   long pagesByEntry() {
     return pagesByEntry.sum();
+  }
+
+  /** The pages added in place so far ({@link SearchStats#pagesInPlace}). */
+  long pagesInPlace() {
+    return pagesInPlace.sum();
   }
 
   /** The search-time field extraction time so far, over every thread of the search. */

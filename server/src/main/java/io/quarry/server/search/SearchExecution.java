@@ -144,6 +144,7 @@ final class SearchExecution {
             control.eventsByRun(),
             control.pagesByOrdinal(),
             control.pagesByEntry(),
+            control.pagesInPlace(),
             control.groupsHandedWhole(),
             control.blocksSelectedByWords(),
             control.blocksCountedByCodePairs(),

@@ -25,6 +25,9 @@ import java.util.List;
  * @param pagesByEntry pages of a {@code stats … by} whose groups the aggregation kept by entry of
  *     that whole dictionary ({@code aggregation.EntryPartial}: no key hashed per page; a dictionary
  *     of more than 1,024 entries), the entries hashed once when the groups are handed over
+ * @param pagesInPlace of those, the pages added to states kept a group per dictionary entry, a
+ *     row's states found by its ordinal ({@code aggregation.InPlaceEntries}: once a quarter of the
+ *     entries were met)
  * @param groupsHandedWhole groups of such a dictionary's entries whose keys the final aggregation
  *     never hashed ({@code aggregation.GroupKeys#unhashed} when the answer was built): handed over
  *     as keys in entry order, no lookup after (a later partial's keys looked up among them hashes
@@ -59,6 +62,7 @@ public record SearchStats(
     long eventsByRun,
     long pagesByOrdinal,
     long pagesByEntry,
+    long pagesInPlace,
     long groupsHandedWhole,
     long blocksSelectedByWords,
     long blocksCountedByCodePairs,
@@ -111,6 +115,7 @@ public record SearchStats(
         eventsByRun,
         pagesByOrdinal,
         pagesByEntry,
+        pagesInPlace,
         groupsHandedWhole,
         blocksSelectedByWords,
         blocksCountedByCodePairs,
@@ -164,6 +169,8 @@ public record SearchStats(
             .append(pagesByOrdinal)
             .append(" pages_by_entry=")
             .append(pagesByEntry)
+            .append(" pages_in_place=")
+            .append(pagesInPlace)
             .append(" groups_handed_whole=")
             .append(groupsHandedWhole)
             .append(" blocks_selected_by_words=")

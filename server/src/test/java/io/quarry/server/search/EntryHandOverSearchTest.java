@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (over 20,000 of {@value #SESSIONS} sessions met in {@value #EVENTS} events, one request: one
  * segment): the pages a slice reads before the segment's dictionary is decoded whole group by text,
  * the rest by entry, and the final aggregation takes the entries' groups beside those few keys
- * unhashed ({@code EntryPartial.handBeside}: each key found among the sorted entries) — {@code
+ * unhashed ({@code SortedEntries.handBeside}: each key found among the sorted entries) — {@code
  * groups_handed_whole} counts them — answering in the dictionary's order, the natural one here.
  * Expected answers computed here from the events sent, not from Quarry; the event layout (no
  * ordinals) as well.
@@ -116,6 +116,12 @@ class EntryHandOverSearchTest {
       assertThat(stats.segments()).as(stats.toString()).isEqualTo(1);
       if (index.equals("bl")) {
         assertThat(stats.pagesByEntry()).as(stats.toString()).isPositive();
+        // a slice's partial meets a quarter of the entries within a few pages: the rest in place
+        assertThat(stats.pagesInPlace())
+            .as(stats.toString())
+            .isPositive()
+            .isLessThan(stats.pagesByEntry());
+        assertThat(stats.summary(search)).contains(" pages_in_place=" + stats.pagesInPlace());
         // every group of the pages by entry, once: most of the sessions
         assertThat(stats.groupsHandedWhole())
             .as(stats.toString())
@@ -123,6 +129,7 @@ class EntryHandOverSearchTest {
             .isLessThanOrEqualTo(expected.size());
       } else {
         assertThat(stats.groupsHandedWhole()).as(stats.toString()).isZero();
+        assertThat(stats.pagesInPlace()).as(stats.toString()).isZero(); // no ordinals
       }
       Map<String, String> answer = answer(search);
       assertThat(new ArrayList<>(answer.keySet()))
@@ -131,4 +138,27 @@ class EntryHandOverSearchTest {
       assertThat(answer).as(index).isEqualTo(expected);
     }
   }
+
+  /**
+   * The job inspector shows the pages added in place ({@code scan.pagesInPlace}, over HTTP): some
+   * for the whole segment; none for its first {@value #FEW} events, whose sessions are too few of
+   * the dictionary's for its entries' states to move in place though their pages group by entry.
+   */
+  @Test
+  void theJobCostsCountThePagesAddedInPlace() throws Exception {
+    String all = "search index=bl " + QUERY;
+    JsonNode costs = EventRunSearchTest.inspect(server, PASSWORD, all).at("/costs/scan");
+    assertThat(costs.at("/pagesInPlace").isNumber()).as(costs.toString()).isTrue();
+    assertThat(costs.at("/pagesInPlace").asLong()).as(costs.toString()).isPositive();
+    String few = "search index=bl latest=" + time(FEW) + " " + QUERY;
+    SearchStats stats = server.search().run(few, server.search().plan(few, null, null), page -> {});
+    assertThat(stats.pagesByEntry()).as(stats.toString()).isPositive();
+    assertThat(stats.pagesInPlace()).as(stats.toString()).isZero();
+    costs = EventRunSearchTest.inspect(server, PASSWORD, few).at("/costs/scan");
+    assertThat(costs.at("/pagesInPlace").isNumber()).as(costs.toString()).isTrue();
+    assertThat(costs.at("/pagesInPlace").asLong()).as(costs.toString()).isZero();
+  }
+
+  /** Events read by the search of too few sessions to move in place (a quarter is 6,250). */
+  private static final int FEW = 3_000;
 }

@@ -193,11 +193,13 @@ class OrdinalGroupingSearchTest {
         server.search().run(notGrouped, server.search().plan(notGrouped, null, null), page -> {});
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isZero();
     assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
+    assertThat(stats.pagesInPlace()).as(stats.toString()).isZero();
     // the first segment's 1,000 sessions: grouped by ordinal, but by text per page
     String small = "search index=bl latest=" + (START + 3L * PER_REQUEST) + " " + QUERY;
     stats = server.search().run(small, server.search().plan(small, null, null), page -> {});
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isPositive();
     assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
+    assertThat(stats.pagesInPlace()).as(stats.toString()).isZero();
   }
 
   /**

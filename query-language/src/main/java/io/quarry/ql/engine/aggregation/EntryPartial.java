@@ -19,12 +19,13 @@ import java.util.function.LongSupplier;
  * BytesKeyHash#entryIds}: hashed first, every first slot read before the lookups, so their cache
  * misses overlap), and each function merges the entries' states in one loop — unless the entries'
  * texts ascend in entry order (a segment's dictionary is sorted by bytes) and the aggregation holds
- * no key or few: then no entry is hashed ({@link #handWhole}, {@link SortedEntries#handBeside}) and
- * the entry order is left as the answer's likely order. A search thread reads a segment's events
- * into small state arrays of the segment's groups instead of the partial's, whose tens of megabytes
- * are touched once per group and segment, not once per event. Once a quarter of the entries were
- * met the states move in place, a group per entry ({@link InPlaceEntries}: no entry → group map
- * read per row), and are gathered back into groups numbered from 0 at a hand-over or merge.
+ * no key or few: then no entry is hashed ({@link SortedEntries#handWhole}, {@link
+ * SortedEntries#handBeside}) and the entry order is left as the answer's likely order. A search
+ * thread reads a segment's events into small state arrays of the segment's groups instead of the
+ * partial's, whose tens of megabytes are touched once per group and segment, not once per event.
+ * Once a quarter of the entries were met the states move in place, a group per entry ({@link
+ * InPlaceEntries}: no entry → group map read per row), and are gathered back into groups numbered
+ * from 0 at a hand-over or merge.
  *
  * <p>Memory, charged to the search's: the states, charged to {@code charge} (a sibling of the
  * aggregation's tracker) and given back at the flush; the entry map (an int per dictionary entry)
@@ -57,7 +58,6 @@ final class EntryPartial {
   private long flushed; // groups handed over so far
   private InPlaceEntries inPlace; // the states by entry, once enough entries were met; else null
   private boolean stayInOrder; // the limit refused the states by entry for this dictionary
-  private long pagesInPlace; // pages added to states kept by entry
 
   EntryPartial(List<Aggregation> aggregations, MemoryTracker charge, long bytesPerGroup) {
     this.aggregations = aggregations;
@@ -113,18 +113,18 @@ final class EntryPartial {
 
   /**
    * Adds a page whose by-field {@code key} refers to the dictionary taken: each position's group
-   * (by its entry; -1 without a value) into {@code groups}, then every function's values.
+   * (by its entry; -1 without a value) into {@code groups}, then every function's values. Returns
+   * whether the page went to states kept in place, a group per entry ({@link InPlaceEntries}).
    */
-  void addPage(BytesBlock key, int count, int[] groups, Block[] values, long[] times) {
+  boolean addPage(BytesBlock key, int count, int[] groups, Block[] values, long[] times) {
     if (inPlace != null) {
-      pagesInPlace++;
       inPlace.groups(key, count, groups);
       long grown = 0;
       for (int f = 0; f < functions.length; f++) {
         grown += functions[f].addPage(groups, count, values[f], times);
       }
       charge.add(grown);
-      return;
+      return true;
     }
     for (int p = 0; p < count; p++) {
       if (key.isNull(p)) {
@@ -151,6 +151,7 @@ final class EntryPartial {
     if (!stayInOrder && InPlaceEntries.worth(size, dictionary.positionCount())) {
       moveInPlace();
     }
+    return false;
   }
 
   /**
@@ -300,9 +301,14 @@ final class EntryPartial {
       // the entries met, if their texts ascend (so are distinct): handed over unhashed
       int[] order = SortedEntries.order(dictionary, groupOf, entryOf, size);
       if (SortedEntries.ascending(dictionary, entryOf, order)) {
-        return keys.isEmpty()
-            ? handWhole(keys, into, grow, order)
-            : handBeside(keys, into, grow, order);
+        long grown =
+            keys.isEmpty()
+                ? SortedEntries.handWhole(
+                    keys, into, grow, order, dictionary, entryOf, size, functions, beyondGroups())
+                : SortedEntries.handBeside(
+                    keys, into, grow, order, dictionary, entryOf, size, functions);
+        handedOver();
+        return grown;
       }
     }
     long grown = 0;
@@ -319,27 +325,9 @@ final class EntryPartial {
     return grown;
   }
 
-  /**
-   * {@link #flushInto} an aggregation without groups (the final one at the end of a search whose
-   * partials all held this dictionary), the entries' texts ascending in entry order ({@code order},
-   * checked: so they are distinct): the entries' texts become its keys in group order, not hashed
-   * ({@link GroupKeys#appendEntries}: a lookup, if one ever follows, hashes them), and the states
-   * here become its functions' as they are, not merged; the groups in entry order are left with the
-   * keys as their likely answer order ({@link GroupKeys#likelyOrder(int[])}: a segment's dictionary
-   * is sorted by bytes, which {@link GroupOrder} checks instead of sorting). Charged to the
-   * aggregation: its {@code grow} (keys and states per group), what the states hold beyond that
-   * (counted here so far) and the order, an int per group.
-   */
-  private long handWhole(GroupKeys keys, GroupingFunction[] into, LongSupplier grow, int[] order) {
-    keys.appendEntries(dictionary, entryOf, 0, size);
-    long beyondGroups = charge.used() - bytesPerGroup * grownTo;
-    for (int f = 0; f < into.length; f++) {
-      into[f] = functions[f];
-    }
-    long grown = grow.getAsLong() + beyondGroups + (long) Integer.BYTES * size;
-    keys.likelyOrder(order);
-    handedOver();
-    return grown;
+  /** What the states here hold beyond their groups' arrays (counted here so far). */
+  private long beyondGroups() {
+    return charge.used() - bytesPerGroup * grownTo;
   }
 
   /**
@@ -359,17 +347,6 @@ final class EntryPartial {
   /** Keys held this many times fewer than the groups here are found among the entries. */
   private static final int FEW_KEYS = 8;
 
-  /**
-   * {@link #flushInto} an aggregation that holds a few keys already, the entries' texts ascending
-   * ({@link SortedEntries#handBeside}).
-   */
-  private long handBeside(GroupKeys keys, GroupingFunction[] into, LongSupplier grow, int[] order) {
-    long grown =
-        SortedEntries.handBeside(keys, into, grow, order, dictionary, entryOf, size, functions);
-    handedOver();
-    return grown;
-  }
-
   /** Lets the dictionary and the states go, their charge given back; the maps stay, charged. */
   private void letGo() {
     charge.letGoShared(dictionary, dictionary.ramBytesUsed());
@@ -377,11 +354,6 @@ final class EntryPartial {
     functions = null;
     stayInOrder = false;
     charge.release();
-  }
-
-  /** The pages added to states kept in place, a group per entry ({@link InPlaceEntries}). */
-  long pagesInPlace() {
-    return pagesInPlace;
   }
 
   /** The groups handed to the aggregation so far (each entry met once per dictionary taken). */

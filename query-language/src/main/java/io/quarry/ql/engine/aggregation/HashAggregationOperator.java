@@ -3,6 +3,7 @@ package io.quarry.ql.engine.aggregation;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Aggregation;
 import io.quarry.ql.ast.StatsCommand;
@@ -12,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@code stats} over pages: each input page's positions are looked up in the group keys and added
@@ -39,9 +41,9 @@ public final class HashAggregationOperator implements PageAggregator {
   private int[] pageIds = new int[0]; // per position of the page being added, its group
   private long[] pageTimes = new long[0]; // and its _time, when a function orders by it
   EntryPartial entries; // by one field: the groups of a shared dictionary's entries
-  // pages grouped by entry, shared by the final and its partials (pagesByEntry)
-  private java.util.concurrent.atomic.LongAdder pagesByEntry =
-      new java.util.concurrent.atomic.LongAdder();
+  // pages grouped by entry, and those of them added in place, shared by the final and its partials
+  private LongAdder pagesByEntry = new LongAdder();
+  private LongAdder pagesInPlace = new LongAdder();
   // whether some function's answer depends on the order its values came in
   // (GroupingFunction.orderMatters): then a merge keeps the order read (mergeEntries)
   final boolean orderMatters;
@@ -102,6 +104,7 @@ public final class HashAggregationOperator implements PageAggregator {
     HashAggregationOperator partial =
         new HashAggregationOperator(command, memory.sibling(), pageSize);
     partial.pagesByEntry = pagesByEntry;
+    partial.pagesInPlace = pagesInPlace;
     return partial;
   }
 
@@ -140,12 +143,10 @@ public final class HashAggregationOperator implements PageAggregator {
     }
     if (byEntry(keyBlocks, count)) {
       pagesByEntry.increment();
-      entries.addPage(
-          (io.quarry.plugin.api.data.BytesBlock) keyBlocks[0],
-          count,
-          pageIds,
-          valueBlocks,
-          needsTime ? pageTimes : null);
+      BytesBlock key = (BytesBlock) keyBlocks[0];
+      if (entries.addPage(key, count, pageIds, valueBlocks, needsTime ? pageTimes : null)) {
+        pagesInPlace.increment();
+      }
       return;
     }
     if (keys.groupOfEach(keyBlocks, count, pageIds)) {
@@ -184,7 +185,7 @@ public final class HashAggregationOperator implements PageAggregator {
    * follow theirs in every group (a {@code list} keeps its order).
    */
   private boolean byEntry(Block[] keyBlocks, int count) {
-    io.quarry.plugin.api.data.BytesBlock dictionary =
+    BytesBlock dictionary =
         entries == null ? null : EntryPartial.sharedDictionary(keyBlocks, count, ENTRY_GROUPS_FROM);
     if (dictionary != null && dictionary == entries.dictionary()) {
       return true;
@@ -216,12 +217,9 @@ public final class HashAggregationOperator implements PageAggregator {
     return handedWhole;
   }
 
-  /**
-   * The pages this aggregation added to states kept a group per dictionary entry ({@code
-   * InPlaceEntries}) so far.
-   */
+  @Override
   public long pagesInPlace() {
-    return entries == null ? 0 : entries.pagesInPlace();
+    return pagesInPlace.sum();
   }
 
   /** The groups made from shared dictionaries' entries so far (each once per dictionary taken). */

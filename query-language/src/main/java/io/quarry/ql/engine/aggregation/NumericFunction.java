@@ -147,6 +147,8 @@ final class NumericFunction implements GroupingFunction {
       return GroupingFunction.super.addPage(groups, count, values, times);
     }
     boolean timestamps = longs.dataType() == DataType.TIMESTAMP;
+    // _time's extremes answer to the microsecond (TimeField.exactSeconds), never by the whole flag
+    boolean timeExtremes = timestamps && overTime && min >= 0;
     LongPages into = states;
     int rows = this.rows;
     for (int p = 0; p < count; p++) {
@@ -162,7 +164,11 @@ final class NumericFunction implements GroupingFunction {
       }
       if (!longs.isNull(p)) {
         long value = longs.getLongValue(p); // single-valued: value index = position
-        addNumber(page, offset, timestamps ? value / 1e6 : value);
+        if (timeExtremes) {
+          addExtremes(page, offset, value / 1e6);
+        } else {
+          addNumber(page, offset, timestamps ? value / 1e6 : value);
+        }
       }
     }
     return 0;
@@ -187,6 +193,18 @@ final class NumericFunction implements GroupingFunction {
       states[m + 1] =
           Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[m + 1]), number));
     }
+  }
+
+  /**
+   * {@link #addNumber} for a minimum and maximum whose whole flag is never read ({@code _time}'s):
+   * counted, no check whether the number is whole.
+   */
+  private void addExtremes(long[] states, int at, double number) {
+    states[at + COUNT]++;
+    int m = at + min;
+    states[m] = Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(states[m]), number));
+    states[m + 1] =
+        Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[m + 1]), number));
   }
 
   @Override

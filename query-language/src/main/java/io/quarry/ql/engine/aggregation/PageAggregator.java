@@ -100,6 +100,15 @@ public interface PageAggregator extends Operator {
   }
 
   /**
+   * Of {@link #pagesByEntry}, the pages added to states kept a group per dictionary entry, found by
+   * the row's ordinal ({@link InPlaceEntries}; a search's {@code pages_in_place}); 0 for an
+   * aggregation that never does.
+   */
+  default long pagesInPlace() {
+    return 0;
+  }
+
+  /**
    * The groups of a dictionary's entries whose keys this aggregation never hashed when its answer
    * was last built ({@link EntryPartial}'s hand-over with no lookup among those keys after; a
    * search's {@code groups_handed_whole}); 0 for an aggregation that never does.

@@ -8,8 +8,9 @@ import java.util.Arrays;
  * The groups an {@link EntryPartial} keeps by dictionary entry, in the order of their entries: the
  * answer's likely order (a segment's dictionary is sorted by bytes), and, once checked that their
  * texts ascend strictly by bytes, where a key is among them — a binary search over the entries met,
- * no hash of the entries: how the entries' groups are handed to an aggregation that holds a few
- * keys already (the pages a scan read before the segment's dictionary was decoded whole).
+ * no hash of the entries. Owns the hand-over of such entries' groups with no entry hashed: to an
+ * aggregation without keys, whole ({@link #handWhole}), or to one that holds a few keys already
+ * (the pages a scan read before the segment's dictionary was decoded whole; {@link #handBeside}).
  */
 final class SortedEntries {
   /** Met entries this many times fewer than the dictionary's are sorted, not found by a pass. */
@@ -80,6 +81,36 @@ final class SortedEntries {
       }
     }
     return -1;
+  }
+
+  /**
+   * How {@code EntryPartial.flushInto} hands its groups ({@code size} of them, group → entry in
+   * {@code entryOf}, states in {@code functions}) to an aggregation without groups (the final one
+   * at the end of a search whose partials all held this dictionary) while the entries' texts ascend
+   * in entry order ({@code order}, checked: so they are distinct): the entries' texts become its
+   * keys in group order, not hashed ({@link GroupKeys#appendEntries}: a lookup, if one ever
+   * follows, hashes them), and the states become its functions' as they are, not merged; the groups
+   * in entry order are left with the keys as their likely answer order ({@link
+   * GroupKeys#likelyOrder(int[])}: a segment's dictionary is sorted by bytes, which {@link
+   * GroupOrder} checks instead of sorting). Returns the bytes to charge to the aggregation: its
+   * {@code grow} (keys and states per group), {@code beyondGroups} (what the states hold beyond
+   * that, counted by the partial) and the order, an int per group. The caller empties its partial.
+   */
+  static long handWhole(
+      GroupKeys keys,
+      GroupingFunction[] into,
+      java.util.function.LongSupplier grow,
+      int[] order,
+      BytesBlock dictionary,
+      int[] entryOf,
+      int size,
+      GroupingFunction[] functions,
+      long beyondGroups) {
+    keys.appendEntries(dictionary, entryOf, 0, size);
+    System.arraycopy(functions, 0, into, 0, into.length);
+    long grown = grow.getAsLong() + beyondGroups + (long) Integer.BYTES * size;
+    keys.likelyOrder(order);
+    return grown;
   }
 
   /**

@@ -4,9 +4,10 @@
  * io.quarry.ql.engine.aggregation.GroupingFunction}), the group keys ({@link
  * io.quarry.ql.engine.aggregation.GroupKeys}; by one field over a dictionary shared beyond a page,
  * a segment's, the groups of its entries kept apart until handed over by text, or unhashed where
- * the entries met ascend by bytes ({@link io.quarry.ql.engine.aggregation.EntryPartial}, {@link
- * io.quarry.ql.engine.aggregation.SortedEntries}), and the operator that feeds pages through them
- * and emits the answer as typed pages ({@link
+ * the entries met ascend by bytes ({@link io.quarry.ql.engine.aggregation.EntryPartial}; its states
+ * in place, a group per entry, {@link io.quarry.ql.engine.aggregation.InPlaceEntries}; the unhashed
+ * hand-over, {@link io.quarry.ql.engine.aggregation.SortedEntries}), and the operator that feeds
+ * pages through them and emits the answer as typed pages ({@link
  * io.quarry.ql.engine.aggregation.HashAggregationOperator}, its partials' merge ({@link
  * io.quarry.ql.engine.aggregation.StatsMerge}: by entry, taken whole or key by key; {@link
  * io.quarry.ql.engine.aggregation.SharedMerge}: key by key on several threads) and its answer
