@@ -7,6 +7,7 @@ import io.quarry.codecs.store.SliceCursor;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
@@ -175,7 +176,7 @@ final class PageBatch {
     }
     List<String> eventFields = sourceFields;
     // rex … | stats count by its field: the scan counts the field's values itself
-    io.quarry.ql.ast.RexCommand countedRex =
+    RexCommand countedRex =
         counting == null && total != null
             ? RexCounting.of(shape, filters, stats, filter != null, indexedFieldsOnly)
             : null;
@@ -251,6 +252,7 @@ final class PageBatch {
                         matched,
                         stages,
                         statsAt,
+                        evaluator.memory(stats.name()), // beside the partial's groups
                         events)
                     : counting == null
                         ? events
