@@ -50,6 +50,9 @@ class RexCountingEdgeReviewTest {
     if (took) {
       byIpTook.merge(ip, 1L, Long::sum);
     }
+    if (i % 11 == 0) { // the rex does not match: the event's own ip, by key=value
+      return time + "to ip=" + ip + (took ? " took=3" : " q=1");
+    }
     return time + "from " + ip + (took ? " took=3" : " q=1");
   }
 
@@ -90,6 +93,26 @@ class RexCountingEdgeReviewTest {
       assertThat(counts("index=" + index + REX + PAGE_STAGE + " | stats count by ip"))
           .as(index)
           .isEqualTo(byIp);
+    }
+  }
+
+  @Test
+  void topRareAndRenamedCountsAsThePagePathDoes() throws Exception {
+    for (String index : List.of("ev", "bl")) {
+      for (String tail :
+          List.of(
+              " | top limit=5 countfield=n percentfield=p ip",
+              " | rare limit=7 ip",
+              " | top limit=0 showperc=f ip",
+              " | stats count AS n by ip | sort - n, ip | head 20",
+              " | stats count by ip | where count > 1")) {
+        List<JsonNode> fused =
+            EventRunSearchTest.results(server, PASSWORD, "index=" + index + REX + tail);
+        List<JsonNode> paged =
+            EventRunSearchTest.results(
+                server, PASSWORD, "index=" + index + REX + PAGE_STAGE + tail);
+        assertThat(fused).as(index + tail).isNotEmpty().isEqualTo(paged);
+      }
     }
   }
 
