@@ -33,10 +33,11 @@ import java.util.function.BooleanSupplier;
  * the slice ends — ES|QL's count-source idea applied to a search-time field. The events it counted
  * are the job's {@code eventsCountedByRex} ({@link SearchControl#countedByRex}). The table's memory
  * is charged to the search's account beside the aggregation's ({@link BytesCounts}), given back
- * once when the slice ends. Its time is the extraction's ({@code fieldExtractionMs}), sampled one
- * event in {@value ExtractionClock#SAMPLE} as {@link ExtractionClock} does; handing the counts on
- * is the aggregation's time, not the extraction's; the events it hands to the remainder are timed
- * there.
+ * once when the slice ends. Its time is the extraction's ({@code fieldExtractionMs}) as {@link
+ * EventPages} times it: a block run with one clock pair, an event read alone one in {@value
+ * ExtractionClock#SAMPLE} ({@link ExtractionClock}); handing the counts on is the aggregation
+ * stage's time, left out; the events handed to the remainder are timed there, left out too (one in
+ * {@value ExtractionClock#SAMPLE} of a run's timed to subtract).
  */
 final class RexCounting implements EventVisitor {
   private final String field;
