@@ -21,8 +21,8 @@ import java.util.Arrays;
  * then hands the counts on ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table
  * stays small whatever the field's cardinality. What its arrays hold is charged to the search's
  * memory account as they grow (a {@link MemoryTracker}: over the search's limit {@link #add} throws
- * the typed memory error) until {@link #release}. A clear empties only the slots its keys took (by
- * id), not the whole table. Not thread-safe.
+ * the typed memory error) until {@link #release}. A clear of a table of few keys for its size
+ * empties only the slots they took. Not thread-safe.
  */
 final class BytesCounts {
   /** The most keys held before {@link #add} says the table is full. */
@@ -106,11 +106,18 @@ final class BytesCounts {
     return size;
   }
 
-  /** The keys held, in the order they came, as a block of texts; {@link #counts} in the same. */
+  /**
+   * The keys held, in the table's order (one pass over it: a slot read at random per key costs more
+   * once the table is large), as a block of texts; {@link #counts} in the same.
+   */
   BytesBlock values() {
     BytesBlock.Builder values = BytesBlock.builder(size);
-    for (int id = 0; id < size; id++) {
-      values.append(arena, starts[id], starts[id + 1] - starts[id]);
+    for (int at = 0; at < table.length; at += STRIDE) {
+      long meta = table[at + 2];
+      if (meta != 0) {
+        int id = (int) meta - 1;
+        values.append(arena, starts[id], starts[id + 1] - starts[id]);
+      }
     }
     return values.build();
   }
@@ -118,20 +125,28 @@ final class BytesCounts {
   /** The keys' counts, in {@link #values}' order. */
   LongBlock counts() {
     LongBlock.Builder built = LongBlock.builder(DataType.LONG, size);
-    for (int id = 0; id < size; id++) {
-      built.append(table[slots[id] * STRIDE + 3]);
+    for (int at = 0; at < table.length; at += STRIDE) {
+      if (table[at + 2] != 0) {
+        built.append(table[at + 3]);
+      }
     }
     return built.build();
   }
 
   /**
-   * Holds no key from now on; keeps the memory it grew to. Only the slots the keys took are emptied
-   * (a slot is empty when its length-and-id word is 0; {@link #add} writes the other three).
+   * Holds no key from now on; keeps the memory it grew to. A table of few keys for its size empties
+   * only the slots they took (a slot is empty when its length-and-id word is 0; {@link #add} writes
+   * the other three); a fuller one is emptied whole, in one pass (a write at random per key costs
+   * more than one sequential pass once the keys fill a good part of a large table).
    */
   void clear() {
     long[] table = this.table;
-    for (int id = 0; id < size; id++) {
-      table[slots[id] * STRIDE + 2] = 0;
+    if (size * 16L < mask + 1) {
+      for (int id = 0; id < size; id++) {
+        table[slots[id] * STRIDE + 2] = 0;
+      }
+    } else {
+      Arrays.fill(table, 0);
     }
     size = 0;
   }
