@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  *       compaction of the bucket ended: a bucket that never idles long enough (a busy {@code
  *       _internal}, a trickle whose gaps are shorter than the idle time) gets no idle compaction,
  *       so holding its fast segments back saves nothing and only multiplies what a search opens.
- *       Past that time they merge again (one at a time) until a compaction ends.
+ *       Past that time they merge again (one at a time) until a compaction ends or the bucket is
+ *       seen idle (an idle gap ends a burst, whether or not its compaction has run yet).
  * </ul>
  */
 final class BucketActivity {
@@ -52,9 +53,17 @@ final class BucketActivity {
     lastAddNanos = ticker.getAsLong();
   }
 
-  /** Whether no event was added for the idle time: the bucket's compaction may start. */
+  /**
+   * Whether no event was added for the idle time: the bucket's compaction may start. An idle gap
+   * ends a burst: a yes also ends the natural merges' waiting, so the next burst's merges wait for
+   * their whole deferral time even when the compaction has not run yet (it may wait for a permit).
+   */
   boolean idle() {
-    return ticker.getAsLong() - lastAddNanos >= idleNanos;
+    boolean idle = ticker.getAsLong() - lastAddNanos >= idleNanos;
+    if (idle && waiting) {
+      waiting = false;
+    }
+    return idle;
   }
 
   /**
@@ -75,7 +84,10 @@ final class BucketActivity {
     return now - waitingSinceNanos < MAX_DEFERRAL_NANOS;
   }
 
-  /** A compaction merge of the bucket ended: the fast segments that waited for it are merged. */
+  /**
+   * A compaction merge of the bucket ended: the fast segments that waited for it are merged. (An
+   * idle gap, seen by {@link #idle}, also ends the waiting.)
+   */
   void compacted() {
     waiting = false;
   }

@@ -59,6 +59,16 @@ record BatchPlan(
   }
 
   /**
+   * Whether the scan checks each event it reads against {@code plan}'s filter: there is one and the
+   * index query ({@code translation}) does not answer it exactly. The one place this is decided:
+   * the batch's event filter ({@link SearchExecution}), and so whether the scan may count a {@code
+   * rex}'s field itself ({@link RexCounting#of}), and what {@link SearchExplain} says of both.
+   */
+  static boolean checksEvents(SearchPlan plan, LuceneTranslator.Translation translation) {
+    return plan.filter().isPresent() && !translation.exact();
+  }
+
+  /**
    * The batch plan of {@code plan}, whose command {@code aggregatorAt} is the aggregation; {@code
    * indexCounts} is false when every index searched stores events as blocks, where the scan offers
    * no per-event counting shortcut (no doc values per event); {@code blocks} is the filter as

@@ -3,6 +3,7 @@ package io.quarry.server.search;
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.ql.exec.MemoryTracker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -18,7 +19,10 @@ import java.util.Arrays;
  * place uses ({@link RexCounting}): no {@code String}, no page, no per-value object. Holds at most
  * {@link #MAX_KEYS} keys or {@link #MAX_ARENA} bytes of them ({@link #add} says when); its owner
  * then hands the counts on ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table
- * stays small whatever the field's cardinality. Not thread-safe.
+ * stays small whatever the field's cardinality. What its arrays hold is charged to the search's
+ * memory account as they grow (a {@link MemoryTracker}: over the search's limit {@link #add} throws
+ * the typed memory error) until {@link #release}. A clear of a table of few keys for its size
+ * empties only the slots they took. Not thread-safe.
  */
 final class BytesCounts {
   /** The most keys held before {@link #add} says the table is full. */
@@ -32,11 +36,19 @@ final class BytesCounts {
   private static final int SHORT = 16; // the longest key held in its slot
   private static final int STRIDE = 4; // longs a slot: two key words, length << 32 | id + 1, count
 
+  private final MemoryTracker memory;
   private long[] table = new long[1024 * STRIDE];
   private int mask = 1023; // slots - 1
   private byte[] arena = new byte[16 << 10]; // every key's bytes, back to back
   private int[] starts = new int[257]; // by id: where its bytes start; starts[size] = arena's end
+  private int[] slots = new int[256]; // by id: the slot that holds it
   private int size; // keys held
+
+  /** An empty table whose arrays are charged to {@code memory} ({@link #release} gives back). */
+  BytesCounts(MemoryTracker memory) {
+    this.memory = memory;
+    memory.add(8L * table.length + arena.length + 4L * starts.length + 4L * slots.length);
+  }
 
   /**
    * Adds {@code count} to the key {@code bytes[offset, offset + length)}; true when the table now
@@ -69,7 +81,7 @@ final class BytesCounts {
       int at = slot * STRIDE;
       long meta = table[at + 2];
       if (meta == 0) {
-        int id = insert(bytes, offset, length);
+        int id = insert(bytes, offset, length, slot);
         table[at] = first;
         table[at + 1] = second;
         table[at + 2] = lengthBits | (id + 1);
@@ -94,7 +106,10 @@ final class BytesCounts {
     return size;
   }
 
-  /** The keys held, in the table's order, as a block of texts; {@link #counts} in the same. */
+  /**
+   * The keys held, in the table's order (one pass over it: a slot read at random per key costs more
+   * once the table is large), as a block of texts; {@link #counts} in the same.
+   */
   BytesBlock values() {
     BytesBlock.Builder values = BytesBlock.builder(size);
     for (int at = 0; at < table.length; at += STRIDE) {
@@ -118,10 +133,27 @@ final class BytesCounts {
     return built.build();
   }
 
-  /** Holds no key from now on; keeps the memory it grew to. */
+  /**
+   * Holds no key from now on; keeps the memory it grew to. A table of few keys for its size empties
+   * only the slots they took (a slot is empty when its length-and-id word is 0; {@link #add} writes
+   * the other three); a fuller one is emptied whole, in one pass (a write at random per key costs
+   * more than one sequential pass once the keys fill a good part of a large table).
+   */
   void clear() {
-    Arrays.fill(table, 0);
+    long[] table = this.table;
+    if (size * 16L < mask + 1) {
+      for (int id = 0; id < size; id++) {
+        table[slots[id] * STRIDE + 2] = 0;
+      }
+    } else {
+      Arrays.fill(table, 0);
+    }
     size = 0;
+  }
+
+  /** Gives back what was charged for the arrays; the table is not used after. Twice: no-op. */
+  void release() {
+    memory.release();
   }
 
   private boolean sameLong(byte[] bytes, int offset, int length, int id) {
@@ -129,26 +161,36 @@ final class BytesCounts {
     return Arrays.equals(arena, start, start + length, bytes, offset, offset + length);
   }
 
-  private int insert(byte[] bytes, int offset, int length) {
+  /** Copies a new key's bytes into the arena; its id, held in {@code slot}. */
+  private int insert(byte[] bytes, int offset, int length, int slot) {
     int id = size;
     int start = starts[id];
     if (start + length > arena.length) {
-      arena = Arrays.copyOf(arena, Math.max(arena.length * 2, start + length));
+      int grown = Math.max(arena.length * 2, start + length);
+      memory.add(grown - arena.length); // charged before it is held: over the limit, not grown
+      arena = Arrays.copyOf(arena, grown);
     }
     System.arraycopy(bytes, offset, arena, start, length);
     if (id + 2 > starts.length) {
+      memory.add(4L * starts.length);
       starts = Arrays.copyOf(starts, starts.length * 2);
     }
+    if (id + 1 > slots.length) {
+      memory.add(4L * slots.length);
+      this.slots = Arrays.copyOf(slots, slots.length * 2);
+    }
     starts[id + 1] = start + length;
+    slots[id] = slot;
     size = id + 1;
     return id;
   }
 
   private void rehash() {
     long[] old = table;
-    int slots = (mask + 1) * 2;
-    table = new long[slots * STRIDE];
-    mask = slots - 1;
+    int grown = (mask + 1) * 2;
+    memory.add(8L * old.length); // the table doubles
+    table = new long[grown * STRIDE];
+    mask = grown - 1;
     for (int from = 0; from < old.length; from += STRIDE) {
       long meta = old[from + 2];
       if (meta != 0) {
@@ -157,6 +199,7 @@ final class BytesCounts {
           slot = (slot + 1) & mask;
         }
         System.arraycopy(old, from, table, slot * STRIDE, STRIDE);
+        slots[(int) meta - 1] = slot;
       }
     }
   }

@@ -7,6 +7,7 @@ import io.quarry.codecs.store.SliceCursor;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
+import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
@@ -20,7 +21,6 @@ import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.TransformingPlugin;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -161,8 +161,8 @@ final class PageBatch {
                 pageSize);
     AtomicBoolean finishing = new AtomicBoolean(); // set under the total's lock
     // a plugin's states belong to its reduce operator once handed over: no preview
-    if (total != null && previews(reduce)) {
-      control.previewer(() -> preview(total, reduce, evaluator, pageSize, finishing));
+    if (total != null && AggregationPreview.previews(reduce)) {
+      control.previewer(() -> AggregationPreview.of(total, reduce, evaluator, pageSize, finishing));
     }
     int fused = shape.fused();
     List<Command> chained = filters.subList(fused, filters.size());
@@ -179,7 +179,7 @@ final class PageBatch {
     }
     List<String> eventFields = sourceFields;
     // rex … | stats count by its field: the scan counts the field's values itself
-    io.quarry.ql.ast.RexCommand countedRex =
+    RexCommand countedRex =
         counting == null && total != null
             ? RexCounting.of(shape, filters, stats, filter != null, indexedFieldsOnly)
             : null;
@@ -257,6 +257,7 @@ final class PageBatch {
                         matched,
                         stages,
                         statsAt,
+                        evaluator.memory(stats.name()), // beside the partial's groups
                         events)
                     : counting == null
                         ? events
@@ -366,47 +367,5 @@ final class PageBatch {
     }
     stages.timed(statsAt, System.nanoTime() - started); // with the commands it fed
     return scanned;
-  }
-
-  /**
-   * Whether the commands after {@code stats} may run over the groups merged so far for a preview:
-   * not where one writes ({@code outputlookup}, {@code collect}, a {@code map} whose searches may:
-   * a preview would write the partial groups; Splunk's {@code run_in_preview} defaults to false).
-   */
-  static boolean previews(List<Command> reduce) {
-    return reduce.stream().noneMatch(io.quarry.ql.plan.WritesEvents::mayWrite);
-  }
-
-  /**
-   * What the running search would answer now: the groups merged so far through the commands after
-   * {@code stats}; null once the search is finishing.
-   */
-  static List<Page> preview(
-      PageAggregator total,
-      List<Command> reduce,
-      Evaluator evaluator,
-      int pageSize,
-      AtomicBoolean finishing) {
-    List<Page> pages = new ArrayList<>();
-    PageReduce pipeline =
-        PageReduce.overResults(
-            reduce,
-            evaluator,
-            pages::add,
-            new StageStats(reduce.stream().map(Command::name).toList()),
-            0,
-            pageSize);
-    try {
-      synchronized (total) {
-        if (finishing.get()) {
-          return null;
-        }
-        pipeline.pullFrom(io.quarry.ql.exec.PagesSource.of(total.snapshot().iterator()));
-        pipeline.run();
-      }
-    } finally {
-      pipeline.close();
-    }
-    return pages;
   }
 }

@@ -10,6 +10,7 @@ import io.quarry.ql.ast.RexCommand;
 import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.StageStats;
 import java.util.List;
@@ -30,7 +31,13 @@ import java.util.function.BooleanSupplier;
  * aggregation adds as input. The counts reach the partial as pages of intermediate state ({@link
  * CountPages#values}, {@link PageAggregator#addIntermediateInput}) when the table is full and when
  * the slice ends — ES|QL's count-source idea applied to a search-time field. The events it counted
- * are the job's {@code eventsCountedByRex} ({@link SearchControl#countedByRex}).
+ * are the job's {@code eventsCountedByRex} ({@link SearchControl#countedByRex}). The table's memory
+ * is charged to the search's account beside the aggregation's ({@link BytesCounts}), given back
+ * once when the slice ends. Its time is the extraction's ({@code fieldExtractionMs}) as {@link
+ * EventPages} times it: a block run with one clock pair, an event read alone one in {@value
+ * ExtractionClock#SAMPLE} ({@link ExtractionClock}); handing the counts on is the aggregation
+ * stage's time, left out; the events handed to the remainder are timed there, left out too (one in
+ * {@value ExtractionClock#SAMPLE} of a run's timed to subtract).
  */
 final class RexCounting implements EventVisitor {
   private final String field;
@@ -41,12 +48,14 @@ final class RexCounting implements EventVisitor {
   private final AtomicLong matched;
   private final StageStats stages;
   private final int statsAt; // the aggregation's stage; the fused rexes are the stages before it
-  private final BytesCounts counts = new BytesCounts();
+  private final BytesCounts counts;
+  private final ExtractionClock clock = new ExtractionClock();
 
   private int visited; // events counted here, for the control's stop checks and progress
   private long countedRows; // counted since the counts were last handed on
   private long countedHere; // counted in all, reported when the slice ends
-  private long nanos; // the matching and counting, reported as the extraction's time
+  private long nanos; // the runs' matching and counting, reported as the extraction's time
+  private int remainders; // events of runs handed to the remainder, one in SAMPLE timed
   private boolean finished;
 
   /**
@@ -94,7 +103,8 @@ final class RexCounting implements EventVisitor {
 
   /**
    * Counts {@code field}'s values as {@code rex} (from {@link #of}) sets them, into {@code
-   * partial}; the fused {@code rex}es are the stages before {@code statsAt}.
+   * partial}; the fused {@code rex}es are the stages before {@code statsAt}; the table's memory on
+   * {@code memory} (the search's account).
    */
   RexCounting(
       RexCommand rex,
@@ -105,7 +115,9 @@ final class RexCounting implements EventVisitor {
       AtomicLong matched,
       StageStats stages,
       int statsAt,
+      MemoryTracker memory,
       EventVisitor remainder) {
+    this.counts = new BytesCounts(memory);
     this.field = field;
     this.rex = new RexExtraction(rex, stopped);
     this.partial = partial;
@@ -121,19 +133,22 @@ final class RexCounting implements EventVisitor {
    */
   @Override
   public boolean visit(StoredEvent event) {
-    long started = System.nanoTime();
+    long started = clock.start();
     CharSequence raw = event.rawText();
     long span =
         raw instanceof AsciiText ascii
             ? rex.span(ascii.array(), ascii.offset(), ascii.length())
             : RexExtraction.UNDECIDED_SPAN;
     if (span < 0) {
-      nanos += System.nanoTime() - started;
+      clock.stop(started);
       return remainder.visit(event);
     }
     AsciiText ascii = (AsciiText) raw;
-    count(ascii.array(), ascii.offset(), span);
-    nanos += System.nanoTime() - started;
+    boolean full = count(ascii.array(), ascii.offset(), span);
+    clock.stop(started);
+    if (full) {
+      handOn();
+    }
     return checked();
   }
 
@@ -149,6 +164,7 @@ final class RexCounting implements EventVisitor {
   @Override
   public boolean visit(EventRun run) {
     long started = System.nanoTime();
+    long elsewhere = 0; // the hand-ons' time, and the remainder's (one event in SAMPLE timed)
     boolean ascii = run.ascii();
     byte[] bytes = run.bytes();
     int size = run.size();
@@ -163,30 +179,40 @@ final class RexCounting implements EventVisitor {
               : RexExtraction.UNDECIDED_SPAN;
       boolean going;
       if (span >= 0) {
-        count(bytes, offset, span);
+        if (count(bytes, offset, span)) {
+          elsewhere += handOn();
+        }
         going = checked();
-      } else {
-        nanos += System.nanoTime() - started;
+      } else if (remainders++ % ExtractionClock.SAMPLE == 0) {
+        long handed = System.nanoTime();
         going = remainder.visit(run.event(e));
-        started = System.nanoTime();
+        elsewhere += (System.nanoTime() - handed) * ExtractionClock.SAMPLE;
+      } else {
+        going = remainder.visit(run.event(e));
       }
       if (!going) {
-        nanos += System.nanoTime() - started;
         run.stoppedAfter(e + 1);
+        timedRun(started, elsewhere);
         return false;
       }
     }
-    nanos += System.nanoTime() - started;
+    timedRun(started, elsewhere);
     return true;
   }
 
-  /** Counts the value at {@code span} ({@code start << 32 | end}) of a text at {@code offset}. */
-  private void count(byte[] bytes, int offset, long span) {
+  /** A run's time since {@code started}, less what was spent {@code elsewhere}, as extraction. */
+  private void timedRun(long started, long elsewhere) {
+    nanos += Math.max(0, System.nanoTime() - started - elsewhere);
+  }
+
+  /**
+   * Counts the value at {@code span} ({@code start << 32 | end}) of a text at {@code offset}; true
+   * when the table is full and should be handed on ({@link #handOn}).
+   */
+  private boolean count(byte[] bytes, int offset, long span) {
     int start = (int) (span >>> 32);
     countedRows++;
-    if (counts.add(bytes, offset + start, (int) span - start, 1)) {
-      handOn(); // full
-    }
+    return counts.add(bytes, offset + start, (int) span - start, 1);
   }
 
   /** Whether the scan goes on after an event counted here: the control asked every so often. */
@@ -194,10 +220,13 @@ final class RexCounting implements EventVisitor {
     return ++visited % SearchControl.EVERY != 0 || !control.readAndCheck(SearchControl.EVERY);
   }
 
-  /** The counts so far into the partial as one page of intermediate state; the table emptied. */
-  private void handOn() {
+  /**
+   * The counts so far into the partial as one page of intermediate state; the table emptied. Its
+   * time is the aggregation stage's; returned so that a timed window can leave it out.
+   */
+  private long handOn() {
     if (countedRows == 0) {
-      return;
+      return 0;
     }
     long started = System.nanoTime();
     Page page = CountPages.values(field, counts.values(), counts.counts(), countedRows);
@@ -206,9 +235,11 @@ final class RexCounting implements EventVisitor {
     for (int stage = 0; stage < statsAt; stage++) {
       stages.counted(stage, countedRows, 0);
     }
-    stages.counted(statsAt, countedRows, System.nanoTime() - started);
+    long took = System.nanoTime() - started;
+    stages.counted(statsAt, countedRows, took);
     countedHere += countedRows;
     countedRows = 0;
+    return took;
   }
 
   @Override
@@ -219,8 +250,11 @@ final class RexCounting implements EventVisitor {
   /** The counts handed on before the remainder's last page, then the remainder finished. */
   @Override
   public void finish() {
-    handOn();
-    account();
+    try {
+      handOn();
+    } finally {
+      account();
+    }
     remainder.finish();
   }
 
@@ -242,8 +276,9 @@ final class RexCounting implements EventVisitor {
     control.read(visited % SearchControl.EVERY);
     matched.addAndGet(countedHere);
     control.countedByRex(countedHere);
-    control.extracted(nanos);
+    control.extracted(nanos + clock.take());
     countedHere = 0;
     nanos = 0;
+    counts.release(); // once: the table is not used after
   }
 }

@@ -222,7 +222,7 @@ final class SearchExecution {
                 plan.latestMicros(),
                 slices,
                 searchPool);
-    boolean checked = plan.filter().isPresent() && !translation.exact();
+    boolean checked = BatchPlan.checksEvents(plan, translation);
     return new PageBatch(
             sourcetypes,
             run.control(),

@@ -3,6 +3,8 @@ package io.quarry.server.search;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.EventStore;
+import io.quarry.ql.ast.RexCommand;
+import io.quarry.ql.engine.aggregation.CountShortcut;
 import io.quarry.ql.parser.SplText;
 import io.quarry.ql.plan.SearchPlan;
 import java.util.ArrayList;
@@ -66,18 +68,16 @@ final class SearchExplain {
       explain.put("reduce", reduce);
       explain.putAll(batch.explain(plan));
       if (batch.engine() == BatchPlan.Engine.PAGES) {
-        io.quarry.ql.ast.RexCommand counted =
+        RexCommand counted =
             RexCounting.of(
                 batch.pageShape(),
                 plan.pipeline().subList(0, aggregatorAt),
                 plan.pipeline().get(aggregatorAt),
-                plan.filter().isPresent() && !exact,
+                BatchPlan.checksEvents(plan, translation),
                 plan.indexedFieldsOnly());
         if (counted != null) { // the scan counts the rex's field itself (RexCounting)
           explain.put(
-              "counted_by_rex",
-              io.quarry.ql.engine.aggregation.CountShortcut.of(plan.pipeline().get(aggregatorAt))
-                  .field());
+              "counted_by_rex", CountShortcut.of(plan.pipeline().get(aggregatorAt)).field());
         }
       }
     } else {

@@ -19,7 +19,8 @@ import java.util.List;
  * @param scanCosts where the scan's time went: term index, journal decode (summed over threads)
  * @param fieldExtraction search-time field extraction time (sampled, summed over threads)
  * @param eventsByRun events the scan put on pages by block runs, one loop per column over a run of
- *     a block's events rather than event by event (see {@code EventPages})
+ *     a block's events rather than event by event (see {@code EventPages}); 0 for the events a
+ *     {@code rex} counted in the scan ({@code RexCounting}: no page)
  * @param pagesByOrdinal pages of a {@code stats … by} grouped by segment ordinal: their by-field a
  *     segment's whole dictionary ({@link PageShape#byOrdinal}, {@code SegmentDictionaryBlocks})
  * @param pagesByEntry pages of a {@code stats … by} whose groups the aggregation kept by entry of

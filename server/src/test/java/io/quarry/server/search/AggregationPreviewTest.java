@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
- * A running batch aggregation's preview (a job's results while it runs, {@link PageBatch#preview})
- * passes the groups merged so far through the commands after {@code stats} on pages.
+ * A running batch aggregation's preview (a job's results while it runs, {@link
+ * AggregationPreview#of}) passes the groups merged so far through the commands after {@code stats}
+ * on pages.
  */
 class AggregationPreviewTest {
   private static final Parser PARSER = new Parser(CommandRegistry.builtIns());
@@ -37,10 +38,10 @@ class AggregationPreviewTest {
     Evaluator strict = evaluator();
 
     List<Page> preview =
-        PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
+        AggregationPreview.of(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
 
     assertThat(rows(preview)).containsExactly("bob=3", "cid=2");
-    assertThat(PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, finished()))
+    assertThat(AggregationPreview.of(total, pipeline.subList(1, 3), strict, 1024, finished()))
         .as("none once the search is finishing")
         .isNull();
   }
@@ -58,7 +59,7 @@ class AggregationPreviewTest {
     Evaluator strict = evaluator();
 
     List<Page> preview =
-        PageBatch.preview(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
+        AggregationPreview.of(total, pipeline.subList(1, 3), strict, 1024, new AtomicBoolean());
 
     assertThat(rows(preview)).containsExactly("bob=2", "all=3");
   }
@@ -66,9 +67,9 @@ class AggregationPreviewTest {
   @Test
   void noPreviewRunsTheCommandsThatWrite() {
     // a preview would write the partial groups: into a lookup table or a summary index
-    assertThat(PageBatch.previews(parse("sort -count | head 2"))).isTrue();
-    assertThat(PageBatch.previews(parse("sort -count | outputlookup t.csv"))).isFalse();
-    assertThat(PageBatch.previews(parse("eval x=1 | collect index=summary"))).isFalse();
+    assertThat(AggregationPreview.previews(parse("sort -count | head 2"))).isTrue();
+    assertThat(AggregationPreview.previews(parse("sort -count | outputlookup t.csv"))).isFalse();
+    assertThat(AggregationPreview.previews(parse("eval x=1 | collect index=summary"))).isFalse();
   }
 
   private static Evaluator evaluator() {

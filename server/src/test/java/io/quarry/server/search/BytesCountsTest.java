@@ -1,9 +1,14 @@
 package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.LongBlock;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
+import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.exec.SearchResources;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * {@link BytesCounts} against a {@link HashMap} of the same keys: keys of every length from empty
  * to past sixteen bytes (the hash's eight-byte steps and its overlapping last step), read at
  * offsets inside a larger array, through many growths of the table and the arena; {@link
- * BytesCounts#clear} and {@link BytesCounts#full}.
+ * BytesCounts#clear} (also of a table grown and probed past its first slots) and the most keys; its
+ * arrays charged to a real search memory account as they grow, the typed memory error over the
+ * limit, and all of it given back once.
  */
 class BytesCountsTest {
 
@@ -33,7 +40,7 @@ class BytesCountsTest {
   @Test
   void countsAsAMapOfTheSameKeysWould() {
     Random random = new Random(40);
-    BytesCounts counts = new BytesCounts();
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"));
     Map<String, Long> expected = new HashMap<>();
     byte[] text = new byte[64];
     for (int i = 0; i < 200_000; i++) {
@@ -54,7 +61,7 @@ class BytesCountsTest {
 
   @Test
   void clearedItCountsAnew() {
-    BytesCounts counts = new BytesCounts();
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"));
     byte[] a = "10.0.0.1".getBytes(StandardCharsets.US_ASCII);
     counts.add(a, 0, a.length, 5);
     counts.clear();
@@ -66,7 +73,7 @@ class BytesCountsTest {
 
   @Test
   void fullAtItsMostKeys() {
-    BytesCounts counts = new BytesCounts();
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"));
     byte[] key = new byte[4];
     for (int i = 0; i < BytesCounts.MAX_KEYS; i++) {
       key[0] = (byte) i;
@@ -75,5 +82,75 @@ class BytesCountsTest {
     }
     assertThat(counts.add(key, 0, 4, 1)).as("a key held: no news").isFalse();
     assertThat(counts.size()).isEqualTo(BytesCounts.MAX_KEYS);
+  }
+
+  /** Key {@code i} of a family {@code salt} in a few letters, so that keys collide and probe. */
+  private static byte[] key(int i, int salt) {
+    return ("k" + salt + "-" + Integer.toString(i, 3)).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void clearedAfterGrowingItCountsOnlyTheNewKeys() {
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"));
+    for (int i = 0; i < 30_000; i++) { // many growths of the table, long and short keys
+      byte[] key = i % 2 == 0 ? key(i, 1) : ("long-key-past-sixteen-" + i).getBytes();
+      counts.add(key, 0, key.length, 1);
+    }
+    counts.clear();
+    assertThat(counts.size()).isZero();
+    assertThat(held(counts)).isEmpty();
+    Map<String, Long> expected = new HashMap<>();
+    for (int i = 0; i < 5_000; i++) { // half of them held before, half new
+      byte[] key = key(i * 3, i % 2 == 0 ? 1 : 2);
+      counts.add(key, 0, key.length, 2);
+      expected.merge(new String(key, StandardCharsets.US_ASCII), 2L, Long::sum);
+    }
+    assertThat(held(counts)).isEqualTo(expected);
+  }
+
+  @Test
+  void itsArraysAreChargedToTheSearchAsTheyGrowAndGivenBackOnce() {
+    MemoryAccount search = new MemoryAccount("search", 64L << 20);
+    BytesCounts counts =
+        new BytesCounts(new SearchResources(search, () -> false, w -> {}).tracker("stats"));
+    long empty = search.used();
+    assertThat(empty)
+        .as("the first arrays: a 1,024-slot table, 16 KiB of arena")
+        .isGreaterThan(48L << 10);
+    byte[] key = new byte[100];
+    for (int i = 0; i < 50_000; i++) {
+      byte[] digits = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(digits, 0, key, 0, digits.length);
+      counts.add(key, 0, key.length, 1);
+    }
+    // the table grew to 131,072 slots of 32 bytes (4 MiB), the arena to 8 MiB (5 MB of keys)
+    assertThat(search.used()).isGreaterThanOrEqualTo((4L << 20) + (8L << 20));
+    counts.clear();
+    assertThat(search.used()).as("a clear keeps the arrays").isGreaterThanOrEqualTo(12L << 20);
+    counts.release();
+    assertThat(search.used()).isZero();
+    counts.release();
+    assertThat(search.used()).as("released once").isZero();
+  }
+
+  @Test
+  void overTheSearchsLimitTheTypedMemoryErrorNamingTheStage() {
+    MemoryAccount search = new MemoryAccount("search", 1L << 20);
+    BytesCounts counts =
+        new BytesCounts(new SearchResources(search, () -> false, w -> {}).tracker("stats"));
+    byte[] key = new byte[64];
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < BytesCounts.MAX_KEYS; i++) {
+                byte[] digits = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
+                System.arraycopy(digits, 0, key, 0, digits.length);
+                counts.add(key, 0, key.length, 1);
+              }
+            })
+        .isInstanceOf(MemoryLimitExceededException.class)
+        .hasMessageContaining("stats");
+    assertThat(search.used()).isLessThanOrEqualTo(1L << 20);
+    counts.release();
+    assertThat(search.used()).isZero();
   }
 }

@@ -19,7 +19,7 @@ class CollectNoPreviewOfWritingMapTest {
   @Test
   void noPreviewRunsAMapWhoseSearchesMayWrite() {
     assertThat(
-            PageBatch.previews(
+            AggregationPreview.previews(
                 parse(
                     "map search=\"| makeresults | eval s=$status$" + " | collect index=summary\"")))
         .isFalse();

@@ -106,13 +106,13 @@ class WritingSearchGuardTest {
   @Test
   void aRunningJobsPreviewRunsAReadOnlyMapButNotOneThatMayWrite() {
     assertThat(
-            PageBatch.previews(
+            AggregationPreview.previews(
                 afterStats(
                     "index=main | stats count by status"
                         + " | map search=\"| makeresults | eval s=\\\"$status$\\\"\"")))
         .isTrue();
     assertThat(
-            PageBatch.previews(
+            AggregationPreview.previews(
                 afterStats(
                     "index=main | stats count by status"
                         + " | map search=\"| makeresults | eval s=$status$"
