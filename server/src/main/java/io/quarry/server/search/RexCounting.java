@@ -51,9 +51,9 @@ final class RexCounting implements EventVisitor {
 
   /**
    * A slice whose first {@link #JUDGED_AFTER} matches hold more than this many distinct keys in
-   * every four matches (three quarters distinct) sends the rest of its events to the page path.
+   * every eight matches (seven eighths distinct) sends the rest of its events to the page path.
    */
-  static final int DISTINCT_IN_FOUR = 3;
+  static final int DISTINCT_IN_EIGHT = 7;
 
   private final String field;
   private final RexExtraction rex;
@@ -249,16 +249,18 @@ final class RexCounting implements EventVisitor {
 
   /**
    * Whether the keys met so far — the slice's first {@link #JUDGED_AFTER} matches, or fewer when
-   * the table filled first — repeat too little to count here: more than {@value #DISTINCT_IN_FOUR}
-   * distinct keys in four matches (session ids: ~99% distinct in 4,096 access-log lines; client
-   * addresses ~46%). Counting such keys costs more than the page path (session 40: ~25% more server
-   * CPU at 158k keys in 315k events, a key hashed and copied in the table, copied to the hand-on's
-   * block and hashed again by the partial; the page path hashes it once), so the rest of the slice
-   * goes there ({@link #paged}); once per slice.
+   * the table filled first — repeat too little to count here: more than {@value #DISTINCT_IN_EIGHT}
+   * distinct keys in eight matches (session ids: ~99% distinct in 4,096 access-log lines; client
+   * addresses ~46%; 4,096 draws from 15,000 equally likely keys ~87%: a field of fewer keys than
+   * that is counted here, where a slice of up to 131,072 or 524,288 events meets each of them many
+   * times). Counting keys met about once costs more than the page path (session 40: ~25% more
+   * server CPU at 158k keys in 315k events, a key hashed and copied in the table, copied to the
+   * hand-on's block and hashed again by the partial; the page path hashes it once), so the rest of
+   * the slice goes there ({@link #paged}); once per slice.
    */
   private boolean judge() {
     judged = true;
-    paged = counts.size() > (long) DISTINCT_IN_FOUR * countedRows / 4;
+    paged = counts.size() > (long) DISTINCT_IN_EIGHT * countedRows / 8;
     return paged;
   }
 
