@@ -30,18 +30,30 @@ import java.util.function.BooleanSupplier;
  * remainder}, {@link EventPages}) exactly as without this class, whose pages the same partial
  * aggregation adds as input. The counts reach the partial as pages of intermediate state ({@link
  * CountPages#values}, {@link PageAggregator#addIntermediateInput}) when the table is full and when
- * the slice ends — ES|QL's count-source idea applied to a search-time field. The events it counted
- * are the job's {@code eventsCountedByRex} ({@link SearchControl#countedByRex}). The table's memory
- * is charged to the search's account beside the aggregation's ({@link BytesCounts}), given back
- * once when the slice ends. Its time is the extraction's ({@code fieldExtractionMs}) as {@link
- * EventPages} times it: a block run with one clock pair, an event read alone one in {@value
- * ExtractionClock#SAMPLE} ({@link ExtractionClock}); handing the counts on is the aggregation
- * stage's time, left out; the events handed to the remainder are timed there, left out too (one in
- * {@value ExtractionClock#SAMPLE} of a run's timed to subtract).
+ * the slice ends — ES|QL's count-source idea applied to a search-time field. Counting pays where
+ * keys repeat: after its first {@value #JUDGED_AFTER} matches a slice whose keys were mostly met
+ * once ({@link #judge}) hands those counts on and sends the rest of its events to the page source,
+ * whole runs as without this class. The events it counted are the job's {@code eventsCountedByRex}
+ * ({@link SearchControl#countedByRex}). The table's memory is charged to the search's account
+ * beside the aggregation's ({@link BytesCounts}), given back once when the slice ends. Its time is
+ * the extraction's ({@code fieldExtractionMs}) as {@link EventPages} times it: a block run with one
+ * clock pair, an event read alone one in {@value ExtractionClock#SAMPLE} ({@link ExtractionClock});
+ * handing the counts on is the aggregation stage's time, left out; the events handed to the
+ * remainder are timed there, left out too (one in {@value ExtractionClock#SAMPLE} of a run's timed
+ * to subtract).
  */
 final class RexCounting implements EventVisitor {
-  /** The average count per key below which a full table sends the rest of the slice to pages. */
-  static final int REPEATS_TO_COUNT = 4;
+  /**
+   * The matches after which a slice judges whether its keys repeat enough to count them here: the
+   * first {@value} of them are counted in any case.
+   */
+  static final int JUDGED_AFTER = 4096;
+
+  /**
+   * A slice whose first {@link #JUDGED_AFTER} matches hold more than this many distinct keys in
+   * every eight matches (seven eighths distinct) sends the rest of its events to the page path.
+   */
+  static final int DISTINCT_IN_EIGHT = 7;
 
   private final String field;
   private final RexExtraction rex;
@@ -59,7 +71,8 @@ final class RexCounting implements EventVisitor {
   private long countedHere; // counted in all, reported when the slice ends
   private long nanos; // the runs' matching and counting, reported as the extraction's time
   private int remainders; // events of runs handed to the remainder, one in SAMPLE timed
-  private boolean paged; // the table filled with keys seen about once: the rest goes to pages
+  private boolean judged; // whether the keys' repeats were judged (after JUDGED_AFTER matches)
+  private boolean paged; // judged to repeat too little: the rest of the slice goes to pages
   private boolean finished;
 
   /**
@@ -151,10 +164,10 @@ final class RexCounting implements EventVisitor {
       return remainder.visit(event);
     }
     AsciiText ascii = (AsciiText) raw;
-    boolean full = count(ascii.array(), ascii.offset(), span);
+    boolean due = count(ascii.array(), ascii.offset(), span);
     clock.stop(started);
-    if (full) {
-      handOnFull();
+    if (due) {
+      handOn();
     }
     return checked();
   }
@@ -194,7 +207,7 @@ final class RexCounting implements EventVisitor {
         elsewhere += System.nanoTime() - handed;
       } else if (span >= 0) {
         if (count(bytes, offset, span)) {
-          elsewhere += handOnFull();
+          elsewhere += handOn();
         }
         going = checked();
       } else if (remainders++ % ExtractionClock.SAMPLE == 0) {
@@ -221,32 +234,39 @@ final class RexCounting implements EventVisitor {
 
   /**
    * Counts the value at {@code span} ({@code start << 32 | end}) of a text at {@code offset}; true
-   * when the table is full and should be handed on ({@link #handOn}).
+   * when the counts should be handed on now ({@link #handOn}): the table is full, or the slice was
+   * just judged to send the rest of its events to pages ({@link #judge}).
    */
   private boolean count(byte[] bytes, int offset, long span) {
     int start = (int) (span >>> 32);
     countedRows++;
-    return counts.add(bytes, offset + start, (int) span - start, 1);
+    boolean full = counts.add(bytes, offset + start, (int) span - start, 1);
+    if (!judged && (full || countedRows >= JUDGED_AFTER)) {
+      return judge() || full;
+    }
+    return full;
+  }
+
+  /**
+   * Whether the keys met so far — the slice's first {@link #JUDGED_AFTER} matches, or fewer when
+   * the table filled first — repeat too little to count here: more than {@value #DISTINCT_IN_EIGHT}
+   * distinct keys in eight matches (session ids: ~99% distinct in 4,096 access-log lines; client
+   * addresses ~46%; 4,096 draws from 15,000 equally likely keys ~87%: a field of fewer keys than
+   * that is counted here, where a slice of up to 131,072 or 524,288 events meets each of them many
+   * times). Counting keys met about once costs more than the page path (session 40: ~25% more
+   * server CPU at 158k keys in 315k events, a key hashed and copied in the table, copied to the
+   * hand-on's block and hashed again by the partial; the page path hashes it once), so the rest of
+   * the slice goes there ({@link #paged}); once per slice.
+   */
+  private boolean judge() {
+    judged = true;
+    paged = counts.size() > (long) DISTINCT_IN_EIGHT * countedRows / 8;
+    return paged;
   }
 
   /** Whether the scan goes on after an event counted here: the control asked every so often. */
   private boolean checked() {
     return ++visited % SearchControl.EVERY != 0 || !control.readAndCheck(SearchControl.EVERY);
-  }
-
-  /**
-   * The full table handed on ({@link #handOn}); when its keys were met fewer than {@value
-   * #REPEATS_TO_COUNT} times each on average (a field of many values met about once: session ids),
-   * counting them here costs more than the page path (session 40: ~20% more CPU at 158k keys in
-   * 315k events), so the rest of the slice goes to the remainder, the page path.
-   */
-  private long handOnFull() {
-    boolean sparse = countedRows < REPEATS_TO_COUNT * (long) counts.size();
-    long took = handOn();
-    if (sparse) {
-      paged = true; // seen as fewer eventsCountedByRex than events matched
-    }
-    return took;
   }
 
   /**
