@@ -127,9 +127,9 @@ final class FillNullCommand implements CommandDefinition {
 
   /**
    * As above, a column without any value on this page filled in the type {@code otherPages} gives
-   * its field (the type of its values on the other pages of the result), where it gives one. The
-   * filled columns are built all before any replaces (over the memory limit, {@code page} stays
-   * whole).
+   * its field (the type of its values on the other pages of the result), where it gives one, else
+   * as an absent field (a whole number a long, a decimal a double, else text). The filled columns
+   * are built all before any replaces (over the memory limit, {@code page} stays whole).
    */
   static Page fill(
       BlockFactory factory,
@@ -145,13 +145,12 @@ final class FillNullCommand implements CommandDefinition {
         continue;
       }
       // a column without any value here says nothing of its type (a page of nulls is built as
-      // text): filled as the other pages type it, so that its type does not hang on where the
-      // pages part
-      DataType known = block == null ? null : block.dataType();
+      // text): filled as the other pages type it where they are known (bare fillnull), else as an
+      // absent field is, by the value (0 a long), so that its type does not hang on where the
+      // pages part (issue 21: fillnull value=0 x wrote "0" as text on a page of nulls, 0 as a
+      // number beside numbers)
       boolean valueless = block == null || allNull(block);
-      if (valueless && block != null && otherPages.containsKey(field)) {
-        known = otherPages.get(field);
-      }
+      DataType known = valueless ? otherPages.get(field) : block.dataType();
       Object fillValue = typed(value, known);
       Cells.Column column = new Cells.Column();
       if (valueless) {
