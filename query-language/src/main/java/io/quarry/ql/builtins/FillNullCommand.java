@@ -122,14 +122,15 @@ final class FillNullCommand implements CommandDefinition {
 
   /** {@code page} with every null of {@code fields} (an absent field: every position) filled. */
   static Page fill(BlockFactory factory, Page page, List<String> fields, String value) {
-    return fill(factory, page, fields, value, Map.of());
+    return fill(factory, page, fields, value, null);
   }
 
   /**
    * As above, a column without any value on this page filled in the type {@code otherPages} gives
-   * its field (the type of its values on the other pages of the result), where it gives one. The
-   * filled columns are built all before any replaces (over the memory limit, {@code page} stays
-   * whole).
+   * its field (the type of its values on the other pages of the result), text where it gives none;
+   * with {@code otherPages} null (a field list: the page alone) as an absent field is (a whole
+   * number a long, a decimal a double, else text). The filled columns are built all before any
+   * replaces (over the memory limit, {@code page} stays whole).
    */
   static Page fill(
       BlockFactory factory,
@@ -145,13 +146,18 @@ final class FillNullCommand implements CommandDefinition {
         continue;
       }
       // a column without any value here says nothing of its type (a page of nulls is built as
-      // text): filled as the other pages type it, so that its type does not hang on where the
-      // pages part
-      DataType known = block == null ? null : block.dataType();
+      // text), so that its type does not hang on where the pages part: without a field list
+      // (otherPages: every page of the result) it is filled as the other pages type the field, as
+      // text where none holds a value (a field of events); with one, as an absent field is, by the
+      // value (issue 21: fillnull value=0 x wrote "0" as text on a page of nulls, 0 as a number
+      // beside numbers)
       boolean valueless = block == null || allNull(block);
-      if (valueless && block != null && otherPages.containsKey(field)) {
-        known = otherPages.get(field);
-      }
+      DataType known =
+          !valueless
+              ? block.dataType()
+              : otherPages == null
+                  ? null
+                  : otherPages.getOrDefault(field, block == null ? null : DataType.STRING);
       Object fillValue = typed(value, known);
       Cells.Column column = new Cells.Column();
       if (valueless) {

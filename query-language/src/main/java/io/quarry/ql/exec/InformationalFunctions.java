@@ -37,9 +37,11 @@ final class InformationalFunctions {
       case "isint" ->
           value instanceof Long
               || value instanceof Double d && Double.isFinite(d) && d == Math.rint(d);
+      // a double with a fraction, an infinity or a NaN: a whole double is the whole number
+      // (Values.isWhole), whether the page held it as a long or a double
+      case "isdouble" -> value instanceof Double d && !Values.isWhole(d);
       case "typeof" -> typeOf(value);
       case "isbool" -> value instanceof Boolean;
-      case "isdouble" -> value instanceof Double;
       case "isarray" -> value != null && json(value).isArray();
       case "isobject" -> value instanceof String && json(value).isObject();
       case "ismv" -> value instanceof java.util.List<?>;

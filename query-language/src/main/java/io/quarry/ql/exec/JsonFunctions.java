@@ -140,7 +140,8 @@ final class JsonFunctions {
     return switch (value) {
       case null -> NODES.nullNode();
       case Long l -> NODES.numberNode(l);
-      case Double d -> NODES.numberNode(d);
+      // a whole double is the whole number (Values.isWhole): 4, not 4.0, wherever pages part
+      case Double d -> Values.isWhole(d) ? NODES.numberNode(d.longValue()) : NODES.numberNode(d);
       case Boolean b -> NODES.booleanNode(b);
       case List<?> list -> {
         ArrayNode array = NODES.arrayNode();

@@ -228,8 +228,10 @@ final class TextFunctions {
           "0x" + Long.toHexString(((Number) number).longValue()).toUpperCase(java.util.Locale.ROOT);
       case "commas" -> {
         double d = ((Number) number).doubleValue();
-        yield number instanceof Long l
-            ? String.format(java.util.Locale.ROOT, "%,d", l)
+        // decimals only for a number that has some (the Search Reference: "if the number includes
+        // decimals, rounds to nearest two decimal places"); a whole double is the whole number
+        yield number instanceof Long || Values.isWhole(d)
+            ? String.format(java.util.Locale.ROOT, "%,d", ((Number) number).longValue())
             : String.format(java.util.Locale.ROOT, "%,.2f", d);
       }
       case "duration" -> {

@@ -79,6 +79,18 @@ public final class Values {
   }
 
   /**
+   * Whether a double is a whole number that a {@code long} holds exactly (finite, no fraction,
+   * below 2^63 in magnitude). Such a double is that whole number for everything a user sees — its
+   * text ({@link #toText}), its JSON, its type on the wire, {@code isdouble}, {@code tostring(x,
+   * "commas")} — because whether a whole number is held as a long or a double depends on the page
+   * it is in: a page's numeric column is one block, a double one as soon as some position holds a
+   * fraction ({@code eval x=if(n==1, 4, 3.5)} holds n=1's 4 as 4.0 beside 3.5, as 4 alone).
+   */
+  public static boolean isWhole(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 0x1p63;
+  }
+
+  /**
    * A value as text. A whole double is written as an integer; another double in plain decimal
    * between 1e-7 and 1e21 (as JavaScript writes numbers), so epoch seconds with a fraction read
    * {@code 1767744000.123456}, not {@code 1.767744000123456E9}; the shortest digits that read back
@@ -90,7 +102,7 @@ public final class Values {
       if (!Double.isFinite(d)) {
         return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
       }
-      if (d == Math.rint(d) && Math.abs(d) < 0x1p63) {
+      if (isWhole(d)) {
         return Long.toString(d.longValue());
       }
       String text = d.toString();

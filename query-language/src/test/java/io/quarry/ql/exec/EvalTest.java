@@ -176,7 +176,10 @@ class EvalTest {
     assertThat(eval("typeof(v)", TestRow.of("raw", "v", forty))).isEqualTo("Number");
     assertThat(eval("typeof(v)", TestRow.of("raw", "v", forty + "0"))).isEqualTo("String");
     assertThat(eval("isint(v)", TestRow.of("raw", "v", "+5"))).isEqualTo(true);
-    assertThat(eval("isdouble(v)", TestRow.of("raw", "v", "1e5"))).isEqualTo(true);
+    assertThat(eval("isdouble(v)", TestRow.of("raw", "v", "2.5E-3"))).isEqualTo(true);
+    // a whole number is no double however it is spelled (issue 21: a page holds a whole number as
+    // a double beside fractions, so the spelling is not kept; Values.isWhole)
+    assertThat(eval("isdouble(v)", TestRow.of("raw", "v", "1e5"))).isEqualTo(false);
   }
 
   @Test

@@ -33,11 +33,14 @@ import java.util.Locale;
  *
  * <p>A result column has one type for the whole result, whatever the pages it comes in: every
  * format holds the first rows back until {@link StreamSchema} has fixed the columns' types from
- * them (a page of nulls says nothing; long and double make double, other mixes text). JSON and
- * NDJSON then send each page's columns in those types (a long as a double, any value as its text);
- * a column first seen past the sample, or a value past it its column's type cannot hold, goes as
- * its page types it (JSON describes every page). CSV and Arrow have one schema for the whole
- * stream, the same one, and log what a later page brings that does not fit.
+ * them (a page of nulls says nothing; a double block of whole numbers says long, since a whole
+ * number is held as a double only where it shares a page with a fraction; long and double make
+ * double, other mixes text). JSON and NDJSON then send each page's columns in those types (a long
+ * as a double, a whole double as a long, any value as its text); a column first seen past the
+ * sample, or a value past it its column's type cannot hold, goes as the value it is (a whole number
+ * as a long, a fraction as a double, text as text; JSON names the page's type), so a row is written
+ * the same wherever the pages part. CSV and Arrow have one schema for the whole stream, the same
+ * one, and log what a later page brings that does not fit.
  */
 public final class ResultEncoder implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
@@ -234,7 +237,8 @@ public final class ResultEncoder implements AutoCloseable {
   private void jsonPage(Page page) throws IOException {
     buffer.write((first ? "{\"pages\":[" : ",").getBytes(StandardCharsets.UTF_8));
     first = false;
-    DataType[] sent = sentTypes(page);
+    DataType[] one = oneTypes(page);
+    DataType[] sent = sentTypes(page, one);
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
       json.setCodec(JSON);
       json.writeStartObject();
@@ -250,7 +254,7 @@ public final class ResultEncoder implements AutoCloseable {
       for (int position = 0; position < page.positionCount(); position++) {
         json.writeStartArray();
         for (int column = 0; column < page.schema().size(); column++) {
-          json.writeObject(ResultValues.typedAs(page.block(column), position, sent[column]));
+          json.writeObject(ResultValues.typedAs(page.block(column), position, one[column]));
         }
         json.writeEndArray();
       }
@@ -260,29 +264,40 @@ public final class ResultEncoder implements AutoCloseable {
     }
   }
 
+  /** Each column's one type fixed from the sample, null for a column it fixed none for. */
+  private DataType[] oneTypes(Page page) {
+    DataType[] one = new DataType[page.schema().size()];
+    for (int column = 0; column < one.length; column++) {
+      one[column] = types.get(page.schema().column(column).name());
+    }
+    return one;
+  }
+
   /**
-   * The type each column of a page goes out as: its column's one type where its values fit it, else
-   * (past the sample) the page's own.
+   * The type JSON names for each column of a page: its column's one type where its values fit it,
+   * else (past the sample) what the page's values need ({@link ResultValues#valueType}).
    */
-  private DataType[] sentTypes(Page page) {
+  private static DataType[] sentTypes(Page page, DataType[] one) {
     DataType[] sent = new DataType[page.schema().size()];
     for (int column = 0; column < sent.length; column++) {
-      DataType one = types.get(page.schema().column(column).name());
       Block block = page.block(column);
-      sent[column] = one != null && ResultValues.fits(block, one) ? one : block.dataType();
+      sent[column] =
+          one[column] != null && ResultValues.fits(block, one[column])
+              ? one[column]
+              : ResultValues.valueType(block);
     }
     return sent;
   }
 
   private void ndjsonPage(Page page) throws IOException {
-    DataType[] sent = sentTypes(page);
+    DataType[] one = oneTypes(page);
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
       json.setCodec(JSON);
       json.setRootValueSeparator(null);
       for (int position = 0; position < page.positionCount(); position++) {
         json.writeStartObject();
         for (int column = 0; column < page.schema().size(); column++) {
-          Object value = ResultValues.typedAs(page.block(column), position, sent[column]);
+          Object value = ResultValues.typedAs(page.block(column), position, one[column]);
           if (value != null) {
             json.writeObjectField(page.schema().column(column).name(), value);
           }

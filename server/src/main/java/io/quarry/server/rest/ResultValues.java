@@ -104,21 +104,48 @@ final class ResultValues {
   }
 
   /**
+   * The type a block's values need: its own, except that a double block whose every value is a
+   * whole number ({@link Values#isWhole}) needs no more than a long. Inside the engine a page's
+   * numeric column is one block, a double one as soon as some position holds a fraction, so a whole
+   * number is a double or a long by the page it shares; typed by its values, a column is the same
+   * wherever the pages part (issue 21).
+   */
+  static DataType valueType(Block block) {
+    if (block instanceof DoubleBlock doubles) {
+      for (int position = 0; position < block.positionCount(); position++) {
+        int first = block.getFirstValueIndex(position);
+        for (int i = first; i < first + block.getValueCount(position); i++) {
+          if (!Values.isWhole(doubles.getDoubleValue(i))) {
+            return DataType.DOUBLE;
+          }
+        }
+      }
+      return DataType.LONG;
+    }
+    return block.dataType();
+  }
+
+  /**
    * Whether a block's values can go out as {@code type}, the one type of its column ({@link
-   * StreamSchema#schema}): its own, double for a long, text for any, any type for a block without a
-   * value.
+   * StreamSchema#schema}): its own, double for a long, long for whole doubles ({@link #valueType}),
+   * text for any, any type for a block without a value.
    */
   static boolean fits(Block block, DataType type) {
     DataType own = block.dataType();
     return own == type
         || type == DataType.STRING
         || type == DataType.DOUBLE && own == DataType.LONG
+        || type == DataType.LONG && own == DataType.DOUBLE && valueType(block) == DataType.LONG
         || block.getTotalValueCount() == 0;
   }
 
   /**
-   * {@link #typed} as {@code type}, which the block {@link #fits}: a long as a double; any value as
-   * its text, a time as its epoch seconds ({@code fillnull value=none _time} writes the others so).
+   * {@link #typed} as {@code type}, its column's one type (null: none was fixed, the column had no
+   * value in the sample): a long as a double in a double column; a double in a long column or in a
+   * column of no type as the value it is, a whole number as a long ({@link Values#isWhole}), so
+   * that a value past the sample that its column's type cannot hold is written the same wherever
+   * pages part; any value as its text in a text column, a time as its epoch seconds ({@code
+   * fillnull value=none _time} writes the others so); anything else as its block types it.
    */
   static Object typedAs(Block block, int position, DataType type) {
     if (block.dataType() == type || block.isNull(position)) {
@@ -128,12 +155,19 @@ final class ResultValues {
     int first = block.getFirstValueIndex(position);
     List<Object> values = new ArrayList<>(count);
     for (int i = first; i < first + count; i++) {
-      values.add(
-          type != DataType.STRING
-              ? (Object) (double) ((LongBlock) block).getLongValue(i)
-              : block.dataType() == DataType.TIMESTAMP // as text, Splunk's epoch seconds
-                  ? Values.toText(TimeField.secondsOf(((LongBlock) block).getLongValue(i)))
-                  : valueText(block, i));
+      if (type == DataType.STRING) {
+        values.add(
+            block.dataType() == DataType.TIMESTAMP // as text, Splunk's epoch seconds
+                ? Values.toText(TimeField.secondsOf(((LongBlock) block).getLongValue(i)))
+                : valueText(block, i));
+      } else if (type == DataType.DOUBLE && block.dataType() == DataType.LONG) {
+        values.add((double) ((LongBlock) block).getLongValue(i));
+      } else if ((type == DataType.LONG || type == null) && block instanceof DoubleBlock doubles) {
+        double value = doubles.getDoubleValue(i);
+        values.add(Values.isWhole(value) ? (Object) (long) value : typedValue(block, i));
+      } else {
+        values.add(typedValue(block, i));
+      }
     }
     return count == 1 ? values.get(0) : values;
   }

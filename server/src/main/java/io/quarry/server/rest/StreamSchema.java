@@ -20,12 +20,14 @@ import java.util.TreeSet;
  * page of nulls is typed as text ({@link ResultEncoder}).
  *
  * <p>The schema is every column the held pages have, in order of first appearance, each typed by
- * widening what the pages say: long and double make double, anything else mixed makes string, and a
- * column that is null throughout a page says nothing. A column with several values in some held row
- * is multivalued ({@link #multivalued}): a list column in Arrow, its single values lists of one. A
- * result of at most {@link #ROWS} rows (every event listing under the default cap, every {@code
- * stats}) is thus described exactly; a longer one may still bring a column or a type the schema
- * lacks after the sample, which the encoder counts and reports ({@link #misfits}).
+ * widening what the pages' values need ({@link ResultValues#valueType}: a double block of whole
+ * numbers needs a long, since a whole number is a double only where it shares a page with a
+ * fraction): long and double make double, anything else mixed makes string, and a column that is
+ * null throughout a page says nothing. A column with several values in some held row is multivalued
+ * ({@link #multivalued}): a list column in Arrow, its single values lists of one. A result of at
+ * most {@link #ROWS} rows (every event listing under the default cap, every {@code stats}) is thus
+ * described exactly; a longer one may still bring a column or a type the schema lacks after the
+ * sample, which the encoder counts and reports ({@link #misfits}).
  */
 final class StreamSchema {
   /** Rows held before the schema is fixed (the default cap of an event listing). */
@@ -111,7 +113,8 @@ final class StreamSchema {
     for (Page page : pages) {
       for (int column = 0; column < page.schema().size(); column++) {
         String name = page.schema().column(column).name();
-        DataType seen = allNull(page.block(column)) ? null : page.block(column).dataType();
+        Block block = page.block(column);
+        DataType seen = allNull(block) ? null : ResultValues.valueType(block);
         types.put(name, widen(types.get(name), seen));
       }
     }

@@ -73,6 +73,38 @@ class OneTypePerColumnTest {
     assertThat(rows.get(0).path("n").asDouble()).isEqualTo(3.0);
   }
 
+  @Test
+  void aDoubleBlockOfWholeNumbersIsALongColumn() throws Exception {
+    // issue 21: 4 shared an engine page with a fraction that a later command dropped
+    String lines = encode(ResultEncoder.Format.NDJSON, page("x", doubles(4.0, -0.0)));
+    assertThat(lines).isEqualTo("{\"x\":4}\n{\"x\":0}\n");
+    JsonNode body = JSON.readTree(encode(ResultEncoder.Format.JSON, page("x", doubles(4.0))));
+    assertThat(type(body.path("pages").get(0), "x")).isEqualTo("long");
+  }
+
+  @Test
+  void pastTheSampleAValueIsWrittenTheSameWherePagesPart() throws Exception {
+    // a sample of whole numbers fixes x long and leaves y without a type; then 4 and 3.5 come in
+    // one page (4.0 beside 3.5) or in two (4 alone)
+    long[] sample = new long[StreamSchema.ROWS];
+    java.util.Arrays.fill(sample, 7);
+    Page first = page("x", longs(sample), "y", strings(new String[StreamSchema.ROWS]));
+    for (ResultEncoder.Format format :
+        List.of(ResultEncoder.Format.NDJSON, ResultEncoder.Format.CSV)) {
+      String together = encode(format, first, page("x", doubles(4, 3.5), "y", doubles(4, 3.5)));
+      String apart =
+          encode(
+              format,
+              first,
+              page("x", longs(4), "y", longs(4)),
+              page("x", doubles(3.5), "y", doubles(3.5)));
+      assertThat(together).as(format.name()).isEqualTo(apart);
+      if (format == ResultEncoder.Format.NDJSON) {
+        assertThat(together).endsWith("{\"x\":4,\"y\":4}\n{\"x\":3.5,\"y\":3.5}\n");
+      }
+    }
+  }
+
   private static String type(JsonNode page, String name) {
     for (JsonNode field : page.path("fields")) {
       if (field.path("name").asText().equals(name)) {

@@ -42,6 +42,19 @@ class StreamSchemaTest {
     assertThat(StreamSchema.widen(DataType.TIMESTAMP, DataType.LONG)).isEqualTo(DataType.STRING);
   }
 
+  @Test
+  void aDoubleBlockOfWholeNumbersSaysLong() {
+    // issue 21: 4 is a double only where it shared an engine page with a fraction
+    StreamSchema sample = new StreamSchema();
+    sample.add(page("w", doubles(4, -2), "f", doubles(4, 1), "nan", doubles(Double.NaN, 0)));
+    sample.add(page("f", doubles(0.5)));
+    assertThat(sample.schema().columns())
+        .containsExactly(
+            new Schema.Column("w", DataType.LONG),
+            new Schema.Column("f", DataType.DOUBLE),
+            new Schema.Column("nan", DataType.DOUBLE));
+  }
+
   /** Pages of {@code n} (long) until the sample is full, then what does not fit. */
   private static List<Page> overflowingResult() {
     List<Page> pages = new ArrayList<>();
