@@ -110,13 +110,11 @@ final class BlockDocuments {
     for (int from = 0; from < batch.size(); from += perBlock) {
       int to = Math.min(batch.size(), from + perBlock);
       long[] times = new long[to - from];
-      Integer[] order = new Integer[to - from];
-      for (int i = 0; i < order.length; i++) {
+      for (int i = 0; i < times.length; i++) {
         times[i] = batch.get(from + i).timeMicros();
-        order[i] = i;
       }
       // newest first; a stable sort, so events of equal time keep their batch order
-      Arrays.sort(order, (a, b) -> Long.compare(times[b], times[a]));
+      int[] order = NewestFirst.order(times);
       List<Event> block = new ArrayList<>(order.length);
       for (int i = 0; i < order.length; i++) {
         block.add(batch.get(from + order[i]));

@@ -1,6 +1,5 @@
 package io.quarry.codecs.store;
 
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,7 +8,6 @@ import java.util.Set;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.SortedSetDocValuesField;
-import org.apache.lucene.store.ByteBuffersDataOutput;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -60,7 +58,7 @@ final class BlockValueTally {
 
   /** The counts of a keyword field, made on first use (the default fields' too). */
   FieldCounts field(String name) {
-    return byField.computeIfAbsent(name, f -> new FieldCounts(events));
+    return byField.computeIfAbsent(name, f -> new FieldCounts(f, events));
   }
 
   /**
@@ -73,41 +71,62 @@ final class BlockValueTally {
   Set<String> write(Document document, java.util.List<Event> block) {
     Set<String> exact = new HashSet<>();
     for (Map.Entry<String, FieldCounts> field : byField.entrySet()) {
-      FieldCounts fieldCounts = field.getValue();
-      if (fieldCounts.eventsWith != events) {
-        if (writePartial(document, field.getKey(), fieldCounts, block)) {
-          exact.add(field.getKey());
-        }
-        continue; // no counts: the count paths read the block for this field
-      }
-      int[] order = fieldCounts.inByteOrder();
-      int total = total(fieldCounts);
-      if (total == events) {
+      if (writeField(document, field.getKey(), field.getValue(), block)) {
         exact.add(field.getKey());
       }
-      if (order.length > 1 && total == events) { // one value per event: codes
-        int[] codes = codes();
-        for (int e = 0; e < events; e++) {
-          codes[e] = fieldCounts.code(e);
-        }
-        BlockValueCodes.write(document, field.getKey(), codes, events, order.length);
-      }
-      ByteBuffersDataOutput out = new ByteBuffersDataOutput();
-      out.writeByte(BlockValueCounts.VERSION);
-      String values = BlockValueCounts.VALUES + field.getKey(); // one name for all its values
-      for (int number : order) {
-        document.add(new SortedSetDocValuesField(values, fieldCounts.bytes(number)));
-        try {
-          out.writeVInt(fieldCounts.count(number));
-        } catch (IOException e) {
-          throw new AssertionError(e); // in memory
-        }
-      }
-      document.add(
-          new BinaryDocValuesField(
-              BlockValueCounts.COUNTS + field.getKey(), new BytesRef(out.toArrayCopy())));
     }
     return exact;
+  }
+
+  /**
+   * Writes one field's doc values ({@link #write}); whether they now hold its values per event
+   * exactly. One method a field, and its values' loop a method of its own: as one method with its
+   * loops, {@code write} was one of the ingest's largest C2 compilations (about 60 KB of code, made
+   * four times a run, two of them on-stack replacements of its loop over the fields: 236 KB, 8% of
+   * a 2M-line ingest's C2 code; session 41, JFR's {@code jdk.Compilation}).
+   */
+  private boolean writeField(
+      Document document, String name, FieldCounts fieldCounts, java.util.List<Event> block) {
+    if (fieldCounts.eventsWith != events) {
+      // no counts: the count paths read the block for this field
+      return writePartial(document, name, fieldCounts, block);
+    }
+    int[] order = fieldCounts.inByteOrder();
+    boolean oneEach = total(fieldCounts) == events;
+    if (order.length > 1 && oneEach) { // one value per event: codes
+      BlockValueCodes.write(
+          document, name, fieldCounts.codes(codes(), events), events, order.length);
+    }
+    addValues(document, fieldCounts, order);
+    document.add(new BinaryDocValuesField(fieldCounts.countsField, countsOf(fieldCounts, order)));
+    return oneEach;
+  }
+
+  /** Adds the field's distinct values, in {@code order}, as its sorted-set doc values. */
+  private static void addValues(Document document, FieldCounts fieldCounts, int[] order) {
+    String values = fieldCounts.valuesField; // one name for all its values
+    for (int number : order) {
+      document.add(new SortedSetDocValuesField(values, fieldCounts.bytes(number)));
+    }
+  }
+
+  /**
+   * The {@link BlockValueCounts#COUNTS} value: the grammar's version, then each value's count in
+   * {@code order} as a vint (Lucene's {@code DataOutput.writeVInt}).
+   */
+  private static BytesRef countsOf(FieldCounts fieldCounts, int[] order) {
+    byte[] out = new byte[1 + 5 * order.length];
+    out[0] = BlockValueCounts.VERSION;
+    int at = 1;
+    for (int number : order) {
+      int count = fieldCounts.count(number);
+      while ((count & ~0x7F) != 0) {
+        out[at++] = (byte) ((count & 0x7F) | 0x80);
+        count >>>= 7;
+      }
+      out[at++] = (byte) count;
+    }
+    return new BytesRef(out, 0, at);
   }
 
   /** Scratch codes of at least the block's events (packed when written, so reused). */
@@ -155,10 +174,7 @@ final class BlockValueTally {
       codes[e] = code < 0 ? order.length : code;
     }
     BlockValueCodes.writePartial(document, name, codes, events, order.length);
-    String values = BlockValueCounts.VALUES + name;
-    for (int number : order) {
-      document.add(new SortedSetDocValuesField(values, fieldCounts.bytes(number)));
-    }
+    addValues(document, fieldCounts, order);
     return true;
   }
 
@@ -182,9 +198,14 @@ final class BlockValueTally {
     // index-time field's value (a status, a method), repeat from one event to the next
     private String last;
     private int lastNumber;
+    // the doc values' field names, made once rather than a block
+    private final String valuesField;
+    private final String countsField;
 
-    private FieldCounts(int events) {
+    private FieldCounts(String name, int events) {
       valueOf = new int[events];
+      valuesField = BlockValueCounts.VALUES + name;
+      countsField = BlockValueCounts.COUNTS + name;
     }
 
     /** Empties the counts for a block of {@code events} events, keeping the arrays. */
@@ -309,6 +330,17 @@ final class BlockValueTally {
     /** Value {@code number}'s count. */
     int count(int number) {
       return counts[number];
+    }
+
+    /**
+     * Every event's value's index in the block's order into {@code into[0, events)}, each event
+     * having one value; returns {@code into}.
+     */
+    int[] codes(int[] into, int events) {
+      for (int e = 0; e < events; e++) {
+        into[e] = ranks[valueOf[e] - 1];
+      }
+      return into;
     }
 
     /** Event {@code event}'s (last) value's index in the block's order, or -1 when it has none. */

@@ -208,19 +208,7 @@ final class WalCodec {
         out.writeVInt(length);
         rawBytes += length;
       }
-      out.writeVInt(strings.number(0, event.host()));
-      out.writeVInt(strings.number(1, event.source()));
-      out.writeVInt(strings.number(2, event.sourcetype()));
-      out.writeVInt(event.indexedFields().size());
-      int position = 0;
-      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        out.writeVInt(
-            strings.number(3 + Math.min(position++, WalStrings.NAME_SLOTS), field.getKey()));
-        out.writeVInt(field.getValue().size());
-        for (String value : field.getValue()) {
-          WalOutput.writeString(out, value);
-        }
-      }
+      writeNamesAndFields(out, strings, event);
     }
     if (shared == null) {
       for (int i = 0; i < events.size(); i++) {
@@ -235,6 +223,29 @@ final class WalCodec {
       return new Encoded(out, NO_BODY, 0, 0, rawBytes);
     }
     return new Encoded(out, shared, bodyStart, previousEnd - bodyStart, rawBytes);
+  }
+
+  /**
+   * Writes an event's {@code Host, Source, Sourcetype} and its fields. Its own method, called once
+   * an event, so the JIT compiles it on its own early: inside {@link #encode}'s loop (called once a
+   * batch) the C2 compiler compiled the loop by on-stack replacement with all of it inlined, six
+   * times in a 2M-line ingest (session 41, JFR's {@code jdk.Compilation}).
+   */
+  private static void writeNamesAndFields(WalOutput out, WalStrings strings, Event event)
+      throws IOException {
+    out.writeVInt(strings.number(0, event.host()));
+    out.writeVInt(strings.number(1, event.source()));
+    out.writeVInt(strings.number(2, event.sourcetype()));
+    out.writeVInt(event.indexedFields().size());
+    int position = 0;
+    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+      out.writeVInt(
+          strings.number(3 + Math.min(position++, WalStrings.NAME_SLOTS), field.getKey()));
+      out.writeVInt(field.getValue().size());
+      for (String value : field.getValue()) {
+        WalOutput.writeString(out, value);
+      }
+    }
   }
 
   /** The most field bytes an event is guessed to take when sizing a record. */
