@@ -17,6 +17,13 @@ package io.quarry.client;
  * @param compactions compaction merges finished since the server started
  * @param compactionWaitingSegments hot-bucket fast segments whose natural merges wait for the
  *     compaction while the index takes events (0 from a server that does not say)
+ * @param segments the segments a search of the index reads now, over its buckets (0 from a server
+ *     that does not say)
+ * @param layouts the layouts of the buckets that hold segments, each once, sorted ({@code blocks
+ *     3}; empty from a server that does not say)
+ * @param journal the segments' journal by kind, summed over the buckets: the compression they
+ *     actually hold (empty from a server that does not say)
+ * @param bucketList every bucket, in the server's order
  */
 public record IndexSummary(
     String name,
@@ -33,9 +40,16 @@ public record IndexSummary(
     boolean compacting,
     boolean compactionDue,
     long compactions,
-    int compactionWaitingSegments) {
+    int compactionWaitingSegments,
+    int segments,
+    java.util.List<String> layouts,
+    java.util.List<JournalSummary> journal,
+    java.util.List<BucketSummary> bucketList) {
   public IndexSummary {
     bytesByKind = java.util.Map.copyOf(bytesByKind);
+    layouts = java.util.List.copyOf(layouts);
+    journal = java.util.List.copyOf(journal);
+    bucketList = java.util.List.copyOf(bucketList);
   }
 
   /**

@@ -124,9 +124,52 @@ final class ServerAnswers {
               index.path("compaction").path("running").asBoolean(),
               index.path("compaction").path("due").asBoolean(),
               index.path("compaction").path("compactions").asLong(),
-              index.path("compaction").path("waitingSegments").asInt()));
+              index.path("compaction").path("waitingSegments").asInt(),
+              index.path("segments").asInt(),
+              texts(index.path("layouts")),
+              journal(index.path("journal")),
+              buckets(index.path("buckets"))));
     }
     return summaries;
+  }
+
+  private static List<BucketSummary> buckets(JsonNode buckets) {
+    List<BucketSummary> list = new ArrayList<>();
+    for (JsonNode bucket : buckets) {
+      list.add(
+          new BucketSummary(
+              bucket.path("id").asLong(),
+              bucket.path("state").asText(),
+              bucket.path("events").asLong(),
+              bucket.path("bytes").asLong(),
+              bucket.path("layout").asText(bucket.path("format").asText()),
+              bucket.path("segments").asInt(),
+              bucket.path("documents").asLong(),
+              journal(bucket.path("journal"))));
+    }
+    return list;
+  }
+
+  private static List<JournalSummary> journal(JsonNode kinds) {
+    List<JournalSummary> list = new ArrayList<>();
+    for (JsonNode kind : kinds) {
+      list.add(
+          new JournalSummary(
+              kind.path("codec").asText(),
+              kind.path("level").asInt(-1),
+              kind.path("compact").asBoolean(),
+              kind.path("formatVersion").asInt(),
+              kind.path("segments").asInt(),
+              kind.path("bytes").asLong(),
+              kind.path("rawBytes").asLong()));
+    }
+    return list;
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> list = new ArrayList<>();
+    array.forEach(text -> list.add(text.asText()));
+    return list;
   }
 
   /** The metric indexes of {@code GET /api/v1/indexes}' {@code metricIndexes}. */

@@ -302,8 +302,7 @@ public final class EndToEnd implements Callable<Integer> {
                 quarry::cpuNanos,
                 settled));
         ingest.put("quarrySettle", settled);
-        String held =
-            StoreShape.read(quarry.dataDir().resolve("indexes").resolve("main")).layouts();
+        String held = quarry.storeShape("main").layouts();
         if (!held.equals(settings.layout())) {
           out.printf(
               "the store's buckets are %s, not %s as this build makes new ones: recorded as they"
@@ -312,8 +311,9 @@ public final class EndToEnd implements Callable<Integer> {
         }
         ingested.holding(held).write(workDir);
       }
-      StoreShape shape = StoreShape.read(quarry.dataDir().resolve("indexes").resolve("main"));
+      StoreShape shape = quarry.storeShape("main");
       report.put("quarryStore", shape.report());
+      report.put("quarryJournal", shape.journalReport());
       out.printf("Quarry store (index main): %s%n", shape.describe());
       long indexBytes = quarry.indexBytes("main");
       ingest.put("quarryIndexBytes", indexBytes);
@@ -335,7 +335,8 @@ public final class EndToEnd implements Callable<Integer> {
             timings,
             () -> answer[0] = Answer.of(client.search(query.spl(), "0", null)),
             quarry::cpuNanos,
-            quarry::compilationMillis);
+            quarry::compilationMillis,
+            quarry::searchCpuNanos);
         entry.put("quarry", Measurements.summary(timings, answer[0]));
         results.put(query.name(), entry);
       }

@@ -21,7 +21,8 @@ import org.apache.lucene.util.IOUtils;
  * which no setting of the configuration holds (a system property and the build's default decide
  * it): so it is asked of the build's event store itself, which makes a bucket in a scratch
  * directory under this JVM's {@code quarry.storage.*} properties (those the server gets too) and
- * says what it recorded.
+ * says what it recorded — its {@code BucketInfo#layout}, what the server's {@code GET
+ * /api/v1/indexes} lists ({@link StoreShape}) — before any server runs.
  *
  * @param layout the layout new buckets record ({@link StoreShape.Bucket#layout})
  */
@@ -66,11 +67,12 @@ record IngestSettings(String format, int blockEvents, String journalCompression,
           .index(index)
           .add(List.of(new Event(1_000_000L, "probe", "harness", "probe", "probe", Map.of())));
       store.index(index).commit();
+      List<io.quarry.codecs.store.BucketInfo> buckets = store.index(index).buckets();
+      if (buckets.isEmpty()) {
+        throw new IOException("the event store made no bucket for one event in " + data);
+      }
+      // what GET /api/v1/indexes lists as the bucket's layout, from the same code
+      return buckets.getFirst().layout();
     }
-    StoreShape shape = StoreShape.read(data.resolve("indexes").resolve(index));
-    if (shape.buckets().isEmpty()) {
-      throw new IOException("the event store made no bucket for one event in " + data);
-    }
-    return shape.buckets().getFirst().layout();
   }
 }

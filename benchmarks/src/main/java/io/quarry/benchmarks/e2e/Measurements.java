@@ -78,7 +78,8 @@ final class Measurements {
    * hot bucket's compaction (and a full bucket's until its roll), not Lucene's ordinary merges of
    * warm buckets, and a merge may write nothing for longer than the polls while it compresses,
    * which fooled the size alone; a merge burns CPU all along. Prints what it waited for and returns
-   * the seconds waited, and in {@code outcome} what it saw.
+   * the seconds waited, and in {@code outcome} what it saw; when it gave up, what was still moving
+   * at the last poll that was not quiet ({@code stillMoving}: {@link StillMoving}).
    */
   double settle(
       StorageBytes storage,
@@ -96,12 +97,14 @@ final class Measurements {
     int pollsGrowing = 0;
     int pollsBusy = 0;
     Compaction.State state = compaction.state();
+    List<String> moving = List.of(); // what the last poll that was not quiet saw moving
     while (unchanged < 3 && System.nanoTime() < deadline) {
       Thread.sleep(2_000);
       long bytes = storage.bytes();
       state = compaction.state();
       long cpuNow = cpuNanos.getAsLong();
       boolean busy = cpu >= 0 && cpuNow >= 0 && cpuNow - cpu > IDLE_CPU_NANOS_PER_POLL;
+      long cpuBefore = cpu;
       cpu = cpuNow;
       if (state.running()) {
         pollsCompacting++;
@@ -113,6 +116,9 @@ final class Measurements {
         pollsBusy++;
       }
       boolean quiet = !state.running() && !state.due() && !busy && bytes == last;
+      if (!quiet) {
+        moving = StillMoving.of(state, last, bytes, busy ? cpuNow - cpuBefore : -1);
+      }
       unchanged = quiet ? unchanged + 1 : 0;
       last = bytes;
     }
@@ -126,13 +132,26 @@ final class Measurements {
     outcome.put("pollsServerBusy", pollsBusy);
     outcome.put("compactions", state.compactions());
     outcome.put("pendingBytes", state.pendingBytes());
+    String notSettled = "";
+    if (!settled) {
+      List<String> still = new ArrayList<>(moving);
+      if (unchanged > 0) {
+        still.add(0, "quiet for the last " + unchanged + " of the 3 polls needed, before that");
+      }
+      outcome.put("stillMoving", still);
+      notSettled =
+          String.format(
+              Locale.ROOT,
+              "NOT settled (gave up after 10 min; still moving: %s)",
+              still.isEmpty() ? "nothing seen" : String.join(", ", still));
+    }
     out.printf(
         Locale.ROOT,
         "index %s after %.1f s more: waited %d polls for a running compaction, %d for a due one,"
             + " %d for the size to stop changing, %d for the server's CPU to go idle; %d"
             + " compactions done, %,d fast bytes left (under the idle minimum: kept until the"
             + " roll)%n",
-        settled ? "settled" : "NOT settled (gave up after 10 min)",
+        settled ? "settled" : notSettled,
         seconds,
         pollsCompacting,
         pollsDue,
@@ -187,6 +206,24 @@ final class Measurements {
       java.util.function.LongSupplier cpuNanos,
       java.util.function.LongSupplier compileMillis)
       throws Exception {
+    measure(name, timings, run, cpuNanos, compileMillis, null);
+  }
+
+  /**
+   * As {@link #measure(String, Timings, Run, java.util.function.LongSupplier,
+   * java.util.function.LongSupplier)}, and with {@code searchCpuNanos} (the CPU the server's
+   * searches' own threads spent so far, as the server measures it; -1 when it does not say) that
+   * CPU per measured run as well ({@link Timings#searchCpuMillis}): the query's own work, where the
+   * process's CPU ({@code cpuNanos}) also holds the JIT's compilations and the collector's work.
+   */
+  void measure(
+      String name,
+      Timings timings,
+      Run run,
+      java.util.function.LongSupplier cpuNanos,
+      java.util.function.LongSupplier compileMillis,
+      java.util.function.LongSupplier searchCpuNanos)
+      throws Exception {
     long warmupStarted = System.nanoTime();
     long warmupNanos = (long) (warmupSeconds * 1e9);
     boolean untilStable = warmupMax > 0 && compileMillis != null;
@@ -209,6 +246,7 @@ final class Measurements {
     if (untilStable) {
       timings.jitSettled(JitSettle.settled(compiled), compiled.getLast() - compiled.getFirst());
     }
+    long searchCpuBefore = searchCpuNanos == null ? -1 : searchCpuNanos.getAsLong();
     long cpuBefore = cpuNanos == null ? -1 : cpuNanos.getAsLong();
     for (int i = 0; i < runs; i++) {
       long start = System.nanoTime();
@@ -216,18 +254,25 @@ final class Measurements {
       timings.add(System.nanoTime() - start);
     }
     long cpuAfter = cpuNanos == null ? -1 : cpuNanos.getAsLong();
+    long searchCpuAfter = searchCpuNanos == null ? -1 : searchCpuNanos.getAsLong();
     if (cpuBefore >= 0 && cpuAfter >= 0 && runs > 0) {
       timings.cpuPerRun((cpuAfter - cpuBefore) / runs);
     }
+    if (searchCpuBefore >= 0 && searchCpuAfter >= 0 && runs > 0) {
+      timings.searchCpuPerRun((searchCpuAfter - searchCpuBefore) / runs);
+    }
     out.printf(
         Locale.ROOT,
-        "  %-40s median %10.1f ms  p95 %10.1f ms%s%s%n",
+        "  %-40s median %10.1f ms  p95 %10.1f ms%s%s%s%n",
         name,
         timings.median(),
         timings.p95(),
         Double.isNaN(timings.cpuMillis())
             ? ""
             : String.format(Locale.ROOT, "  cpu %8.1f ms/run", timings.cpuMillis()),
+        Double.isNaN(timings.searchCpuMillis())
+            ? ""
+            : String.format(Locale.ROOT, " (search's own %8.1f)", timings.searchCpuMillis()),
         timings.jitSettled() == null
             ? ""
             : String.format(
@@ -253,6 +298,9 @@ final class Measurements {
     }
     if (!Double.isNaN(timings.cpuMillis())) {
       summary.put("serverCpuMs", timings.cpuMillis());
+    }
+    if (!Double.isNaN(timings.searchCpuMillis())) {
+      summary.put("searchCpuMs", timings.searchCpuMillis());
     }
     return summary;
   }

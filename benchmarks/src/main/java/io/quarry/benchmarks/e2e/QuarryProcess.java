@@ -324,6 +324,51 @@ final class QuarryProcess implements Closeable {
   }
 
   /**
+   * What the index's store holds, as {@code GET /api/v1/indexes} says: its buckets' layouts,
+   * segments and journal codecs ({@link StoreShape}).
+   */
+  StoreShape storeShape(String index) throws IOException {
+    for (io.quarry.client.IndexSummary summary : client().indexes()) {
+      if (summary.name().equals(index)) {
+        return StoreShape.of(summary);
+      }
+    }
+    throw new IOException("the server lists no index " + index);
+  }
+
+  /**
+   * The CPU the server's searches' own threads have spent so far, in nanoseconds: {@code
+   * quarry_search_cpu_seconds_sum} on {@code /metrics} (each search's thread CPU, measured per
+   * slice by the server, without the JIT's and the collector's threads), or -1 from a server that
+   * does not report it (before session 41).
+   */
+  long searchCpuNanos() {
+    try {
+      HttpResponse<String> response =
+          metricsHttp.send(
+              HttpRequest.newBuilder(uri.resolve("/metrics")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? searchCpuNanos(response.body()) : -1;
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /** {@code quarry_search_cpu_seconds_sum} of a {@code /metrics} page in nanoseconds, or -1. */
+  static long searchCpuNanos(String metrics) {
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith("quarry_search_cpu_seconds_sum")) {
+        String value = line.substring(line.lastIndexOf(' ') + 1).strip();
+        return Math.round(Double.parseDouble(value) * 1e9);
+      }
+    }
+    return -1;
+  }
+
+  /**
    * The server JVM's total JIT compilation time so far in milliseconds: the sum of {@code
    * jvm_compilation_time_ms_total} on {@code /metrics} (Micrometer's {@code JvmCompilationMetrics},
    * {@code CompilationMXBean.getTotalCompilationTime}).

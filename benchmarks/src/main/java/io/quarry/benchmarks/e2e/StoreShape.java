@@ -1,96 +1,69 @@
 package io.quarry.benchmarks.e2e;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.quarry.client.BucketSummary;
+import io.quarry.client.IndexSummary;
+import io.quarry.client.JournalSummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.stream.Stream;
-import org.apache.lucene.index.IndexNotFoundException;
-import org.apache.lucene.index.SegmentCommitInfo;
-import org.apache.lucene.index.SegmentInfos;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 
 /**
- * What an index's store holds, bucket by bucket, as its files say: the layout each bucket recorded
- * when it was made ({@code bucket.format}: {@code blocks 3} is term filters, {@code blocks 2}
- * postings; no file: {@code events}) and its last commit's segments (how many, documents, how many
- * still hold fast journal blocks that wait for compaction). Read from the directory, not asked of
- * the server: the server lists a bucket's format without its layout version, and no segment counts
- * — which is what a search's cost follows (one pass per segment) and what the ingest record has to
- * hold to tell one store from another.
+ * What an index's store holds, bucket by bucket, as the server says ({@code GET /api/v1/indexes}:
+ * one source of truth with {@code quarry indexes --verbose}): the layout each bucket recorded when
+ * it was made ({@code blocks 3} is term filters, {@code blocks 2} postings, {@code events}), the
+ * segments a search reads now (how many, their documents), and the journal compression they
+ * actually hold — bytes per codec, level, fast (young, waiting for compaction) or compact — which
+ * is what a search's cost follows (one pass per segment, a decode per block of its codec) and what
+ * the ingest record has to hold to tell one store from another. Until session 41 it was read from
+ * the bucket directories, the server listing neither the layout version nor segments.
  *
- * @param buckets one per bucket directory, in id order
+ * @param buckets one per bucket, in the server's order (by id)
  */
 record StoreShape(List<Bucket> buckets) {
-  /** The segment attribute the journal writes ({@code JournalStoredFieldsFormat}). */
-  static final String COMPACT_ATTRIBUTE =
-      io.quarry.codecs.journal.JournalStoredFieldsFormat.COMPACT_ATTRIBUTE;
-
   /**
    * One bucket.
    *
    * @param layout its recorded layout ({@code events}, {@code blocks}, {@code blocks 2}, {@code
    *     blocks 3})
-   * @param segments segments of its last commit (0: none yet)
+   * @param segments segments a search of it reads (0: none yet)
    * @param documents their documents (events, or blocks of events)
-   * @param fastSegments those whose journal is fast (waiting for compaction)
+   * @param journal its segments' journal by kind, as they record it
    */
-  record Bucket(String id, String layout, int segments, long documents, int fastSegments) {}
+  record Bucket(
+      String id, String layout, int segments, long documents, List<JournalSummary> journal) {
+    Bucket {
+      journal = List.copyOf(journal);
+    }
+
+    /** Segments whose journal is fast: waiting for compaction. */
+    int fastSegments() {
+      return journal.stream()
+          .filter(kind -> !kind.compact())
+          .mapToInt(JournalSummary::segments)
+          .sum();
+    }
+  }
 
   StoreShape {
     buckets = List.copyOf(buckets);
   }
 
-  /** The shape of the index whose directory is {@code indexDirectory} ({@code data/indexes/x}). */
-  static StoreShape read(Path indexDirectory) throws IOException {
-    Path bucketsDirectory = indexDirectory.resolve("buckets");
-    List<Path> directories;
-    try (Stream<Path> listed = Files.list(bucketsDirectory)) {
-      directories =
-          listed
-              .filter(Files::isDirectory)
-              .filter(p -> p.getFileName().toString().matches("\\d+"))
-              .sorted(
-                  (a, b) ->
-                      Long.compare(
-                          Long.parseLong(a.getFileName().toString()),
-                          Long.parseLong(b.getFileName().toString())))
-              .toList();
-    }
+  /** The shape of {@code index} as the server lists it. */
+  static StoreShape of(IndexSummary index) {
     List<Bucket> buckets = new ArrayList<>();
-    for (Path directory : directories) {
-      buckets.add(bucket(directory));
+    for (BucketSummary bucket : index.bucketList()) {
+      buckets.add(
+          new Bucket(
+              Long.toString(bucket.id()),
+              bucket.layout(),
+              bucket.segments(),
+              bucket.documents(),
+              bucket.journal()));
     }
     return new StoreShape(buckets);
-  }
-
-  private static Bucket bucket(Path directory) throws IOException {
-    Path marker = directory.resolve("bucket.format");
-    String layout =
-        Files.exists(marker) ? Files.readString(marker, StandardCharsets.UTF_8).strip() : "events";
-    int segments = 0;
-    long documents = 0;
-    int fast = 0;
-    try (Directory lucene = FSDirectory.open(directory)) {
-      SegmentInfos infos = SegmentInfos.readLatestCommit(lucene);
-      for (SegmentCommitInfo segment : infos) {
-        segments++;
-        documents += segment.info.maxDoc();
-        if ("false".equals(segment.info.getAttribute(COMPACT_ATTRIBUTE))) {
-          fast++;
-        }
-      }
-    } catch (IndexNotFoundException noCommitYet) {
-      // a bucket made but never committed: no segments
-    }
-    return new Bucket(directory.getFileName().toString(), layout, segments, documents, fast);
   }
 
   /** The layouts of the buckets that hold segments, each once, sorted ({@code blocks 3}). */
@@ -104,7 +77,42 @@ record StoreShape(List<Bucket> buckets) {
     return String.join(", ", layouts);
   }
 
-  /** One line: each bucket's layout and segments. */
+  /** The journals of every bucket, one entry per kind, their segments and bytes summed. */
+  List<JournalSummary> journal() {
+    List<JournalSummary> kinds = new ArrayList<>();
+    for (Bucket bucket : buckets) {
+      for (JournalSummary kind : bucket.journal()) {
+        int at = -1;
+        for (int i = 0; i < kinds.size() && at < 0; i++) {
+          JournalSummary seen = kinds.get(i);
+          if (seen.codec().equals(kind.codec())
+              && seen.level() == kind.level()
+              && seen.compact() == kind.compact()
+              && seen.formatVersion() == kind.formatVersion()) {
+            at = i;
+          }
+        }
+        if (at < 0) {
+          kinds.add(kind);
+        } else {
+          JournalSummary seen = kinds.get(at);
+          kinds.set(
+              at,
+              new JournalSummary(
+                  seen.codec(),
+                  seen.level(),
+                  seen.compact(),
+                  seen.formatVersion(),
+                  seen.segments() + kind.segments(),
+                  seen.bytes() + kind.bytes(),
+                  seen.rawBytes() + kind.rawBytes()));
+        }
+      }
+    }
+    return kinds;
+  }
+
+  /** One line: each bucket's layout and segments, then what the journal holds. */
   String describe() {
     List<String> parts = new ArrayList<>();
     for (Bucket bucket : buckets) {
@@ -118,10 +126,32 @@ record StoreShape(List<Bucket> buckets) {
               bucket.documents(),
               bucket.fastSegments() == 0 ? "" : ", " + bucket.fastSegments() + " fast"));
     }
-    return parts.isEmpty() ? "no buckets" : String.join("; ", parts);
+    if (parts.isEmpty()) {
+      return "no buckets";
+    }
+    List<String> kinds = new ArrayList<>();
+    for (JournalSummary kind : journal()) {
+      kinds.add(
+          String.format(
+              Locale.ROOT,
+              "%s %,d bytes in %d segments (%.3f per raw byte)",
+              name(kind),
+              kind.bytes(),
+              kind.segments(),
+              kind.rawBytes() == 0 ? 0.0 : (double) kind.bytes() / kind.rawBytes()));
+    }
+    return String.join("; ", parts)
+        + (kinds.isEmpty() ? "" : "; journal: " + String.join(", ", kinds));
   }
 
-  /** For the JSON report: one map per bucket. */
+  /** A journal kind in a few words: {@code zstd 9 compact}. */
+  static String name(JournalSummary kind) {
+    return kind.codec()
+        + (kind.level() < 0 ? "" : " " + kind.level())
+        + (kind.compact() ? " compact" : " fast");
+  }
+
+  /** For the JSON report: one map per bucket, each with its journal by kind. */
   List<Map<String, Object>> report() {
     List<Map<String, Object>> report = new ArrayList<>();
     for (Bucket bucket : buckets) {
@@ -131,6 +161,28 @@ record StoreShape(List<Bucket> buckets) {
       entry.put("segments", bucket.segments());
       entry.put("documents", bucket.documents());
       entry.put("fastSegments", bucket.fastSegments());
+      entry.put("journal", journalReport(bucket.journal()));
+      report.add(entry);
+    }
+    return report;
+  }
+
+  /** For the JSON report: the store's journal by kind, summed over its buckets. */
+  List<Map<String, Object>> journalReport() {
+    return journalReport(journal());
+  }
+
+  private static List<Map<String, Object>> journalReport(List<JournalSummary> kinds) {
+    List<Map<String, Object>> report = new ArrayList<>();
+    for (JournalSummary kind : kinds) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("codec", kind.codec());
+      entry.put("level", kind.level());
+      entry.put("compact", kind.compact());
+      entry.put("formatVersion", kind.formatVersion());
+      entry.put("segments", kind.segments());
+      entry.put("bytes", kind.bytes());
+      entry.put("rawBytes", kind.rawBytes());
       report.add(entry);
     }
     return report;

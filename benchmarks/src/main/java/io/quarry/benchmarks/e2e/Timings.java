@@ -13,6 +13,7 @@ final class Timings {
   private double firstMillis = Double.NaN;
   private int warmupRuns;
   private double cpuMillis = Double.NaN;
+  private double searchCpuMillis = Double.NaN;
   private Boolean jitSettled;
   private long warmupCompileMillis;
 
@@ -31,6 +32,19 @@ final class Timings {
   /** The measured process's CPU per measured run (its every thread, not only the query's). */
   void cpuPerRun(long nanos) {
     cpuMillis = nanos / 1e6;
+  }
+
+  /**
+   * The CPU the server's searches' own threads spent per measured run, as the server measures it
+   * ({@code quarry_search_cpu_seconds}: no JIT, no garbage collection, no other request).
+   */
+  void searchCpuPerRun(long nanos) {
+    searchCpuMillis = nanos / 1e6;
+  }
+
+  /** The searches' own CPU per measured run, or NaN when not measured (an older server). */
+  double searchCpuMillis() {
+    return searchCpuMillis;
   }
 
   /** The CPU per measured run, or NaN when not measured. */

@@ -30,6 +30,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final IndexInput data;
   private final JournalCodec codec;
   private final int level; // JournalCodec.level of the blocks, -1 before version 2 (not recorded)
+  private final int version; // the data file's format version
   private final int[] docBases;
   private final long[] starts;
   private final int[] compressedLengths;
@@ -130,6 +131,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
               JournalStoredFieldsFormat.VERSION_CURRENT,
               segment.getId(),
               "");
+      this.version = version;
       this.codec = JournalCodec.byId(input.readByte());
       this.level =
           version >= JournalStoredFieldsFormat.VERSION_LEVEL
@@ -150,6 +152,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.data = original.data.clone();
     this.codec = original.codec;
     this.level = original.level;
+    this.version = original.version;
     this.docBases = original.docBases;
     this.starts = original.starts;
     this.compressedLengths = original.compressedLengths;
@@ -171,6 +174,15 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
    */
   public int level() {
     return level;
+  }
+
+  /**
+   * The format version of this journal's data file ({@code JournalStoredFieldsFormat}: 0 the first,
+   * 1 blocks flagged ASCII, 2 the encoder level recorded): what {@code GET /api/v1/indexes} lists
+   * of a segment, so an old segment still read as it was written can be told apart.
+   */
+  public int formatVersion() {
+    return version;
   }
 
   public int blockCount() {

@@ -38,6 +38,7 @@ final class Bucket implements Closeable {
   private final long created;
   private final BucketFormat format;
   private final boolean termFilters;
+  private final int layoutVersion;
   // hot (volatile: failed() reads it without the monitor a roll holds)
   private volatile IndexWriter writer;
   private final BucketSearchers search; // the hot searchers or the warm reader, under the monitor
@@ -62,6 +63,7 @@ final class Bucket implements Closeable {
     this.created = created;
     this.format = recorded.format();
     this.termFilters = recorded.termFilters();
+    this.layoutVersion = recorded.version();
     this.compaction = new BucketCompaction(compaction, activity);
     this.hotCompaction = new HotBucketCompaction(this, this.compaction);
     this.search = new BucketSearchers(this, directory);
@@ -192,6 +194,14 @@ final class Bucket implements Closeable {
   /** How this bucket lays out its events (fixed when it was created). */
   BucketFormat format() {
     return format;
+  }
+
+  /**
+   * The version of the bucket's layout ({@link BucketFormat}: 1 for events; 1, 2 or 3 for blocks),
+   * fixed when it was created.
+   */
+  int layoutVersion() {
+    return layoutVersion;
   }
 
   /**

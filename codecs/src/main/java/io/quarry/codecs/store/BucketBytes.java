@@ -1,7 +1,6 @@
 package io.quarry.codecs.store;
 
 import io.quarry.codecs.journal.JournalStoredFieldsFormat;
-import io.quarry.codecs.journal.JournalStoredFieldsReader;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +9,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.apache.lucene.index.CodecReader;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -21,29 +19,12 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.Directory;
 
 /**
- * The bytes one bucket holds, for statistics and retention: its journal's raw and compressed bytes,
- * its searchable segments' bytes by what they hold, and its directory's size on disk.
+ * The bytes one bucket holds, for statistics and retention: its searchable segments' bytes by what
+ * they hold, its last commit's bytes, and its directory's size on disk (its journal's bytes by
+ * kind: {@link BucketSegments}).
  */
 final class BucketBytes {
   private BucketBytes() {}
-
-  /** Raw and compressed bytes of the journal over the bucket's segments: {raw, compressed}. */
-  static long[] journal(Bucket bucket) throws IOException {
-    long[] totals = new long[2];
-    IndexSearcher searcher = bucket.acquire();
-    try {
-      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-        if (leaf.reader() instanceof CodecReader codecReader
-            && codecReader.getFieldsReader() instanceof JournalStoredFieldsReader journal) {
-          totals[0] += journal.rawBytes();
-          totals[1] += journal.compressedBytes();
-        }
-      }
-    } finally {
-      bucket.release(searcher);
-    }
-    return totals;
-  }
 
   /**
    * The bytes of the segments a search of the bucket sees now, by what they hold ({@link

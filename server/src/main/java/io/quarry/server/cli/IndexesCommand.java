@@ -19,8 +19,10 @@ import picocli.CommandLine.Option;
  * every metric index (points, series, chunks, bytes per point); with {@code --verbose}, also where
  * the bytes go (journal, terms, postings, doc values, points; a metric index's series files, chunk
  * files and log) per index, as a share and as bytes per raw byte (per point for a metric index),
- * and where each index's deferred compaction stands (bytes waiting for it, fast segments whose
- * natural merges wait for it, running, due without more events, merges done).
+ * where each index's deferred compaction stands (bytes waiting for it, fast segments whose natural
+ * merges wait for it, running, due without more events, merges done), and what its segments hold:
+ * its buckets' layouts, its segments, and its journal bytes per codec as the segments record them
+ * ({@link JournalRows}).
  */
 @Command(
     name = "indexes",
@@ -97,6 +99,12 @@ final class IndexesCommand implements Callable<Integer> {
               "compaction due",
               "compactions done"),
           compaction(client));
+      System.out.println();
+      List<Map<String, String>> journals = new ArrayList<>();
+      for (IndexSummary index : client.indexes()) {
+        JournalRows.add(journals, index);
+      }
+      Table.print(System.out, JournalRows.FIELDS, journals);
       if (!metricIndexes.isEmpty()) {
         System.out.println();
         Table.print(

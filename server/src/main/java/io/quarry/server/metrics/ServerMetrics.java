@@ -85,6 +85,19 @@ public final class ServerMetrics implements Closeable {
         .record(elapsed);
   }
 
+  /**
+   * {@code quarry_search_cpu_seconds}: the CPU each finished search's own threads spent (its driver
+   * thread and its tasks on the search pool, measured per slice: {@code search.SearchCpu}), apart
+   * from the process's JIT and garbage collection; {@code _sum} over {@code _count} is the CPU per
+   * search.
+   */
+  public void searchCpu(Duration cpu) {
+    Timer.builder("quarry.search.cpu")
+        .description("CPU spent by searches' own threads")
+        .register(registry)
+        .record(cpu);
+  }
+
   /** {@code quarry_search_events_scanned_total} */
   public void eventsScanned(long events) {
     Counter.builder("quarry.search.events.scanned")

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.codecs.store.BucketInfo;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexStore;
+import io.quarry.codecs.store.JournalKind;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
@@ -19,11 +20,14 @@ import java.util.Map;
 
 /**
  * {@code GET /api/v1/indexes}: per index its buckets, events, time range, bytes on disk (also by
- * what they hold: journal, terms, postings, doc values, points) and the journal's compression; what
- * {@code quarry indexes} prints; its deferred compaction ({@code compaction}: bytes waiting,
- * whether one runs, whether one is {@code due} without more events, compactions done). Metric
- * indexes are listed apart, under {@code metricIndexes}: points (and those still in the hot
- * bucket), time range, warm buckets, series, chunks, bytes on disk and per point.
+ * what they hold: journal, terms, postings, doc values, points), its segments, the layouts of its
+ * buckets ({@code blocks 3}) and the journal compression its segments actually hold ({@code
+ * journal}: segments and bytes per codec, level, fast or compact, format version — each segment
+ * records its own, whatever the index's setting says now); the same per bucket; what {@code quarry
+ * indexes} prints; its deferred compaction ({@code compaction}: bytes waiting, whether one runs,
+ * whether one is {@code due} without more events, compactions done). Metric indexes are listed
+ * apart, under {@code metricIndexes}: points (and those still in the hot bucket), time range, warm
+ * buckets, series, chunks, bytes on disk and per point.
  */
 public final class IndexRoutes {
   private final Authenticator authenticator;
@@ -63,6 +67,9 @@ public final class IndexRoutes {
       long bytes = 0;
       long raw = 0;
       long journal = 0;
+      int segments = 0;
+      java.util.TreeSet<String> layouts = new java.util.TreeSet<>();
+      List<JournalKind> journals = new ArrayList<>();
       long earliest = Long.MAX_VALUE;
       long latest = Long.MIN_VALUE;
       List<Map<String, Object>> bucketList = new ArrayList<>();
@@ -71,6 +78,11 @@ public final class IndexRoutes {
         bytes += bucket.bytes();
         raw += bucket.journalRawBytes();
         journal += bucket.journalBytes();
+        segments += bucket.segments();
+        if (bucket.segments() > 0) {
+          layouts.add(bucket.layout());
+        }
+        bucket.journals().forEach(kind -> JournalKind.addTo(journals, kind));
         if (bucket.events() > 0) {
           earliest = Math.min(earliest, bucket.minTime());
           latest = Math.max(latest, bucket.maxTime());
@@ -83,6 +95,11 @@ public final class IndexRoutes {
         entry.put("latestMicros", bucket.maxTime());
         entry.put("bytes", bucket.bytes());
         entry.put("format", bucket.format().configName());
+        entry.put("layout", bucket.layout());
+        entry.put("layoutVersion", bucket.layoutVersion());
+        entry.put("segments", bucket.segments());
+        entry.put("documents", bucket.documents());
+        entry.put("journal", journals(bucket.journals()));
         bucketList.add(entry);
       }
       Map<String, Object> entry = new LinkedHashMap<>();
@@ -95,6 +112,9 @@ public final class IndexRoutes {
       entry.put("journalBytes", journal);
       entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
       entry.put("bytesByKind", index.bytesByKind());
+      entry.put("segments", segments);
+      entry.put("layouts", List.copyOf(layouts));
+      entry.put("journal", journals(journals));
       entry.put("quarantinedBuckets", index.quarantinedBuckets());
       io.quarry.codecs.store.CompactionStatus compaction = index.compaction();
       entry.put(
@@ -154,5 +174,22 @@ public final class IndexRoutes {
     }
     exchange.json(
         HttpResponseStatus.OK, Map.of("indexes", indexes, "metricIndexes", metricIndexes));
+  }
+
+  /** The {@code journal} list of an index or bucket: one object per kind of journal. */
+  private static List<Map<String, Object>> journals(List<JournalKind> kinds) {
+    List<Map<String, Object>> list = new ArrayList<>();
+    for (JournalKind kind : kinds) {
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("codec", kind.codec());
+      entry.put("level", kind.level());
+      entry.put("compact", kind.compact());
+      entry.put("formatVersion", kind.formatVersion());
+      entry.put("segments", kind.segments());
+      entry.put("bytes", kind.bytes());
+      entry.put("rawBytes", kind.rawBytes());
+      list.add(entry);
+    }
+    return list;
   }
 }

@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * What a finished job's search cost, as the job inspector ({@code GET /api/v1/jobs/{id}/inspect})
  * shows it: the indexes, buckets and segments read and skipped, the events read and matched, the
- * scan's costs (index lookup, journal blocks and bytes, decoding, field extraction), a metric
- * search's series and chunks, and every stage's rows and time.
+ * CPU its own threads spent ({@code cpuMs}), the scan's costs (index lookup, journal blocks and
+ * bytes, decoding, field extraction), a metric search's series and chunks, and every stage's rows
+ * and time.
  */
 final class JobCosts {
   private JobCosts() {}
@@ -30,6 +31,7 @@ final class JobCosts {
     costs.put("exactIndexQuery", stats.exactIndexQuery());
     costs.put("eventsCollected", stats.eventsCollected());
     costs.put("elapsedMs", stats.elapsed().toMillis());
+    costs.put("cpuMs", stats.cpu().toNanos() / 1e6);
     Map<String, Object> scan = new LinkedHashMap<>();
     scan.put("indexLookupMs", stats.scanCosts().indexLookupNanos() / 1e6);
     scan.put("journalBlocks", stats.scanCosts().journalBlocks());

@@ -316,6 +316,8 @@ public final class SplunkJobRoutes {
     content.put("scanCount", job.eventsRead());
     content.put("eventAvailableCount", job.rows());
     content.put("runDuration", job.runDuration().toNanos() / 1e9);
+    // Quarry's: the CPU seconds the search's own threads spent (search.SearchCpu), once done
+    content.put("cpuDuration", stats == null ? 0.0 : stats.cpu().toNanos() / 1e9);
     content.put("ttl", job.ttl().toSeconds());
     content.put("earliestTime", "");
     content.put("latestTime", "");

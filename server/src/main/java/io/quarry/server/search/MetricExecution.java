@@ -118,7 +118,8 @@ final class MetricExecution {
         stages.stages(),
         messages,
         java.util.Optional.of(scan),
-        0);
+        0,
+        Duration.ZERO); // SearchExecution adds the search's CPU
   }
 
   /**
@@ -239,6 +240,7 @@ final class MetricExecution {
         stages.stages(),
         messages,
         java.util.Optional.of(scan),
-        0);
+        0,
+        Duration.ZERO); // SearchExecution adds the search's CPU
   }
 }

@@ -76,6 +76,7 @@ final class SearchExecution {
           appended)
       throws IOException {
     long started = System.nanoTime();
+    SearchCpu cpu = SearchCpu.start(searchPool);
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
     Evaluator evaluator =
         evaluator(appended)
@@ -88,7 +89,8 @@ final class SearchExecution {
     if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
       // mstats, mcatalog, mpreview: over metric indexes, with this search's evaluator
       return new MetricExecution(metricSearch, maxResultRows)
-          .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
+          .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory)
+          .withCpu(cpu.stop());
     }
     List<String> messages = new ArrayList<>();
     List<String> indexes = store.resolve(plan.indexPatterns());
@@ -111,7 +113,8 @@ final class SearchExecution {
     int aggregatorAt = PhysicalPlanner.batchAggregatorIndex(plan.pipeline());
     PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
     EventRun run =
-        new EventRun(plan, indexes, translation, results, matched, stages, control, evaluator);
+        new EventRun(
+            plan, indexes, translation, results, matched, stages, control, evaluator, cpu.pool());
     ScanStats scan =
         plan.generator().isPresent()
             ? new GeneratorRun(store, lookups)
@@ -152,7 +155,8 @@ final class SearchExecution {
             stages.stages(),
             messages,
             java.util.Optional.empty(),
-            0);
+            0,
+            cpu.stop());
     return stats;
   }
 
@@ -165,7 +169,8 @@ final class SearchExecution {
       AtomicLong matched,
       StageStats stages,
       SearchControl control,
-      Evaluator evaluator) {}
+      Evaluator evaluator,
+      ExecutorService pool) {} // the search pool, this search's tasks on it measured (SearchCpu)
 
   /** Time-ordered mode: one newest-first stream through the whole pipeline. */
   private ScanStats runTimeOrdered(EventRun run) throws IOException {
@@ -221,7 +226,7 @@ final class SearchExecution {
                 plan.earliestMicros(),
                 plan.latestMicros(),
                 slices,
-                searchPool);
+                run.pool());
     boolean checked = BatchPlan.checksEvents(plan, translation);
     return new PageBatch(
             sourcetypes,
@@ -232,7 +237,7 @@ final class SearchExecution {
             run.stages(),
             run.evaluator(),
             SearchService.pageSize(),
-            searchPool)
+            run.pool())
         .run(
             batch,
             pipeline,
@@ -247,7 +252,7 @@ final class SearchExecution {
                     plan.latestMicros(),
                     counted,
                     slices,
-                    searchPool));
+                    run.pool()));
   }
 
   /**

@@ -314,6 +314,7 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // batch-mode slices still running stop at their next check
         throw SearchFailures.of(query, e);
       }
+      metrics.searchCpu(stats.cpu());
       if (!control.summaryLoggedLaterAsked()) {
         logSummary(query, stats);
       }

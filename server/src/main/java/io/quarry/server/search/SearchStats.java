@@ -46,6 +46,8 @@ import java.util.List;
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
  *     and points read and skipped; {@code eventsRead} is then the points read
  * @param eventsCollected events its {@code collect} commands wrote into indexes
+ * @param cpu the CPU the search's own threads spent ({@link SearchCpu}: its driver thread and the
+ *     tasks it ran on the search pool, measured per slice; not the JIT's or the collector's)
  */
 public record SearchStats(
     List<String> indexes,
@@ -71,7 +73,8 @@ public record SearchStats(
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
-    long eventsCollected) {
+    long eventsCollected,
+    Duration cpu) {
 
   public SearchStats {
     indexes = List.copyOf(indexes);
@@ -124,7 +127,38 @@ public record SearchStats(
         stages,
         messages,
         metricScan,
-        eventsCollected);
+        eventsCollected,
+        cpu);
+  }
+
+  /** These stats with {@code spent}, the CPU the search's threads spent. */
+  public SearchStats withCpu(Duration spent) {
+    return new SearchStats(
+        indexes,
+        buckets,
+        bucketsSkipped,
+        segments,
+        segmentsSkipped,
+        eventsRead,
+        eventsMatched,
+        rows,
+        exactIndexQuery,
+        elapsed,
+        scanCosts,
+        fieldExtraction,
+        eventsByRun,
+        pagesByOrdinal,
+        pagesByEntry,
+        pagesInPlace,
+        groupsHandedWhole,
+        blocksSelectedByWords,
+        blocksCountedByCodePairs,
+        eventsCountedByRex,
+        stages,
+        messages,
+        metricScan,
+        eventsCollected,
+        spent);
   }
 
   /** One line for the log (and so for {@code index=_internal}): what the search cost, by stage. */
@@ -179,7 +213,9 @@ public record SearchStats(
             .append(" blocks_counted_by_code_pairs=")
             .append(blocksCountedByCodePairs)
             .append(" events_counted_by_rex=")
-            .append(eventsCountedByRex);
+            .append(eventsCountedByRex)
+            .append(" cpu_ms=")
+            .append(cpu.toMillis());
     metricScan.ifPresent(
         scan ->
             line.append(" series=")

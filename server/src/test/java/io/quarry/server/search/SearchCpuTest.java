@@ -1,0 +1,121 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A search reports the CPU its own threads spent ({@link SearchCpu}), over real HTTP: the job
+ * inspector's {@code costs.cpuMs} and Splunk's job entry's {@code cpuDuration} are positive and
+ * below the search's wall time times the threads it can run on (the search pool's and its own), and
+ * {@code /metrics}' {@code quarry_search_cpu_seconds} counts every search with its CPU summed — in
+ * batch mode (slices on the search pool) and time-ordered mode (one thread).
+ */
+class SearchCpuTest {
+  private static final String PASSWORD = "cpu-password";
+  private static final int THREADS = Runtime.getRuntime().availableProcessors() + 1;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path data;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void load() throws Exception {
+    server = TestServers.start(data, PASSWORD);
+    StringBuilder lines = new StringBuilder();
+    java.util.Random random = new java.util.Random(41);
+    for (int i = 0; i < 60_000; i++) {
+      lines.append("line ").append(i).append(" status=").append(200 + random.nextInt(5) * 100);
+      lines.append(" id=").append(Long.toHexString(random.nextLong())).append('\n');
+    }
+    TestServers.loadRaw(server, lines.toString());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void aBatchSearchReportsItsCpuBelowItsWallTimesItsThreads() throws Exception {
+    assertCpuWithinWall(
+        EventRunSearchTest.inspect(server, PASSWORD, "index=main | stats count by status"));
+  }
+
+  @Test
+  void aTimeOrderedSearchReportsItsCpu() throws Exception {
+    assertCpuWithinWall(
+        EventRunSearchTest.inspect(server, PASSWORD, "index=main status=500 | head 5000"));
+  }
+
+  @Test
+  void splunksJobEntryAndTheMetricsSayItToo() throws Exception {
+    double before = metric("quarry_search_cpu_seconds_count");
+    double sumBefore = metric("quarry_search_cpu_seconds_sum");
+    HttpResponse<String> created =
+        send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "exec_mode=blocking&output_mode=json&search="
+                            + URLEncoder.encode(
+                                "search index=main | stats count by status",
+                                StandardCharsets.UTF_8))));
+    String sid = JSON.readTree(created.body()).path("sid").asText();
+    assertThat(sid).as(created.body()).isNotEmpty();
+    HttpResponse<String> entry =
+        send(
+            HttpRequest.newBuilder(
+                URI.create(server.url() + "/services/search/jobs/" + sid + "?output_mode=json")));
+    JsonNode content = JSON.readTree(entry.body()).at("/entry/0/content");
+    assertThat(content.path("isDone").asBoolean()).as(entry.body()).isTrue();
+    double cpu = content.path("cpuDuration").asDouble();
+    double wall = content.path("runDuration").asDouble();
+    assertThat(cpu).as(entry.body()).isPositive().isLessThan((wall + 0.001) * THREADS);
+
+    assertThat(metric("quarry_search_cpu_seconds_count")).isGreaterThanOrEqualTo(before + 1);
+    assertThat(metric("quarry_search_cpu_seconds_sum")).isGreaterThan(sumBefore);
+  }
+
+  private static void assertCpuWithinWall(JsonNode inspect) {
+    JsonNode costs = inspect.path("costs");
+    assertThat(costs.path("cpuMs").isNumber()).as(inspect.toString()).isTrue();
+    double cpuMs = costs.path("cpuMs").asDouble();
+    long wallMs = costs.path("elapsedMs").asLong();
+    assertThat(cpuMs).as(inspect.toString()).isPositive().isLessThan((wallMs + 1.0) * THREADS);
+  }
+
+  private static double metric(String name) throws Exception {
+    String body = send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))).body();
+    Matcher line = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*\\})? (\\S+)$").matcher(body);
+    return line.find() ? Double.parseDouble(line.group(1)) : 0;
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<String> response =
+          http.send(
+              request.header("Authorization", TestServers.basic(PASSWORD)).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
+      return response;
+    }
+  }
+}
