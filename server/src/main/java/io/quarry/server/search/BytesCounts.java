@@ -11,18 +11,20 @@ import java.util.Arrays;
 
 /**
  * Counts by key, a key being a range of some byte array's bytes: an open-addressing table (linear
- * probing, at most half full) whose slot is four {@code long}s side by side — a key of at most 16
- * bytes itself (two words, zero-padded), its length and id, its count — so that finding a short
- * key's count reads one slot and compares two words, no other array; a longer key's slot holds its
+ * probing, at most half full) whose slot is {@code long}s side by side — a key of at most 16 bytes
+ * itself (two words, zero-padded), its length and id, then its state lanes: its count, and in a
+ * {@link #timed} table its least and greatest time (six longs) — so that finding a short key's
+ * states reads one slot and compares two words, no other array; a longer key's slot holds its
  * 64-bit hash and first eight bytes, its bytes compared in the arena. Every key's bytes are copied
- * once into one arena, for {@link #values}. What a scan counting a search-time field's values in
- * place uses ({@link RexCounting}): no {@code String}, no page, no per-value object. Holds at most
- * {@link #MAX_KEYS} keys or {@link #MAX_ARENA} bytes of them ({@link #add} says when); its owner
- * then hands the counts on ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table
- * stays small whatever the field's cardinality. What its arrays hold is charged to the search's
- * memory account as they grow (a {@link MemoryTracker}: over the search's limit {@link #add} throws
- * the typed memory error) until {@link #release}. A clear of a table of few keys for its size
- * empties only the slots they took. Not thread-safe.
+ * once into one arena, for {@link #values}. What a scan aggregating a search-time field's values in
+ * place uses ({@link RexCounting} counts, {@link KeyValueStates} counts and times): no {@code
+ * String}, no page, no per-value object. Holds at most {@link #MAX_KEYS} keys (or as many as its
+ * owner asks) or {@link #MAX_ARENA} bytes of them ({@link #add} says when); its owner then hands
+ * the counts on ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table stays small
+ * whatever the field's cardinality. What its arrays hold is charged to the search's memory account
+ * as they grow (a {@link MemoryTracker}: over the search's limit {@link #add} throws the typed
+ * memory error) until {@link #release}. A clear of a table of few keys for its size empties only
+ * the slots they took. Not thread-safe.
  */
 final class BytesCounts {
   /** The most keys held before {@link #add} says the table is full. */
@@ -34,10 +36,15 @@ final class BytesCounts {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int SHORT = 16; // the longest key held in its slot
-  private static final int STRIDE = 4; // longs a slot: two key words, length << 32 | id + 1, count
+  // a slot's longs: two key words, length << 32 | id + 1, then its state lanes
+  private static final int COUNT = 3; // the rows' lane
+  private static final int MIN_TIME = 4; // a timed table's least and greatest time
+  private static final int MAX_TIME = 5;
 
   private final MemoryTracker memory;
-  private long[] table = new long[1024 * STRIDE];
+  private final int stride; // longs a slot: 4, or 6 with the times
+  private final int maxKeys;
+  private long[] table;
   private int mask = 1023; // slots - 1
   private byte[] arena = new byte[16 << 10]; // every key's bytes, back to back
   private int[] starts = new int[257]; // by id: where its bytes start; starts[size] = arena's end
@@ -46,8 +53,24 @@ final class BytesCounts {
 
   /** An empty table whose arrays are charged to {@code memory} ({@link #release} gives back). */
   BytesCounts(MemoryTracker memory) {
+    this(memory, false, MAX_KEYS);
+  }
+
+  /**
+   * An empty table that also keeps each key's least and greatest time ({@code timed}: {@link
+   * #addTimed}, {@link #minTimes}, {@link #maxTimes}), full at {@code maxKeys} keys.
+   */
+  BytesCounts(MemoryTracker memory, boolean timed, int maxKeys) {
     this.memory = memory;
+    this.stride = timed ? MAX_TIME + 1 : COUNT + 1;
+    this.maxKeys = maxKeys;
+    this.table = new long[1024 * stride];
     memory.add(8L * table.length + arena.length + 4L * starts.length + 4L * slots.length);
+  }
+
+  /** Whether the table keeps each key's least and greatest time. */
+  boolean timed() {
+    return stride > COUNT + 1;
   }
 
   /**
@@ -55,6 +78,36 @@ final class BytesCounts {
    * holds as many keys or key bytes as it should before it is handed on.
    */
   boolean add(byte[] bytes, int offset, int length, long count) {
+    int at = find(bytes, offset, length);
+    table[at + COUNT] += count;
+    return full();
+  }
+
+  /**
+   * Adds one row of {@code time} (epoch microseconds) to the key {@code bytes[offset, offset +
+   * length)} of a table that {@link #timed keeps times}: its count and its least and greatest time;
+   * true when the table is full, as {@link #add}.
+   */
+  boolean addTimed(byte[] bytes, int offset, int length, long time) {
+    int at = find(bytes, offset, length);
+    long[] table = this.table;
+    table[at + COUNT]++;
+    if (time < table[at + MIN_TIME]) {
+      table[at + MIN_TIME] = time;
+    }
+    if (time > table[at + MAX_TIME]) {
+      table[at + MAX_TIME] = time;
+    }
+    return full();
+  }
+
+  /** Whether the table holds as many keys or key bytes as it should before it is handed on. */
+  private boolean full() {
+    return size >= maxKeys || starts[size] >= MAX_ARENA;
+  }
+
+  /** Where the slot of the key {@code bytes[offset, offset + length)} starts, inserted if new. */
+  private int find(byte[] bytes, int offset, int length) {
     long first;
     long second;
     if (length > SHORT) {
@@ -76,27 +129,32 @@ final class BytesCounts {
       second = 0;
     }
     long lengthBits = (long) length << 32;
-    long[] table = this.table;
+    int stride = this.stride;
     for (int slot = slot(first, second, length); ; slot = (slot + 1) & mask) {
-      int at = slot * STRIDE;
+      long[] table = this.table;
+      int at = slot * stride;
       long meta = table[at + 2];
       if (meta == 0) {
+        if ((size + 1) * 2 > mask + 1) {
+          rehash(); // at most half full: probed again in the grown table
+          return find(bytes, offset, length);
+        }
         int id = insert(bytes, offset, length, slot);
         table[at] = first;
         table[at + 1] = second;
         table[at + 2] = lengthBits | (id + 1);
-        table[at + 3] = count;
-        if (size * 2 > mask + 1) {
-          rehash();
+        table[at + COUNT] = 0;
+        if (stride > COUNT + 1) {
+          table[at + MIN_TIME] = Long.MAX_VALUE;
+          table[at + MAX_TIME] = Long.MIN_VALUE;
         }
-        return size >= MAX_KEYS || starts[size] >= MAX_ARENA;
+        return at;
       }
       if (table[at] == first
           && table[at + 1] == second
           && (meta & 0xFFFF_FFFF_0000_0000L) == lengthBits
           && (length <= SHORT || sameLong(bytes, offset, length, (int) meta - 1))) {
-        table[at + 3] += count;
-        return false;
+        return at;
       }
     }
   }
@@ -112,7 +170,7 @@ final class BytesCounts {
    */
   BytesBlock values() {
     BytesBlock.Builder values = BytesBlock.builder(size);
-    for (int at = 0; at < table.length; at += STRIDE) {
+    for (int at = 0; at < table.length; at += stride) {
       long meta = table[at + 2];
       if (meta != 0) {
         int id = (int) meta - 1;
@@ -124,10 +182,27 @@ final class BytesCounts {
 
   /** The keys' counts, in {@link #values}' order. */
   LongBlock counts() {
-    LongBlock.Builder built = LongBlock.builder(DataType.LONG, size);
-    for (int at = 0; at < table.length; at += STRIDE) {
+    return lane(COUNT, DataType.LONG);
+  }
+
+  /** The keys' least times (epoch microseconds), in {@link #values}' order; a timed table's. */
+  LongBlock minTimes() {
+    return lane(MIN_TIME, DataType.TIMESTAMP);
+  }
+
+  /** The keys' greatest times, in {@link #values}' order; a timed table's. */
+  LongBlock maxTimes() {
+    return lane(MAX_TIME, DataType.TIMESTAMP);
+  }
+
+  private LongBlock lane(int lane, DataType type) {
+    if (lane >= stride) {
+      throw new IllegalStateException("the table keeps no times");
+    }
+    LongBlock.Builder built = LongBlock.builder(type, size);
+    for (int at = 0; at < table.length; at += stride) {
       if (table[at + 2] != 0) {
-        built.append(table[at + 3]);
+        built.append(table[at + lane]);
       }
     }
     return built.build();
@@ -143,7 +218,7 @@ final class BytesCounts {
     long[] table = this.table;
     if (size * 16L < mask + 1) {
       for (int id = 0; id < size; id++) {
-        table[slots[id] * STRIDE + 2] = 0;
+        table[slots[id] * stride + 2] = 0;
       }
     } else {
       Arrays.fill(table, 0);
@@ -189,16 +264,16 @@ final class BytesCounts {
     long[] old = table;
     int grown = (mask + 1) * 2;
     memory.add(8L * old.length); // the table doubles
-    table = new long[grown * STRIDE];
+    table = new long[grown * stride];
     mask = grown - 1;
-    for (int from = 0; from < old.length; from += STRIDE) {
+    for (int from = 0; from < old.length; from += stride) {
       long meta = old[from + 2];
       if (meta != 0) {
         int slot = slot(old[from], old[from + 1], (int) (meta >>> 32));
-        while (table[slot * STRIDE + 2] != 0) {
+        while (table[slot * stride + 2] != 0) {
           slot = (slot + 1) & mask;
         }
-        System.arraycopy(old, from, table, slot * STRIDE, STRIDE);
+        System.arraycopy(old, from, table, slot * stride, stride);
         slots[(int) meta - 1] = slot;
       }
     }
