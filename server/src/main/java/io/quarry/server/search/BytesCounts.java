@@ -124,8 +124,82 @@ final class BytesCounts {
    * Whether the table holds as many keys or key bytes as it should before it is handed on (asked
    * when a key was added: a key already held is no news).
    */
-  private boolean full() {
+  boolean full() {
     return size >= maxKeys || starts[size] >= MAX_ARENA;
+  }
+
+  /**
+   * Adds one row of {@code times[i]} to each key {@code bytes[starts[i], starts[i] + lengths[i])}
+   * for {@code i} in {@code [0, n)}, as {@link #addTimed} one by one would, in passes over them all
+   * — their hashes, then their index entries, then their records touched, then the rows added — so
+   * that the cache misses of many keys are in flight at once rather than one after another. Stops
+   * after the key that filled the table: returns how many were added ({@code n} unless full).
+   */
+  int addTimedAll(byte[] bytes, int[] starts, int[] lengths, long[] times, int n) {
+    if (hashes.length < n) {
+      hashes = new long[n];
+    }
+    long[] hashes = this.hashes;
+    for (int i = 0; i < n; i++) {
+      hashes[i] = hash(bytes, starts[i], lengths[i]);
+    }
+    int[] index = this.index;
+    long[] records = this.records;
+    long touched = 0;
+    for (int i = 0; i < n; i++) {
+      touched += index[slot(hashes[i])];
+    }
+    for (int i = 0; i < n; i++) {
+      int entry = index[slot(hashes[i])];
+      if (entry != 0) {
+        touched += records[((entry & ID_MASK) - 1) * stride];
+      }
+    }
+    sink = touched;
+    for (int i = 0; i < n; i++) {
+      int held = size;
+      int at = find(bytes, starts[i], lengths[i]);
+      long[] lanes = this.records;
+      long time = times[i];
+      lanes[at + COUNT]++;
+      if (time < lanes[at + MIN_TIME]) {
+        lanes[at + MIN_TIME] = time;
+      }
+      if (time > lanes[at + MAX_TIME]) {
+        lanes[at + MAX_TIME] = time;
+      }
+      if (size != held && full()) {
+        return i + 1;
+      }
+    }
+    return n;
+  }
+
+  private long[] hashes = new long[0]; // addTimedAll's, per key of a batch
+  private long sink; // what addTimedAll's touching read, kept so that it is not left out
+
+  /** The hash {@link #find} probes with for the key {@code bytes[offset, offset + length)}. */
+  private static long hash(byte[] bytes, int offset, int length) {
+    long first;
+    long second;
+    if (length > SHORT) {
+      first = longHash(bytes, offset, length);
+      second = (long) LONGS.get(bytes, offset);
+    } else if (length >= 8) {
+      first = (long) LONGS.get(bytes, offset);
+      second =
+          length == 8 ? 0 : (long) LONGS.get(bytes, offset + length - 8) >>> (8 * (SHORT - length));
+    } else if (offset + 8 <= bytes.length) {
+      first = (long) LONGS.get(bytes, offset) & ((1L << (8 * length)) - 1);
+      second = 0;
+    } else {
+      first = 0;
+      for (int b = 0; b < length; b++) {
+        first |= (bytes[offset + b] & 0xFFL) << (8 * b);
+      }
+      second = 0;
+    }
+    return hash(first, second, length);
   }
 
   /** Where the record of the key {@code bytes[offset, offset + length)} starts, made if new. */

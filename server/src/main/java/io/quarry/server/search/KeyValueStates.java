@@ -194,11 +194,11 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
                   || !(ascii || AsciiText.isAscii(bytes, offset, length))
                   || sourcetypeExtracts(run.sourcetype(e))
               ? -1
-              : add(bytes, offset, length, region, readsTime ? run.time(e) : 0);
+              : collect(bytes, offset, length, region, readsTime ? run.time(e) : 0);
       boolean going;
       if (added >= 0) {
-        if (added > 0) {
-          elsewhere += handOnFull();
+        if (batched == BATCH) {
+          elsewhere += flush(bytes);
         }
         going = checked();
       } else if (paged || remainders++ % ExtractionClock.SAMPLE == 0) {
@@ -210,13 +210,78 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
         going = remainder.visit(run.event(e));
       }
       if (!going) {
+        elsewhere += flush(bytes);
         run.stoppedAfter(e + 1);
         nanos += Math.max(0, System.nanoTime() - started - elsewhere);
         return false;
       }
     }
+    elsewhere += flush(bytes);
     nanos += Math.max(0, System.nanoTime() - started - elsewhere);
     return true;
+  }
+
+  private static final int BATCH = 256; // values of a run looked up together
+  private final int[] batchStarts = new int[BATCH];
+  private final int[] batchLengths = new int[BATCH];
+  private final long[] batchTimes = new long[BATCH];
+  private int batched;
+
+  /**
+   * As {@link #add}, but a found value kept for the run's next batch lookup ({@link #flush}): 0
+   * answered, -1 the page path's.
+   */
+  private int collect(byte[] bytes, int offset, int length, TextRegion region, long time) {
+    if (KeyValueCells.mayBeJson(bytes, offset, length)) {
+      return -1;
+    }
+    found = 0;
+    KeyPlaces keyPlaces = places.places(region, bytes, offset, length);
+    if (keyPlaces != null) {
+      keyPlaces.values(bytes, offset, length, this);
+    } else {
+      KeyValueBytes.values(bytes, offset, length, key, this);
+    }
+    if (found > 1) {
+      return -1;
+    }
+    answered++;
+    counts();
+    held.rows++;
+    if (found == 1) {
+      held.keyed++;
+      batchStarts[batched] = valueStart;
+      batchLengths[batched] = valueEnd - valueStart;
+      batchTimes[batched] = time;
+      batched++;
+    }
+    return 0;
+  }
+
+  /**
+   * The batch's values added to the table together ({@link BytesCounts#addTimedAll}); the table
+   * handed on whenever it fills. Returns the hand-ons' time.
+   */
+  private long flush(byte[] bytes) {
+    long took = 0;
+    int from = 0;
+    while (from < batched) {
+      int n = batched - from;
+      if (from > 0) {
+        System.arraycopy(batchStarts, from, batchStarts, 0, n);
+        System.arraycopy(batchLengths, from, batchLengths, 0, n);
+        System.arraycopy(batchTimes, from, batchTimes, 0, n);
+        batched = n;
+        from = 0;
+      }
+      int added = counts.addTimedAll(bytes, batchStarts, batchLengths, batchTimes, n);
+      from = added;
+      if (counts.full()) {
+        took += handOnFull();
+      }
+    }
+    batched = 0;
+    return took;
   }
 
   /**

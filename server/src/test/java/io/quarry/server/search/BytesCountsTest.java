@@ -107,6 +107,46 @@ class BytesCountsTest {
   }
 
   @Test
+  void keysAddedInBatchesAsOneByOne() {
+    Random random = new Random(42);
+    BytesCounts batched = new BytesCounts(MemoryTracker.unbounded("stats"), true, 1 << 18);
+    BytesCounts single = new BytesCounts(MemoryTracker.unbounded("stats"), true, 1 << 18);
+    byte[] text = new byte[1 << 16];
+    for (int i = 0; i < text.length; i++) {
+      text[i] = (byte) ('a' + random.nextInt(4));
+    }
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + random.nextInt(300);
+      int[] starts = new int[n];
+      int[] lengths = new int[n];
+      long[] times = new long[n];
+      for (int i = 0; i < n; i++) {
+        lengths[i] = random.nextInt(24);
+        starts[i] = random.nextInt(2_000) * 3; // keys met again, and differing by length
+        times[i] = random.nextLong() >> 8;
+        single.addTimed(text, starts[i], lengths[i], times[i]);
+      }
+      assertThat(batched.addTimedAll(text, starts, lengths, times, n)).isEqualTo(n);
+    }
+    assertThat(batched.size()).isEqualTo(single.size());
+    assertThat(asLists(timedHeld(batched))).isEqualTo(asLists(timedHeld(single)));
+  }
+
+  private static Map<String, long[]> timedHeld(BytesCounts counts) {
+    BytesBlock values = counts.values();
+    LongBlock counted = counts.counts();
+    LongBlock min = counts.minTimes();
+    LongBlock max = counts.maxTimes();
+    Map<String, long[]> held = new HashMap<>();
+    for (int p = 0; p < values.positionCount(); p++) {
+      held.put(
+          values.getStringValue(p),
+          new long[] {counted.getLongValue(p), min.getLongValue(p), max.getLongValue(p)});
+    }
+    return held;
+  }
+
+  @Test
   void clearedItCountsAnew() {
     BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"));
     byte[] a = "10.0.0.1".getBytes(StandardCharsets.US_ASCII);
