@@ -32,14 +32,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * block with no index-time value of the field, whose sourcetype reads plain {@code kvMode: auto}
  * pairs and does not extract the field itself, and which is not JSON-like; its values found as
  * {@link KeyValueCells} finds them ({@link KeyPlaces} over the block, else {@link KeyValueBytes}).
- * No value: the event joins no group (answered, nothing added). One value: added. Several values of
- * the key in one event (a multivalue) — and every event it does not answer (past ASCII, an
- * index-time value, the sourcetype's extraction, JSON) — go to the page source it wraps ({@code
- * remainder}, {@link EventPages}) exactly as without this class, whose pages the slice's partial
- * aggregation adds as input. A table that fills with keys met fewer than {@value
- * RexCounting#REPEATS_TO_COUNT} times each on average sends the rest of the slice to the page path
- * (as {@link RexCounting} does). The events it answered are the job's {@code
- * eventsAggregatedByKeyValue} ({@link SearchControl#aggregatedByKeyValue}); its time the
+ * No value: the event joins no group (answered, nothing added). One value: added — a run's values
+ * in batches ({@link BytesCounts#addTimedAll}: many keys' cache misses in flight at once; one by
+ * one the path was slower than pages). Several values of the key in one event (a multivalue) — and
+ * every event it does not answer (past ASCII, an index-time value, the sourcetype's extraction,
+ * JSON) — go to the page source it wraps ({@code remainder}, {@link EventPages}) exactly as without
+ * this class, whose pages the slice's partial aggregation adds as input. A table that fills with
+ * keys met fewer than {@value RexCounting#REPEATS_TO_COUNT} times each on average sends the rest of
+ * the slice to the page path (as {@link RexCounting} does). The events it answered are the job's
+ * {@code eventsAggregatedByKeyValue} ({@link SearchControl#aggregatedByKeyValue}); its time the
  * extraction's ({@code fieldExtractionMs}), timed as {@link RexCounting} times its runs.
  */
 final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
