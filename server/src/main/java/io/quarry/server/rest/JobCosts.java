@@ -48,6 +48,7 @@ final class JobCosts {
     scan.put("blocksSelectedByWords", stats.blocksSelectedByWords());
     scan.put("blocksCountedByCodePairs", stats.blocksCountedByCodePairs());
     scan.put("eventsCountedByRex", stats.eventsCountedByRex());
+    scan.put("eventsAggregatedByKeyValue", stats.eventsAggregatedByKeyValue());
     costs.put("scan", scan);
     stats
         .metricScan()

@@ -10,19 +10,25 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Counts by key, a key being a range of some byte array's bytes: an open-addressing table (linear
- * probing, at most half full) whose slot is four {@code long}s side by side — a key of at most 16
- * bytes itself (two words, zero-padded), its length and id, its count — so that finding a short
- * key's count reads one slot and compares two words, no other array; a longer key's slot holds its
- * 64-bit hash and first eight bytes, its bytes compared in the arena. Every key's bytes are copied
- * once into one arena, for {@link #values}. What a scan counting a search-time field's values in
- * place uses ({@link RexCounting}): no {@code String}, no page, no per-value object. Holds at most
- * {@link #MAX_KEYS} keys or {@link #MAX_ARENA} bytes of them ({@link #add} says when); its owner
- * then hands the counts on ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table
- * stays small whatever the field's cardinality. What its arrays hold is charged to the search's
- * memory account as they grow (a {@link MemoryTracker}: over the search's limit {@link #add} throws
- * the typed memory error) until {@link #release}. A clear of a table of few keys for its size
- * empties only the slots they took. Not thread-safe.
+ * Counts by key, a key being a range of some byte array's bytes: an open-addressing index (linear
+ * probing, at most half full) of {@code int}s — each a key's id and twelve more bits of its hash,
+ * so a probe that meets another key rarely reads its record — over records by id, {@code long}s
+ * side by side: a key of at most 16 bytes itself (two words, zero-padded), its length, then its
+ * state lanes: its count, and in a {@link #timed} table its least and greatest time (six longs). A
+ * short key's states are found by one index entry and one record, two words compared, no other
+ * array; a longer key's record holds its 64-bit hash and first eight bytes, its bytes compared in
+ * the arena. The records lie in the order the keys came, without the half-empty slots of the index:
+ * 200,000 session ids take 9.6 MB of records and a 2 MiB index, not a 24 MiB table of slots (the
+ * cache misses that dominate such a table's cost). Every key's bytes are copied once into one
+ * arena, for {@link #values}. What a scan aggregating a search-time field's values in place uses
+ * ({@link RexCounting} counts, {@link KeyValueStates} counts and times): no {@code String}, no
+ * page, no per-value object. Holds at most {@link #MAX_KEYS} keys (or as many as its owner asks) or
+ * {@link #MAX_ARENA} bytes of them ({@link #add} says when); its owner then hands the states on
+ * ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table stays small whatever the
+ * field's cardinality. What its arrays hold is charged to the search's memory account as they grow
+ * (a {@link MemoryTracker}: over the search's limit {@link #add} throws the typed memory error)
+ * until {@link #release}. A clear of a table of few keys for its size empties only the index
+ * entries they took. Not thread-safe.
  */
 final class BytesCounts {
   /** The most keys held before {@link #add} says the table is full. */
@@ -33,21 +39,55 @@ final class BytesCounts {
 
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final int SHORT = 16; // the longest key held in its slot
-  private static final int STRIDE = 4; // longs a slot: two key words, length << 32 | id + 1, count
+  private static final int SHORT = 16; // the longest key held in its record
+  // a record's longs: two key words, the length, then its state lanes
+  private static final int LENGTH = 2;
+  private static final int COUNT = 3; // the rows' lane
+  private static final int MIN_TIME = 4; // a timed table's least and greatest time
+  private static final int MAX_TIME = 5;
+  private static final int ID_BITS = 20; // an index entry: hash tag << ID_BITS | id + 1
+  private static final int ID_MASK = (1 << ID_BITS) - 1;
 
   private final MemoryTracker memory;
-  private long[] table = new long[1024 * STRIDE];
-  private int mask = 1023; // slots - 1
+  private final int stride; // longs a record: 4, or 6 with the times
+  private final int maxKeys;
+  private int[] index = new int[1024];
+  private int mask = 1023; // index entries - 1
+  private long[] records;
   private byte[] arena = new byte[16 << 10]; // every key's bytes, back to back
   private int[] starts = new int[257]; // by id: where its bytes start; starts[size] = arena's end
-  private int[] slots = new int[256]; // by id: the slot that holds it
+  private int[] slots = new int[256]; // by id: the index entry that holds it
   private int size; // keys held
 
   /** An empty table whose arrays are charged to {@code memory} ({@link #release} gives back). */
   BytesCounts(MemoryTracker memory) {
+    this(memory, false, MAX_KEYS);
+  }
+
+  /**
+   * An empty table that also keeps each key's least and greatest time ({@code timed}: {@link
+   * #addTimed}, {@link #minTimes}, {@link #maxTimes}), full at {@code maxKeys} keys (below
+   * 2<sup>20</sup>).
+   */
+  BytesCounts(MemoryTracker memory, boolean timed, int maxKeys) {
+    if (maxKeys <= 0 || maxKeys >= ID_MASK) {
+      throw new IllegalArgumentException("maxKeys out of range: " + maxKeys);
+    }
     this.memory = memory;
-    memory.add(8L * table.length + arena.length + 4L * starts.length + 4L * slots.length);
+    this.stride = timed ? MAX_TIME + 1 : COUNT + 1;
+    this.maxKeys = maxKeys;
+    this.records = new long[256 * stride];
+    memory.add(
+        4L * index.length
+            + 8L * records.length
+            + arena.length
+            + 4L * starts.length
+            + 4L * slots.length);
+  }
+
+  /** Whether the table keeps each key's least and greatest time. */
+  boolean timed() {
+    return stride > COUNT + 1;
   }
 
   /**
@@ -55,6 +95,115 @@ final class BytesCounts {
    * holds as many keys or key bytes as it should before it is handed on.
    */
   boolean add(byte[] bytes, int offset, int length, long count) {
+    int held = size;
+    int at = find(bytes, offset, length);
+    records[at + COUNT] += count;
+    return size != held && full();
+  }
+
+  /**
+   * Adds one row of {@code time} (epoch microseconds) to the key {@code bytes[offset, offset +
+   * length)} of a table that {@link #timed keeps times}: its count and its least and greatest time;
+   * true when the table is full, as {@link #add}.
+   */
+  boolean addTimed(byte[] bytes, int offset, int length, long time) {
+    int held = size;
+    int at = find(bytes, offset, length);
+    long[] records = this.records;
+    records[at + COUNT]++;
+    if (time < records[at + MIN_TIME]) {
+      records[at + MIN_TIME] = time;
+    }
+    if (time > records[at + MAX_TIME]) {
+      records[at + MAX_TIME] = time;
+    }
+    return size != held && full();
+  }
+
+  /**
+   * Whether the table holds as many keys or key bytes as it should before it is handed on (asked
+   * when a key was added: a key already held is no news).
+   */
+  boolean full() {
+    return size >= maxKeys || starts[size] >= MAX_ARENA;
+  }
+
+  /**
+   * Adds one row of {@code times[i]} to each key {@code bytes[starts[i], starts[i] + lengths[i])}
+   * for {@code i} in {@code [0, n)}, as {@link #addTimed} one by one would, in passes over them all
+   * — their hashes, then their index entries, then their records touched, then the rows added — so
+   * that the cache misses of many keys are in flight at once rather than one after another. Stops
+   * after the key that filled the table: returns how many were added ({@code n} unless full).
+   */
+  int addTimedAll(byte[] bytes, int[] starts, int[] lengths, long[] times, int n) {
+    if (hashes.length < n) {
+      hashes = new long[n];
+    }
+    long[] hashes = this.hashes;
+    for (int i = 0; i < n; i++) {
+      hashes[i] = hash(bytes, starts[i], lengths[i]);
+    }
+    int[] index = this.index;
+    long[] records = this.records;
+    long touched = 0;
+    for (int i = 0; i < n; i++) {
+      touched += index[slot(hashes[i])];
+    }
+    for (int i = 0; i < n; i++) {
+      int entry = index[slot(hashes[i])];
+      if (entry != 0) {
+        touched += records[((entry & ID_MASK) - 1) * stride];
+      }
+    }
+    sink = touched;
+    for (int i = 0; i < n; i++) {
+      int held = size;
+      int at = find(bytes, starts[i], lengths[i]);
+      long[] lanes = this.records;
+      long time = times[i];
+      lanes[at + COUNT]++;
+      if (time < lanes[at + MIN_TIME]) {
+        lanes[at + MIN_TIME] = time;
+      }
+      if (time > lanes[at + MAX_TIME]) {
+        lanes[at + MAX_TIME] = time;
+      }
+      if (size != held && full()) {
+        return i + 1;
+      }
+    }
+    return n;
+  }
+
+  private long[] hashes = new long[0]; // addTimedAll's, per key of a batch
+  private long sink; // what addTimedAll's touching read, kept so that it is not left out
+
+  /** The hash {@link #find} probes with for the key {@code bytes[offset, offset + length)}. */
+  private static long hash(byte[] bytes, int offset, int length) {
+    long first;
+    long second;
+    if (length > SHORT) {
+      first = longHash(bytes, offset, length);
+      second = (long) LONGS.get(bytes, offset);
+    } else if (length >= 8) {
+      first = (long) LONGS.get(bytes, offset);
+      second =
+          length == 8 ? 0 : (long) LONGS.get(bytes, offset + length - 8) >>> (8 * (SHORT - length));
+    } else if (offset + 8 <= bytes.length) {
+      first = (long) LONGS.get(bytes, offset) & ((1L << (8 * length)) - 1);
+      second = 0;
+    } else {
+      first = 0;
+      for (int b = 0; b < length; b++) {
+        first |= (bytes[offset + b] & 0xFFL) << (8 * b);
+      }
+      second = 0;
+    }
+    return hash(first, second, length);
+  }
+
+  /** Where the record of the key {@code bytes[offset, offset + length)} starts, made if new. */
+  private int find(byte[] bytes, int offset, int length) {
     long first;
     long second;
     if (length > SHORT) {
@@ -75,28 +224,40 @@ final class BytesCounts {
       }
       second = 0;
     }
-    long lengthBits = (long) length << 32;
-    long[] table = this.table;
-    for (int slot = slot(first, second, length); ; slot = (slot + 1) & mask) {
-      int at = slot * STRIDE;
-      long meta = table[at + 2];
-      if (meta == 0) {
-        int id = insert(bytes, offset, length, slot);
-        table[at] = first;
-        table[at + 1] = second;
-        table[at + 2] = lengthBits | (id + 1);
-        table[at + 3] = count;
-        if (size * 2 > mask + 1) {
-          rehash();
+    long h = hash(first, second, length);
+    int tag = tag(h);
+    int stride = this.stride;
+    for (int slot = slot(h); ; slot = (slot + 1) & mask) {
+      int entry = index[slot];
+      if (entry == 0) {
+        if ((size + 1) * 2 > mask + 1) {
+          grow(); // at most half full: probed again in the grown index
+          return find(bytes, offset, length);
         }
-        return size >= MAX_KEYS || starts[size] >= MAX_ARENA;
+        int id = insert(bytes, offset, length, slot);
+        int at = id * stride;
+        long[] records = this.records;
+        records[at] = first;
+        records[at + 1] = second;
+        records[at + LENGTH] = length;
+        records[at + COUNT] = 0;
+        if (stride > COUNT + 1) {
+          records[at + MIN_TIME] = Long.MAX_VALUE;
+          records[at + MAX_TIME] = Long.MIN_VALUE;
+        }
+        index[slot] = tag | (id + 1);
+        return at;
       }
-      if (table[at] == first
-          && table[at + 1] == second
-          && (meta & 0xFFFF_FFFF_0000_0000L) == lengthBits
-          && (length <= SHORT || sameLong(bytes, offset, length, (int) meta - 1))) {
-        table[at + 3] += count;
-        return false;
+      if ((entry & ~ID_MASK) == tag) {
+        int id = (entry & ID_MASK) - 1;
+        int at = id * stride;
+        long[] records = this.records;
+        if (records[at] == first
+            && records[at + 1] == second
+            && records[at + LENGTH] == length
+            && (length <= SHORT || sameLong(bytes, offset, length, id))) {
+          return at;
+        }
       }
     }
   }
@@ -106,47 +267,55 @@ final class BytesCounts {
     return size;
   }
 
-  /**
-   * The keys held, in the table's order (one pass over it: a slot read at random per key costs more
-   * once the table is large), as a block of texts; {@link #counts} in the same.
-   */
+  /** The keys held, in the order they came, as a block of texts; {@link #counts} in the same. */
   BytesBlock values() {
     BytesBlock.Builder values = BytesBlock.builder(size);
-    for (int at = 0; at < table.length; at += STRIDE) {
-      long meta = table[at + 2];
-      if (meta != 0) {
-        int id = (int) meta - 1;
-        values.append(arena, starts[id], starts[id + 1] - starts[id]);
-      }
+    for (int id = 0; id < size; id++) {
+      values.append(arena, starts[id], starts[id + 1] - starts[id]);
     }
     return values.build();
   }
 
   /** The keys' counts, in {@link #values}' order. */
   LongBlock counts() {
-    LongBlock.Builder built = LongBlock.builder(DataType.LONG, size);
-    for (int at = 0; at < table.length; at += STRIDE) {
-      if (table[at + 2] != 0) {
-        built.append(table[at + 3]);
-      }
+    return lane(COUNT, DataType.LONG);
+  }
+
+  /** The keys' least times (epoch microseconds), in {@link #values}' order; a timed table's. */
+  LongBlock minTimes() {
+    return lane(MIN_TIME, DataType.TIMESTAMP);
+  }
+
+  /** The keys' greatest times, in {@link #values}' order; a timed table's. */
+  LongBlock maxTimes() {
+    return lane(MAX_TIME, DataType.TIMESTAMP);
+  }
+
+  private LongBlock lane(int lane, DataType type) {
+    if (lane >= stride) {
+      throw new IllegalStateException("the table keeps no times");
+    }
+    LongBlock.Builder built = LongBlock.builder(type, size);
+    for (int id = 0; id < size; id++) {
+      built.append(records[id * stride + lane]);
     }
     return built.build();
   }
 
   /**
-   * Holds no key from now on; keeps the memory it grew to. A table of few keys for its size empties
-   * only the slots they took (a slot is empty when its length-and-id word is 0; {@link #add} writes
-   * the other three); a fuller one is emptied whole, in one pass (a write at random per key costs
-   * more than one sequential pass once the keys fill a good part of a large table).
+   * Holds no key from now on; keeps the memory it grew to. A table of few keys for its index's size
+   * empties only the entries they took; a fuller one is emptied whole, in one pass (a write at
+   * random per key costs more than one sequential pass once the keys fill a good part of a large
+   * index). Records are written anew as keys come.
    */
   void clear() {
-    long[] table = this.table;
+    int[] index = this.index;
     if (size * 16L < mask + 1) {
       for (int id = 0; id < size; id++) {
-        table[slots[id] * STRIDE + 2] = 0;
+        index[slots[id]] = 0;
       }
     } else {
-      Arrays.fill(table, 0);
+      Arrays.fill(index, 0);
     }
     size = 0;
   }
@@ -161,7 +330,7 @@ final class BytesCounts {
     return Arrays.equals(arena, start, start + length, bytes, offset, offset + length);
   }
 
-  /** Copies a new key's bytes into the arena; its id, held in {@code slot}. */
+  /** Copies a new key's bytes into the arena and makes room for its record; its id. */
   private int insert(byte[] bytes, int offset, int length, int slot) {
     int id = size;
     int start = starts[id];
@@ -179,37 +348,50 @@ final class BytesCounts {
       memory.add(4L * slots.length);
       this.slots = Arrays.copyOf(slots, slots.length * 2);
     }
+    if ((id + 1) * stride > records.length) {
+      memory.add(8L * records.length);
+      records = Arrays.copyOf(records, records.length * 2);
+    }
     starts[id + 1] = start + length;
     slots[id] = slot;
     size = id + 1;
     return id;
   }
 
-  private void rehash() {
-    long[] old = table;
+  /** The index doubled, every key's entry placed again from its record. */
+  private void grow() {
     int grown = (mask + 1) * 2;
-    memory.add(8L * old.length); // the table doubles
-    table = new long[grown * STRIDE];
+    memory.add(4L * index.length); // the index doubles
+    int[] index = new int[grown];
     mask = grown - 1;
-    for (int from = 0; from < old.length; from += STRIDE) {
-      long meta = old[from + 2];
-      if (meta != 0) {
-        int slot = slot(old[from], old[from + 1], (int) (meta >>> 32));
-        while (table[slot * STRIDE + 2] != 0) {
-          slot = (slot + 1) & mask;
-        }
-        System.arraycopy(old, from, table, slot * STRIDE, STRIDE);
-        slots[(int) meta - 1] = slot;
+    for (int id = 0; id < size; id++) {
+      int at = id * stride;
+      long h = hash(records[at], records[at + 1], (int) records[at + LENGTH]);
+      int slot = slot(h);
+      while (index[slot] != 0) {
+        slot = (slot + 1) & mask;
       }
+      index[slot] = tag(h) | (id + 1);
+      slots[id] = slot;
     }
+    this.index = index;
   }
 
-  /** The first slot to probe for a key of these two words and length. */
-  private int slot(long first, long second, int length) {
+  /** A key's hash from its two words and length. */
+  private static long hash(long first, long second, int length) {
     long h = (first * 0x9E3779B97F4A7C15L) ^ (second * 0xC2B2AE3D27D4EB4FL) ^ length;
     h ^= h >>> 29;
-    h *= 0xBF58476D1CE4E5B9L;
+    return h * 0xBF58476D1CE4E5B9L;
+  }
+
+  /** The first index entry to probe for a key of hash {@code h}. */
+  private int slot(long h) {
     return (int) (h >>> 32) & mask;
+  }
+
+  /** The hash bits an index entry keeps beside the id (not those {@link #slot} uses). */
+  private static int tag(long h) {
+    return (int) h & ~ID_MASK;
   }
 
   /**

@@ -183,6 +183,23 @@ final class PageBatch {
         counting == null && total != null
             ? RexCounting.of(shape, filters, stats, filter != null, indexedFieldsOnly)
             : null;
+    // stats count, range(_time) … by a key=value field: the scan aggregates its states itself
+    String keyValueField =
+        counting == null && total != null && countedRex == null
+            ? KeyValueStates.of(shape, filters, stats, filter != null, indexedFieldsOnly)
+            : null;
+    KeyStateTables keyStates =
+        keyValueField == null
+            ? null
+            : new KeyStateTables(
+                keyValueField,
+                total,
+                io.quarry.ql.engine.aggregation.TimeExtremeStates.readsTime(
+                    (io.quarry.ql.ast.StatsCommand) stats),
+                () -> evaluator.memory(stats.name()), // beside the partials' groups
+                control::previewAsked,
+                stages,
+                statsAt);
     OrdinalCounts segmentCounts = new OrdinalCounts();
     SegmentDictionaryBlocks dictionaries =
         new SegmentDictionaryBlocks(evaluator.memory(stats.name()));
@@ -247,32 +264,35 @@ final class PageBatch {
             source.groupByOrdinal(shape.byOrdinal(), dictionaries);
             EventPages events = everyField ? source.listing() : source;
             EventVisitor visitor =
-                countedRex != null
-                    ? new RexCounting(
-                        countedRex,
-                        CountShortcut.of(stats).field(),
-                        evaluator.stopped(),
-                        partial,
-                        control,
-                        matched,
-                        stages,
-                        statsAt,
-                        evaluator.memory(stats.name()), // beside the partial's groups
-                        events)
-                    : counting == null
-                        ? events
-                        : new IndexCounting(
-                            counting,
-                            batch.sure(),
-                            batch.blockCondition(),
-                            evaluator.zone(),
-                            segmentCounts,
+                keyStates != null
+                    ? new KeyValueStates(
+                        keyValueField, keyStates, sourcetypes, control, matched, events)
+                    : countedRex != null
+                        ? new RexCounting(
+                            countedRex,
+                            CountShortcut.of(stats).field(),
+                            evaluator.stopped(),
                             partial,
                             control,
                             matched,
                             stages,
                             statsAt,
-                            events);
+                            evaluator.memory(stats.name()), // beside the partial's groups
+                            events)
+                        : counting == null
+                            ? events
+                            : new IndexCounting(
+                                counting,
+                                batch.sure(),
+                                batch.blockCondition(),
+                                evaluator.zone(),
+                                segmentCounts,
+                                partial,
+                                control,
+                                matched,
+                                stages,
+                                statsAt,
+                                events);
             return new ScanSlice() {
               @Override
               public EventVisitor visitor() {
@@ -322,7 +342,13 @@ final class PageBatch {
                     stages.counted(statsAt, documents, System.nanoTime() - countStarted);
                   },
                   slices);
+      if (keyStates != null) {
+        keyStates.drain(); // every table's states into the final aggregation, their memory back
+      }
     } catch (IOException | RuntimeException | Error e) {
+      if (keyStates != null) {
+        keyStates.release(); // what the tables held, dropped
+      }
       if (total != null) {
         total.close(); // gives back what the merged groups held
       } else {

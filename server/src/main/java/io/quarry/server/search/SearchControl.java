@@ -32,6 +32,7 @@ public final class SearchControl {
   private final LongAdder extractionNanos = new LongAdder();
   private final LongAdder eventsByRun = new LongAdder();
   private final LongAdder countedByRex = new LongAdder();
+  private final LongAdder aggregatedByKeyValue = new LongAdder();
   private final LongAdder pagesByOrdinal = new LongAdder();
   private final LongAdder pagesByEntry = new LongAdder();
   private final LongAdder pagesInPlace = new LongAdder();
@@ -264,6 +265,19 @@ public final class SearchControl {
   /** The events counted by a fused {@code rex}'s value so far, over every thread of the search. */
   long countedByRex() {
     return countedByRex.sum();
+  }
+
+  /**
+   * Adds events a scan aggregated by a key=value field's value itself, no page made ({@code
+   * KeyValueStates}).
+   */
+  void aggregatedByKeyValue(long events) {
+    aggregatedByKeyValue.add(events);
+  }
+
+  /** The events aggregated by a key=value field in the scan so far, over every thread. */
+  long aggregatedByKeyValue() {
+    return aggregatedByKeyValue.sum();
   }
 
   /** The events put on pages by block runs so far, over every thread of the search. */

@@ -152,6 +152,7 @@ final class SearchExecution {
             control.blocksSelectedByWords(),
             control.blocksCountedByCodePairs(),
             control.countedByRex(),
+            control.aggregatedByKeyValue(),
             stages.stages(),
             messages,
             java.util.Optional.empty(),

@@ -79,6 +79,18 @@ final class SearchExplain {
           explain.put(
               "counted_by_rex", CountShortcut.of(plan.pipeline().get(aggregatorAt)).field());
         }
+        String keyValue =
+            batch.counting() == null && counted == null
+                ? KeyValueStates.of(
+                    batch.pageShape(),
+                    plan.pipeline().subList(0, aggregatorAt),
+                    plan.pipeline().get(aggregatorAt),
+                    BatchPlan.checksEvents(plan, translation),
+                    plan.indexedFieldsOnly())
+                : null;
+        if (keyValue != null) { // the scan aggregates the key=value field itself
+          explain.put("aggregated_by_key_value", keyValue);
+        }
       }
     } else {
       explain.put("mode", "time-ordered");

@@ -41,6 +41,9 @@ import java.util.List;
  *     the pair of their codes straight from the packed bytes ({@code store.CodePairCounts})
  * @param eventsCountedByRex events whose fused {@code rex} value the scan counted itself, no page
  *     made ({@code RexCounting}: {@code rex … | stats count by} its field)
+ * @param eventsAggregatedByKeyValue events a {@code stats} of counts and {@code _time} extremes by
+ *     a key=value field aggregated in the scan itself, no page made ({@code KeyValueStates}), those
+ *     without the key among them (no group)
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -70,6 +73,7 @@ public record SearchStats(
     long blocksSelectedByWords,
     long blocksCountedByCodePairs,
     long eventsCountedByRex,
+    long eventsAggregatedByKeyValue,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -124,6 +128,7 @@ public record SearchStats(
         blocksSelectedByWords,
         blocksCountedByCodePairs,
         eventsCountedByRex,
+        eventsAggregatedByKeyValue,
         stages,
         messages,
         metricScan,
@@ -154,6 +159,7 @@ public record SearchStats(
         blocksSelectedByWords,
         blocksCountedByCodePairs,
         eventsCountedByRex,
+        eventsAggregatedByKeyValue,
         stages,
         messages,
         metricScan,
@@ -214,6 +220,8 @@ public record SearchStats(
             .append(blocksCountedByCodePairs)
             .append(" events_counted_by_rex=")
             .append(eventsCountedByRex)
+            .append(" events_aggregated_by_key_value=")
+            .append(eventsAggregatedByKeyValue)
             .append(" cpu_ms=")
             .append(cpu.toMillis());
     metricScan.ifPresent(

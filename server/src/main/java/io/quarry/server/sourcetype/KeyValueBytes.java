@@ -102,7 +102,7 @@ public final class KeyValueBytes {
   }
 
   /** Whether the scan of pairs can find {@code key} at all: key characters, not too long. */
-  static boolean isKey(byte[] key) {
+  public static boolean isKey(byte[] key) {
     if (key.length == 0 || key.length > MAX_KEY_LENGTH || !isKeyStart(key[0])) {
       return false;
     }

@@ -11,6 +11,7 @@ import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.SearchResources;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,92 @@ class BytesCountsTest {
     }
     assertThat(counts.size()).isEqualTo(expected.size());
     assertThat(held(counts)).isEqualTo(expected);
+  }
+
+  private static Map<String, List<Long>> asLists(Map<String, long[]> rows) {
+    Map<String, List<Long>> lists = new HashMap<>();
+    rows.forEach((key, row) -> lists.put(key, java.util.Arrays.stream(row).boxed().toList()));
+    return lists;
+  }
+
+  @Test
+  void aTimedTableKeepsEachKeysCountAndTimesAsAMapWould() {
+    Random random = new Random(41);
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"), true, 1 << 18);
+    byte[] text = new byte[64];
+    for (int round = 0; round < 2; round++) { // the second after a clear of a grown table
+      Map<String, long[]> expected = new HashMap<>();
+      for (int i = 0; i < 150_000; i++) {
+        int length = random.nextInt(30);
+        int offset = random.nextInt(text.length - length);
+        int key = random.nextInt(30_000);
+        for (int b = 0; b < length; b++) {
+          text[offset + b] = (byte) ('a' + (key >>> (b % 15)) % 3);
+        }
+        long time = random.nextLong() >> 8; // before and after the epoch
+        String value = new String(text, offset, length, StandardCharsets.US_ASCII);
+        assertThat(counts.addTimed(text, offset, length, time)).isFalse();
+        long[] row =
+            expected.computeIfAbsent(value, k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
+        row[0]++;
+        row[1] = Math.min(row[1], time);
+        row[2] = Math.max(row[2], time);
+      }
+      BytesBlock values = counts.values();
+      LongBlock counted = counts.counts();
+      LongBlock min = counts.minTimes();
+      LongBlock max = counts.maxTimes();
+      Map<String, long[]> held = new HashMap<>();
+      for (int p = 0; p < values.positionCount(); p++) {
+        held.put(
+            values.getStringValue(p),
+            new long[] {counted.getLongValue(p), min.getLongValue(p), max.getLongValue(p)});
+      }
+      assertThat(asLists(held)).isEqualTo(asLists(expected));
+      counts.clear();
+    }
+    assertThatThrownBy(() -> new BytesCounts(MemoryTracker.unbounded("s")).minTimes())
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void keysAddedInBatchesAsOneByOne() {
+    Random random = new Random(42);
+    BytesCounts batched = new BytesCounts(MemoryTracker.unbounded("stats"), true, 1 << 18);
+    BytesCounts single = new BytesCounts(MemoryTracker.unbounded("stats"), true, 1 << 18);
+    byte[] text = new byte[1 << 16];
+    for (int i = 0; i < text.length; i++) {
+      text[i] = (byte) ('a' + random.nextInt(4));
+    }
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + random.nextInt(300);
+      int[] starts = new int[n];
+      int[] lengths = new int[n];
+      long[] times = new long[n];
+      for (int i = 0; i < n; i++) {
+        lengths[i] = random.nextInt(24);
+        starts[i] = random.nextInt(2_000) * 3; // keys met again, and differing by length
+        times[i] = random.nextLong() >> 8;
+        single.addTimed(text, starts[i], lengths[i], times[i]);
+      }
+      assertThat(batched.addTimedAll(text, starts, lengths, times, n)).isEqualTo(n);
+    }
+    assertThat(batched.size()).isEqualTo(single.size());
+    assertThat(asLists(timedHeld(batched))).isEqualTo(asLists(timedHeld(single)));
+  }
+
+  private static Map<String, long[]> timedHeld(BytesCounts counts) {
+    BytesBlock values = counts.values();
+    LongBlock counted = counts.counts();
+    LongBlock min = counts.minTimes();
+    LongBlock max = counts.maxTimes();
+    Map<String, long[]> held = new HashMap<>();
+    for (int p = 0; p < values.positionCount(); p++) {
+      held.put(
+          values.getStringValue(p),
+          new long[] {counted.getLongValue(p), min.getLongValue(p), max.getLongValue(p)});
+    }
+    return held;
   }
 
   @Test
@@ -115,18 +202,20 @@ class BytesCountsTest {
         new BytesCounts(new SearchResources(search, () -> false, w -> {}).tracker("stats"));
     long empty = search.used();
     assertThat(empty)
-        .as("the first arrays: a 1,024-slot table, 16 KiB of arena")
-        .isGreaterThan(48L << 10);
+        .as("the first arrays: a 1,024-entry index, 256 records, 16 KiB of arena")
+        .isGreaterThan(24L << 10);
     byte[] key = new byte[100];
     for (int i = 0; i < 50_000; i++) {
       byte[] digits = Integer.toString(i).getBytes(StandardCharsets.US_ASCII);
       System.arraycopy(digits, 0, key, 0, digits.length);
       counts.add(key, 0, key.length, 1);
     }
-    // the table grew to 131,072 slots of 32 bytes (4 MiB), the arena to 8 MiB (5 MB of keys)
-    assertThat(search.used()).isGreaterThanOrEqualTo((4L << 20) + (8L << 20));
+    // the index grew to 131,072 entries of 4 bytes (512 KiB), the records to 65,536 of 32 bytes
+    // (2 MiB), the arena to 8 MiB (5 MB of keys)
+    long grown = (512L << 10) + (2L << 20) + (8L << 20);
+    assertThat(search.used()).isGreaterThanOrEqualTo(grown);
     counts.clear();
-    assertThat(search.used()).as("a clear keeps the arrays").isGreaterThanOrEqualTo(12L << 20);
+    assertThat(search.used()).as("a clear keeps the arrays").isGreaterThanOrEqualTo(grown);
     counts.release();
     assertThat(search.used()).isZero();
     counts.release();

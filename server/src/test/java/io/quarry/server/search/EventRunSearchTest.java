@@ -244,7 +244,8 @@ class EventRunSearchTest {
   @Test
   void runsAreTakenExactlyWhereThePlanAllows() throws Exception {
     assertThat(byRun("search * | " + REX + BY_IP)).isPositive();
-    assertThat(byRun("search * | stats count by sid")).isPositive();
+    // count(sid): a stats the key=value fused scan (KeyValueStates) does not take, on pages
+    assertThat(byRun("search * | stats count(sid) by sid")).isPositive();
     assertThat(byRun("search * | " + REX + " | head 100000" + BY_IP)).isZero();
     assertThat(byRun("search * | head 100000 | stats count by sid")).isZero();
     // a later search is a page operator over the run-filled columns; the index query's is a

@@ -230,7 +230,8 @@ public final class HashAggregationOperator implements PageAggregator {
   /**
    * Adds counts a source made in place of rows ({@link CountPages}): each position's by-field
    * values pick its groups (as {@link #addInput}'s do), and every function — each a plain {@code
-   * count}, as {@link CountShortcut} requires — adds the position's count instead of one.
+   * count}, as {@link CountShortcut} requires — adds the position's count instead of one; or counts
+   * and {@code _time} extremes by key ({@link TimeExtremeStates}).
    */
   @Override
   public void addIntermediateInput(Page counts) {
@@ -238,6 +239,16 @@ public final class HashAggregationOperator implements PageAggregator {
       throw new IllegalStateException("input after finish");
     }
     flushEntries();
+    if (TimeExtremeStates.holds(counts)) { // counts and _time extremes by key
+      memory.add(
+          TimeExtremeStates.add(
+              counts,
+              StatsInput.keyBlocks(counts, command.groupBy()),
+              keys,
+              functions,
+              this::grow));
+      return;
+    }
     for (GroupingFunction function : functions) {
       if (!(function instanceof CountFunction count) || !count.countsRows()) {
         throw new IllegalStateException("counts added to stats that does not only count rows");

@@ -207,6 +207,38 @@ final class NumericFunction implements GroupingFunction {
         Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(states[m + 1]), number));
   }
 
+  /**
+   * Whether this is {@code min}, {@code max} or {@code range} of {@code _time}, which takes states
+   * made elsewhere ({@link #addTimeStates}).
+   */
+  boolean overTimeExtremes() {
+    return overTime && min >= 0;
+  }
+
+  /**
+   * Adds to {@code group} {@code rows} rows whose {@code _time}s (epoch microseconds) lie from
+   * {@code minMicros} to {@code maxMicros}, as {@link #addPage} adds them one by one ({@link
+   * #overTimeExtremes} only): each row a value and a row, the extremes in seconds (a division by a
+   * positive constant keeps the order, so the least of the seconds is the least in seconds).
+   */
+  void addTimeStates(int group, long rows, long minMicros, long maxMicros) {
+    int at = group * stride;
+    long[] page = states.page(at);
+    int offset = LongPages.offset(at);
+    if (this.rows >= 0) {
+      page[offset + this.rows] += rows;
+    }
+    if (rows == 0) {
+      return;
+    }
+    page[offset + COUNT] += rows;
+    int m = offset + min;
+    page[m] =
+        Double.doubleToRawLongBits(Math.min(Double.longBitsToDouble(page[m]), minMicros / 1e6));
+    page[m + 1] =
+        Double.doubleToRawLongBits(Math.max(Double.longBitsToDouble(page[m + 1]), maxMicros / 1e6));
+  }
+
   @Override
   public long merge(int group, GroupingFunction other, int otherGroup) {
     NumericFunction their = (NumericFunction) other;

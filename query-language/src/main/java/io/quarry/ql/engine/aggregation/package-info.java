@@ -25,6 +25,8 @@
  * command is planned as one but runs as chain operators, {@code exec.TransformingPlugin}); a source
  * that counts in place of rows (the index shortcuts, {@link
  * io.quarry.ql.engine.aggregation.CountShortcut}) hands them intermediate state as pages ({@link
- * io.quarry.ql.engine.aggregation.CountPages}).
+ * io.quarry.ql.engine.aggregation.CountPages}), and a source that aggregates a search-time field
+ * itself hands {@code stats} its counts and {@code _time} extremes by key ({@link
+ * io.quarry.ql.engine.aggregation.TimeExtremeStates}).
  */
 package io.quarry.ql.engine.aggregation;

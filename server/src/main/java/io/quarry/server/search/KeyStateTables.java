@@ -1,0 +1,150 @@
+package io.quarry.server.search;
+
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.engine.aggregation.TimeExtremeStates;
+import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.exec.StageStats;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The per-key state tables ({@link BytesCounts}, timed) of a search whose scan aggregates a
+ * key=value field itself ({@link KeyValueStates}), about one per search thread, as {@link
+ * PageAggregation} keeps its partials: a segment slice takes an idle table (or makes one), adds its
+ * events' states and puts it back, so a table outlives its slices — a slice of 131,072 events meets
+ * most of a session id's ~50 events only in other slices; kept over a thread's slices, the 200,000
+ * keys of the 10M access log are each met ~19 times per table before they are handed on. A table's
+ * states go to the final aggregation ({@link TimeExtremeStates#page}, under its lock) when it holds
+ * {@link #MAX_KEYS} keys, when it is put back over a second after its last hand-on while a preview
+ * is asked (as {@link PageAggregation} merges partials), and all of them when the scan is over
+ * ({@link #drain}). Each table's memory is charged to its own tracker of the aggregation's stage as
+ * it grows, given back once: when drained, or by {@link #release} when the search fails.
+ */
+final class KeyStateTables {
+  /** The most keys a table holds before it is handed on: 200,000 session ids fit in one. */
+  static final int MAX_KEYS = 1 << 18;
+
+  private static final long HAND_ON_EVERY_NANOS = 1_000_000_000L;
+
+  /** One table and what it held since it was last handed on. */
+  static final class Held {
+    final BytesCounts counts;
+    long rows; // events added since the last hand-on, with the key or without
+    long keyed; // of them, those with the key: the table's counts summed
+    long handedOn = System.nanoTime(); // when last handed on (made: as if then)
+
+    private Held(BytesCounts counts) {
+      this.counts = counts;
+    }
+  }
+
+  private final String field;
+  private final PageAggregator total;
+  private final boolean timed;
+  private final Supplier<MemoryTracker> memory;
+  private final BooleanSupplier previewAsked;
+  private final StageStats stages;
+  private final int statsAt;
+  private final Queue<Held> idle = new ConcurrentLinkedQueue<>();
+  private final Set<Held> all = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Tables of {@code field}'s keys, handed on into {@code total}; {@code timed}: they keep {@code
+   * _time} extremes; each charged to a tracker from {@code memory}; the hand-ons timed as the
+   * aggregation's stage {@code statsAt} of {@code stages}.
+   */
+  KeyStateTables(
+      String field,
+      PageAggregator total,
+      boolean timed,
+      Supplier<MemoryTracker> memory,
+      BooleanSupplier previewAsked,
+      StageStats stages,
+      int statsAt) {
+    this.field = field;
+    this.total = total;
+    this.timed = timed;
+    this.memory = memory;
+    this.previewAsked = previewAsked;
+    this.stages = stages;
+    this.statsAt = statsAt;
+  }
+
+  /** Whether the tables keep {@code _time} extremes (else counts only). */
+  boolean timed() {
+    return timed;
+  }
+
+  /** A table for one slice. */
+  Held take() {
+    Held held = idle.poll();
+    if (held == null) {
+      held = new Held(new BytesCounts(memory.get(), true, MAX_KEYS));
+      all.add(held);
+    }
+    return held;
+  }
+
+  /** A slice ended with {@code held}: handed on first when a preview wants to see it. */
+  void put(Held held) {
+    if (held.rows > 0
+        && System.nanoTime() - held.handedOn > HAND_ON_EVERY_NANOS
+        && previewAsked.getAsBoolean()) {
+      handOn(held);
+    }
+    idle.add(held);
+  }
+
+  /**
+   * The table's states into the final aggregation as one page; the table emptied. Returns the
+   * nanoseconds it took (the aggregation stage's time), for a timed window to leave out.
+   */
+  long handOn(Held held) {
+    if (held.rows == 0) {
+      return 0;
+    }
+    long started = System.nanoTime();
+    BytesCounts counts = held.counts;
+    Page page =
+        TimeExtremeStates.page(
+            field, counts.values(), counts.counts(), counts.minTimes(), counts.maxTimes());
+    synchronized (total) {
+      total.addIntermediateInput(page);
+    }
+    counts.clear();
+    long took = System.nanoTime() - started;
+    for (int stage = 0; stage < statsAt; stage++) {
+      stages.counted(stage, held.rows, 0);
+    }
+    stages.counted(statsAt, held.rows, took);
+    held.rows = 0;
+    held.keyed = 0;
+    held.handedOn = System.nanoTime();
+    return took;
+  }
+
+  /** The scan is over (no table in use): every table handed on, and its memory given back. */
+  void drain() {
+    try {
+      for (Held held : all) {
+        handOn(held);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Gives back every table's memory (once each); what they still hold is dropped. */
+  void release() {
+    for (Held held : all) {
+      held.counts.release();
+    }
+    all.clear();
+    idle.clear();
+  }
+}

@@ -1,0 +1,115 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.MemoryLimitExceededException;
+import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.ast.Command;
+import io.quarry.ql.command.CommandRegistry;
+import io.quarry.ql.engine.aggregation.PageAggregator;
+import io.quarry.ql.exec.MemoryTracker;
+import io.quarry.ql.exec.SearchResources;
+import io.quarry.ql.exec.StageStats;
+import io.quarry.ql.parser.Parser;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The state tables a key=value fused scan keeps over a thread's slices ({@link KeyStateTables}):
+ * tables taken and put back as slices would, drained into a real {@code stats} whose answer holds
+ * every key's count once; their memory charged to a real search account as they grow and given back
+ * exactly once — when drained, and when released after a failure (a second release a no-op); over
+ * the search's limit the typed memory error naming the stage.
+ */
+class KeyStateTablesTest {
+  private static final String STATS = "stats range(_time), count by k";
+
+  private static Command command() {
+    return new Parser(CommandRegistry.builtIns()).parse("* | " + STATS).commands().get(1);
+  }
+
+  private static KeyStateTables tables(MemoryAccount account, PageAggregator total) {
+    SearchResources resources = new SearchResources(account, () -> false, w -> {});
+    return new KeyStateTables(
+        "k",
+        total,
+        true,
+        () -> resources.tracker("stats"),
+        () -> false,
+        new StageStats(List.of("stats")),
+        0);
+  }
+
+  private static void fill(KeyStateTables.Held held, int keys, int repeats) {
+    for (int r = 0; r < repeats; r++) {
+      for (int i = 0; i < keys; i++) {
+        byte[] key = ("key-" + i).getBytes(StandardCharsets.US_ASCII);
+        held.counts.addTimed(key, 0, key.length, 1_000_000L * (i + r));
+        held.rows++;
+        held.keyed++;
+      }
+    }
+  }
+
+  @Test
+  void drainedIntoTheAggregationAndTheirMemoryGivenBackOnce() {
+    MemoryAccount search = new MemoryAccount("search", 256L << 20);
+    PageAggregator total =
+        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
+    KeyStateTables tables = tables(search, total);
+    KeyStateTables.Held first = tables.take();
+    KeyStateTables.Held second = tables.take(); // two slices at once: two tables
+    assertThat(second).isNotSameAs(first);
+    fill(first, 20_000, 2);
+    fill(second, 30_000, 1);
+    long held = search.used();
+    assertThat(held).as("the grown tables charged").isGreaterThan(2L << 20);
+    tables.put(first);
+    tables.put(second);
+    assertThat(tables.take()).as("a table put back is taken again").isIn(first, second);
+    tables.drain();
+    assertThat(search.used()).as("given back when drained").isZero();
+    tables.release();
+    assertThat(search.used()).as("once").isZero();
+    total.finish();
+    List<Page> pages = new ArrayList<>();
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
+      pages.add(page);
+    }
+    long groups = 0;
+    long rows = 0;
+    for (Page page : pages) {
+      groups += page.positionCount();
+      var counts = page.block("count");
+      for (int p = 0; p < page.positionCount(); p++) {
+        rows += ((io.quarry.plugin.api.data.LongBlock) counts).getLongValue(p);
+      }
+    }
+    assertThat(groups).isEqualTo(30_000);
+    assertThat(rows).isEqualTo(20_000 * 2 + 30_000);
+    total.close();
+  }
+
+  @Test
+  void releasedAfterAFailureAndOverTheLimitTheTypedError() {
+    MemoryAccount search = new MemoryAccount("search", 1L << 20);
+    PageAggregator total =
+        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
+    KeyStateTables tables = tables(search, total);
+    KeyStateTables.Held held = tables.take();
+    assertThatThrownBy(() -> fill(held, 100_000, 1))
+        .isInstanceOf(MemoryLimitExceededException.class)
+        .hasMessageContaining("stats");
+    assertThat(search.used()).isPositive().isLessThanOrEqualTo(1L << 20);
+    tables.release();
+    assertThat(search.used()).isZero();
+    tables.release();
+    assertThat(search.used()).isZero();
+    total.close();
+  }
+}
