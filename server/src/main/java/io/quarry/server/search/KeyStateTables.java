@@ -105,7 +105,19 @@ final class KeyStateTables {
    * nanoseconds it took (the aggregation stage's time), for a timed window to leave out.
    */
   long handOn(Held held) {
+    return handOn(held, false);
+  }
+
+  /**
+   * As {@link #handOn(Held)}; {@code last}: the table is not used again, its memory given back
+   * before its states grow the final aggregation's groups (the table and the groups its keys make
+   * are not charged at once: a search the page path answers under the limit is answered here too).
+   */
+  private long handOn(Held held, boolean last) {
     if (held.rows == 0) {
+      if (last) {
+        held.counts.release();
+      }
       return 0;
     }
     long started = System.nanoTime();
@@ -113,10 +125,15 @@ final class KeyStateTables {
     Page page =
         TimeExtremeStates.page(
             field, counts.values(), counts.counts(), counts.minTimes(), counts.maxTimes());
+    if (last) {
+      counts.release(); // the page holds the states now
+    }
     synchronized (total) {
       total.addIntermediateInput(page);
     }
-    counts.clear();
+    if (!last) {
+      counts.clear();
+    }
     long took = System.nanoTime() - started;
     for (int stage = 0; stage < statsAt; stage++) {
       stages.counted(stage, held.rows, 0);
@@ -132,7 +149,7 @@ final class KeyStateTables {
   void drain() {
     try {
       for (Held held : all) {
-        handOn(held);
+        handOn(held, true);
       }
     } finally {
       release();
