@@ -114,7 +114,10 @@ final class KeyStateTables {
    * are not charged at once: a search the page path answers under the limit is answered here too).
    */
   private long handOn(Held held, boolean last) {
-    if (held.rows == 0) {
+    // rows are counted when a batch is collected, keys added when it is flushed: a table filled
+    // mid-batch is handed on with the whole batch's rows, and the rest of the batch lands in it
+    // after (rows 0, keys held) — states that must still be handed on
+    if (held.rows == 0 && held.counts.size() == 0) {
       if (last) {
         held.counts.release();
       }
