@@ -56,6 +56,20 @@ class ReviewB41ColumnTypeTest {
     assertThat(last).allSatisfy(v -> assertThat(((Number) v).doubleValue()).isEqualTo(3.5));
   }
 
+  /**
+   * The everyday shape of the same loss: {@code stats avg(v) by k} over many groups, where the
+   * groups met first have whole averages (one event each, or an even split) and later ones do not.
+   */
+  @Test
+  void anAverageByManyGroupsKeepsItsFractionsInArrow() throws Exception {
+    String query =
+        "| makeresults count=20010 | streamstats count AS n"
+            + " | eval v=if(n<=20000, n, n+0.5) | stats avg(v) AS a by n";
+    List<Object> as = arrowColumn(search(query), "a");
+    assertThat(as).hasSize(20010);
+    assertThat(as.subList(20000, 20010)).as("avg of groups 20001..20010").doesNotContainNull();
+  }
+
   private static byte[] search(String query) throws Exception {
     HttpResponse<byte[]> response =
         HTTP.send(
