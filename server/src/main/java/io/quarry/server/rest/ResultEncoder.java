@@ -161,6 +161,7 @@ public final class ResultEncoder implements AutoCloseable {
   /** The bytes that end the stream, with the search's messages where the format has room. */
   public byte[] finish(List<String> messages) throws IOException {
     if (!schemaFixed) {
+      oneSchema.complete();
       fixSchema(); // a short result: every row was held (none at all: an empty header line)
     }
     if (format == Format.JSON) {
@@ -211,6 +212,7 @@ public final class ResultEncoder implements AutoCloseable {
       throw new IllegalStateException(format + " has no room for an error");
     }
     if (!schemaFixed) {
+      oneSchema.complete(); // no row comes after the error
       fixSchema(); // the rows held for the type sample go first, as they would have streamed
     }
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {

@@ -36,6 +36,16 @@ final class StreamSchema {
   private final List<Page> pages = new ArrayList<>();
   private int rows;
 
+  private boolean complete;
+
+  /**
+   * Says the held pages are the whole result (the schema is fixed at its end, not by a full
+   * sample): a double block of whole numbers can then be typed long, no fraction being to come.
+   */
+  void complete() {
+    complete = true;
+  }
+
   /** Holds a page; true once the sample is full and the schema should be fixed. */
   boolean add(Page page) {
     pages.add(page);
@@ -114,7 +124,11 @@ final class StreamSchema {
       for (int column = 0; column < page.schema().size(); column++) {
         String name = page.schema().column(column).name();
         Block block = page.block(column);
-        DataType seen = allNull(block) ? null : ResultValues.valueType(block);
+        // typed by its values (a double block of whole numbers: long) only when no later page can
+        // bring a fraction: a sample cut short of the result's end keeps a double block double, so
+        // that Arrow's one schema does not send a later fraction as null (review b41)
+        DataType seen =
+            allNull(block) ? null : complete ? ResultValues.valueType(block) : block.dataType();
         types.put(name, widen(types.get(name), seen));
       }
     }
