@@ -108,6 +108,9 @@ public final class ResultEncoder implements AutoCloseable {
     this.format = format;
     this.arrow = format == Format.ARROW ? new ArrowStreamEncoder(zstd) : null;
     this.oneSchema = new StreamSchema();
+    if (format == Format.JSON || format == Format.NDJSON) {
+      oneSchema.wholeDoublesAsLong(); // a later fraction goes as itself: nothing lost
+    }
   }
 
   /**
@@ -161,7 +164,7 @@ public final class ResultEncoder implements AutoCloseable {
   /** The bytes that end the stream, with the search's messages where the format has room. */
   public byte[] finish(List<String> messages) throws IOException {
     if (!schemaFixed) {
-      oneSchema.complete();
+      oneSchema.wholeDoublesAsLong(); // every row is held: no later fraction to lose
       fixSchema(); // a short result: every row was held (none at all: an empty header line)
     }
     if (format == Format.JSON) {
@@ -212,7 +215,7 @@ public final class ResultEncoder implements AutoCloseable {
       throw new IllegalStateException(format + " has no room for an error");
     }
     if (!schemaFixed) {
-      oneSchema.complete(); // no row comes after the error
+      oneSchema.wholeDoublesAsLong(); // no row comes after the error
       fixSchema(); // the rows held for the type sample go first, as they would have streamed
     }
     try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {

@@ -36,14 +36,17 @@ final class StreamSchema {
   private final List<Page> pages = new ArrayList<>();
   private int rows;
 
-  private boolean complete;
+  private boolean wholeDoublesAsLong;
 
   /**
-   * Says the held pages are the whole result (the schema is fixed at its end, not by a full
-   * sample): a double block of whole numbers can then be typed long, no fraction being to come.
+   * Lets a double block of whole numbers be typed long ({@link ResultValues#valueType}): only where
+   * no later value can be lost for it — the held pages are the whole result, or the format (JSON,
+   * NDJSON) writes a later fraction as the value it is. Otherwise (Arrow's one schema cut short of
+   * the result's end) a double block stays double, since a later fraction in a long column is sent
+   * as null (review b41).
    */
-  void complete() {
-    complete = true;
+  void wholeDoublesAsLong() {
+    wholeDoublesAsLong = true;
   }
 
   /** Holds a page; true once the sample is full and the schema should be fixed. */
@@ -124,11 +127,10 @@ final class StreamSchema {
       for (int column = 0; column < page.schema().size(); column++) {
         String name = page.schema().column(column).name();
         Block block = page.block(column);
-        // typed by its values (a double block of whole numbers: long) only when no later page can
-        // bring a fraction: a sample cut short of the result's end keeps a double block double, so
-        // that Arrow's one schema does not send a later fraction as null (review b41)
         DataType seen =
-            allNull(block) ? null : complete ? ResultValues.valueType(block) : block.dataType();
+            allNull(block)
+                ? null
+                : wholeDoublesAsLong ? ResultValues.valueType(block) : block.dataType();
         types.put(name, widen(types.get(name), seen));
       }
     }

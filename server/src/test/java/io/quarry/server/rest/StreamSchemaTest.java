@@ -48,7 +48,7 @@ class StreamSchemaTest {
     StreamSchema sample = new StreamSchema();
     sample.add(page("w", doubles(4, -2), "f", doubles(4, 1), "nan", doubles(Double.NaN, 0)));
     sample.add(page("f", doubles(0.5)));
-    sample.complete(); // the whole result: no later page can bring a fraction
+    sample.wholeDoublesAsLong(); // the whole result, or JSON: no later fraction is lost
     assertThat(sample.schema().columns())
         .containsExactly(
             new Schema.Column("w", DataType.LONG),
@@ -58,7 +58,7 @@ class StreamSchemaTest {
 
   @Test
   void aDoubleBlockOfWholeNumbersStaysDoubleWhenRowsMayFollow() {
-    // review b41: a sample cut short of the result's end; Arrow would send a later 0.5 as null
+    // review b41: Arrow's sample cut short of the result's end; a later 0.5 would go as null
     StreamSchema sample = new StreamSchema();
     sample.add(page("w", doubles(4, -2)));
     assertThat(sample.schema().columns()).containsExactly(new Schema.Column("w", DataType.DOUBLE));
