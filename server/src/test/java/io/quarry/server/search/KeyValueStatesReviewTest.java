@@ -147,4 +147,17 @@ class KeyValueStatesReviewTest {
       assertThat(byScan).as(index + ": the fallback to pages ran").isLessThan(LONG_KEYS);
     }
   }
+
+  /**
+   * FAILS: in blocks, an index whose sourcetype extracts the field at index time (the benchmark's
+   * {@code sessions_range_indexed} layout) sends every block to the page path ({@code
+   * run.mayHaveField}), yet explain names the fused path.
+   */
+  @Test
+  void explainDoesNotNameTheFusedPathWhereNoEventTakesIt() throws Exception {
+    String search = "index=bidx" + STATS;
+    assertThat(aggregated(search)).as("no event aggregated by the scan").isZero();
+    assertThat(server.search().explain(server.search().plan(search, null, null)))
+        .doesNotContainKey("aggregated_by_key_value");
+  }
 }
