@@ -48,6 +48,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * runs.
  */
 final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
+  /**
+   * Which events the scan aggregates itself, as {@code explain} says beside the field: the plan
+   * cannot tell, as it does not know the sourcetypes an index's events carry — an index whose
+   * sourcetype extracts the field at index time has every block on the page path.
+   */
+  static final String WHERE =
+      "events of blocks with no index-time value of the field, of a sourcetype reading plain"
+          + " key=value pairs, while its keys repeat; every other event by the page path";
+
   /** The average count per key below which a full table sends the rest of the slice to pages. */
   static final int REPEATS_TO_COUNT = 4;
 
