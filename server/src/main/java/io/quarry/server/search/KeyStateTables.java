@@ -31,11 +31,27 @@ final class KeyStateTables {
 
   private static final long HAND_ON_EVERY_NANOS = 1_000_000_000L;
 
+  /**
+   * The keyed events a table takes since its last hand-on before it judges them ({@link #judge}):
+   * over the slices it lived through, as its keys repeat only across slices.
+   */
+  static final int JUDGED_AFTER = 1 << 16;
+
+  /**
+   * Of every sixteen keyed events judged, more distinct keys than this mean keys do not repeat: a
+   * nearly unique field (100%), not the 10M log's session ids (65,536 events drawn over 200,000
+   * ids: ~85% distinct), whose table pays.
+   */
+  static final int DISTINCT_IN_SIXTEEN = 15;
+
+  private volatile boolean paged; // a table judged its keys not to repeat: the rest to pages
+
   /** One table and what it held since it was last handed on. */
   static final class Held {
     final BytesCounts counts;
     long rows; // events added since the last hand-on, with the key or without
     long keyed; // of them, those with the key: the table's counts summed
+    boolean judged; // since the last hand-on ({@link KeyStateTables#judge})
     long handedOn = System.nanoTime(); // when last handed on (made: as if then)
 
     private Held(BytesCounts counts) {
@@ -78,6 +94,33 @@ final class KeyStateTables {
   /** Whether the tables keep {@code _time} extremes (else counts only). */
   boolean timed() {
     return timed;
+  }
+
+  /**
+   * Whether a table judged its keys not to repeat ({@link #judge}): the search's events not yet
+   * added go to the page path, every thread's, for the rest of the search.
+   */
+  boolean paged() {
+    return paged;
+  }
+
+  /**
+   * Judges {@code held} once it has taken {@value #JUDGED_AFTER} keyed events since its last
+   * hand-on (all of them added to its counts): more than {@value #DISTINCT_IN_SIXTEEN} sixteenths
+   * distinct keys — a table that costs more than pages (a new key hashed and copied in, copied to
+   * the hand-on's page, hashed again by the aggregation) — send the rest of the search to pages.
+   * Returns whether it did.
+   */
+  boolean judge(Held held) {
+    if (held.judged || held.keyed < JUDGED_AFTER) {
+      return false;
+    }
+    held.judged = true;
+    if (held.counts.size() * 16L > held.keyed * DISTINCT_IN_SIXTEEN) {
+      paged = true;
+      return true;
+    }
+    return false;
   }
 
   /** A table for one slice. */
@@ -144,6 +187,7 @@ final class KeyStateTables {
     stages.counted(statsAt, held.rows, took);
     held.rows = 0;
     held.keyed = 0;
+    held.judged = false;
     held.handedOn = System.nanoTime();
     return took;
   }

@@ -40,11 +40,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * this class, whose pages the slice's partial aggregation adds as input. A table that fills with
  * keys met fewer than {@value #REPEATS_TO_COUNT} times each on average sends the rest of the slice
  * to the page path (session 40's rule, which {@link RexCounting} no longer uses: it judges a
- * slice's first matches). The events it answered are the job's {@code eventsAggregatedByKeyValue}
- * ({@link SearchControl#aggregatedByKeyValue}); its time the extraction's ({@code
- * fieldExtractionMs}), timed as {@link RexCounting} times its runs.
+ * slice's first matches); a table that judges its keys not to repeat over the slices it lived
+ * through ({@link KeyStateTables#judge}: a nearly unique field) sends the rest of the whole search
+ * to the page path, every thread's slices ({@link KeyStateTables#paged}). The events it answered
+ * are the job's {@code eventsAggregatedByKeyValue} ({@link SearchControl#aggregatedByKeyValue});
+ * its time the extraction's ({@code fieldExtractionMs}), timed as {@link RexCounting} times its
+ * runs.
  */
 final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
+  /**
+   * Which events the scan aggregates itself, as {@code explain} says beside the field: the plan
+   * cannot tell, as it does not know the sourcetypes an index's events carry — an index whose
+   * sourcetype extracts the field at index time has every block on the page path.
+   */
+  static final String WHERE =
+      "events of blocks with no index-time value of the field, of a sourcetype reading plain"
+          + " key=value pairs, while its keys repeat; every other event by the page path";
+
   /** The average count per key below which a full table sends the rest of the slice to pages. */
   static final int REPEATS_TO_COUNT = 4;
 
@@ -146,6 +158,7 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
   @Override
   public boolean visit(StoredEvent event) {
     if (paged
+        || tables.paged()
         || event.indexedField(field) != null
         || sourcetypeExtracts(event.sourcetype())
         || !(event.rawText() instanceof AsciiText ascii)) {
@@ -166,6 +179,9 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
     if (added > 0) {
       handOnFull();
     }
+    if (added >= 0 && held != null && tables.judge(held)) {
+      paged = true;
+    }
     return checked();
   }
 
@@ -180,7 +196,8 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
    */
   @Override
   public boolean visit(EventRun run) {
-    if (paged || run.mayHaveField(field)) {
+    if (paged || tables.paged() || run.mayHaveField(field)) {
+      paged |= tables.paged();
       return remainder.visit(run);
     }
     long started = System.nanoTime();
@@ -286,6 +303,9 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
       }
     }
     batched = 0;
+    if (held != null && tables.judge(held)) {
+      paged = true; // the run's later events, the slice's and the search's later runs: pages
+    }
     return took;
   }
 

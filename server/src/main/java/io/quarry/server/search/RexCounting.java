@@ -32,15 +32,16 @@ import java.util.function.BooleanSupplier;
  * CountPages#values}, {@link PageAggregator#addIntermediateInput}) when the table is full and when
  * the slice ends — ES|QL's count-source idea applied to a search-time field. Counting pays where
  * keys repeat: after its first {@value #JUDGED_AFTER} matches a slice whose keys were mostly met
- * once ({@link #judge}) hands those counts on and sends the rest of its events to the page source,
- * whole runs as without this class. The events it counted are the job's {@code eventsCountedByRex}
- * ({@link SearchControl#countedByRex}). The table's memory is charged to the search's account
- * beside the aggregation's ({@link BytesCounts}), given back once when the slice ends. Its time is
- * the extraction's ({@code fieldExtractionMs}) as {@link EventPages} times it: a block run with one
- * clock pair, an event read alone one in {@value ExtractionClock#SAMPLE} ({@link ExtractionClock});
- * handing the counts on is the aggregation stage's time, left out; the events handed to the
- * remainder are timed there, left out too (one in {@value ExtractionClock#SAMPLE} of a run's timed
- * to subtract).
+ * once ({@link #judge}) hands those counts on and sends the rest of its events to the page source:
+ * the rest of the current run event by event (the {@code rex} no longer run on them), the slice's
+ * later runs whole as without this class. The events it counted are the job's {@code
+ * eventsCountedByRex} ({@link SearchControl#countedByRex}). The table's memory is charged to the
+ * search's account beside the aggregation's ({@link BytesCounts}), given back once when the slice
+ * ends. Its time is the extraction's ({@code fieldExtractionMs}) as {@link EventPages} times it: a
+ * block run with one clock pair, an event read alone one in {@value ExtractionClock#SAMPLE} ({@link
+ * ExtractionClock}); handing the counts on is the aggregation stage's time, left out; the events
+ * handed to the remainder are timed there, left out too (one in {@value ExtractionClock#SAMPLE} of
+ * a run's timed to subtract).
  */
 final class RexCounting implements EventVisitor {
   /**
@@ -193,19 +194,20 @@ final class RexCounting implements EventVisitor {
     int size = run.size();
     int[] bounds = run.textBounds();
     int first = run.first();
+    long span; // the rex's match in the event's text, found only while the slice is counted here
     for (int e = 0; e < size; e++) {
       int offset = bounds[first + e];
       int length = bounds[first + e + 1] - offset;
-      long span =
-          ascii || AsciiText.isAscii(bytes, offset, length)
-              ? rex.span(bytes, offset, length)
-              : RexExtraction.UNDECIDED_SPAN;
       boolean going;
       if (paged) { // the rest of the run the page path's, untimed here (EventPages times it)
         long handed = System.nanoTime();
         going = remainder.visit(run.event(e));
         elsewhere += System.nanoTime() - handed;
-      } else if (span >= 0) {
+      } else if ((span =
+              ascii || AsciiText.isAscii(bytes, offset, length)
+                  ? rex.span(bytes, offset, length)
+                  : RexExtraction.UNDECIDED_SPAN)
+          >= 0) {
         if (count(bytes, offset, span)) {
           elsewhere += handOn();
         }

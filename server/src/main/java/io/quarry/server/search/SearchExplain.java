@@ -90,6 +90,9 @@ final class SearchExplain {
                 : null;
         if (keyValue != null) { // the scan aggregates the key=value field itself
           explain.put("aggregated_by_key_value", keyValue);
+          // decided per block and per event in the scan, not here (KeyValueStates): the plan
+          // does not know which sourcetypes an index's events carry
+          explain.put("aggregated_by_key_value_where", KeyValueStates.WHERE);
         }
       }
     } else {

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * tables taken and put back as slices would, drained into a real {@code stats} whose answer holds
  * every key's count once; their memory charged to a real search account as they grow and given back
  * exactly once — when drained, and when released after a failure (a second release a no-op); over
- * the search's limit the typed memory error naming the stage.
+ * the search's limit the typed memory error naming the stage; a table's judgement of its keyed
+ * events ({@link KeyStateTables#judge}): repeating keys and session-id-like draws kept, unique keys
+ * page the search.
  */
 class KeyStateTablesTest {
   private static final String STATS = "stats range(_time), count by k";
@@ -54,6 +56,41 @@ class KeyStateTablesTest {
         held.keyed++;
       }
     }
+  }
+
+  @Test
+  void aTableJudgesItsKeyedEventsOnceAfterTheirNumberAndOnlyDistinctKeysPageTheSearch() {
+    MemoryAccount search = new MemoryAccount("search", 256L << 20);
+    PageAggregator total =
+        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
+    KeyStateTables tables = tables(search, total);
+    KeyStateTables.Held repeating = tables.take();
+    fill(repeating, 4_096, KeyStateTables.JUDGED_AFTER / 4_096 - 1);
+    assertThat(tables.judge(repeating)).as("not yet: too few keyed events").isFalse();
+    fill(repeating, 4_096, 1); // 65,536 keyed over 4,096 keys: one in sixteen distinct
+    assertThat(tables.judge(repeating)).isFalse();
+    assertThat(tables.paged()).isFalse();
+    // 65,536 events drawn over 200,000 keys as session ids are (~85% distinct): kept
+    KeyStateTables.Held spread = tables.take();
+    java.util.Random random = new java.util.Random(42);
+    for (int i = 0; i < KeyStateTables.JUDGED_AFTER; i++) {
+      byte[] key = ("s-" + random.nextInt(200_000)).getBytes(StandardCharsets.US_ASCII);
+      spread.counts.addTimed(key, 0, key.length, i);
+      spread.rows++;
+      spread.keyed++;
+    }
+    assertThat(spread.counts.size() * 16L)
+        .isLessThan(spread.keyed * KeyStateTables.DISTINCT_IN_SIXTEEN);
+    assertThat(tables.judge(spread)).isFalse();
+    KeyStateTables.Held unique = tables.take();
+    fill(unique, KeyStateTables.JUDGED_AFTER - 1, 1);
+    assertThat(tables.judge(unique)).isFalse();
+    fill(unique, 1, 1); // "key-0" again: 65,535 distinct keys in 65,536
+    assertThat(tables.judge(unique)).as("keys do not repeat: the rest to pages").isTrue();
+    assertThat(tables.paged()).isTrue();
+    assertThat(tables.judge(unique)).as("judged once until handed on").isFalse();
+    tables.release();
+    assertThat(search.used()).isZero();
   }
 
   @Test

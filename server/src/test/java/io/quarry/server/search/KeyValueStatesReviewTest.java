@@ -147,4 +147,19 @@ class KeyValueStatesReviewTest {
       assertThat(byScan).as(index + ": the fallback to pages ran").isLessThan(LONG_KEYS);
     }
   }
+
+  /**
+   * In blocks, an index whose sourcetype extracts the field at index time (the benchmark's {@code
+   * sessions_range_indexed} layout) sends every block to the page path ({@code run.mayHaveField});
+   * the plan cannot know the index's sourcetypes, so explain names the fused path with where it
+   * runs — blocks with no index-time value — not as if every event took it.
+   */
+  @Test
+  void explainSaysWhereTheFusedPathRunsWhereNoEventTakesIt() throws Exception {
+    String search = "index=bidx" + STATS;
+    assertThat(aggregated(search)).as("no event aggregated by the scan").isZero();
+    assertThat(server.search().explain(server.search().plan(search, null, null)))
+        .containsEntry("aggregated_by_key_value", "JSESSIONID")
+        .containsEntry("aggregated_by_key_value_where", KeyValueStates.WHERE);
+  }
 }
