@@ -64,14 +64,14 @@ public final class SearchService implements AutoCloseable {
   private final SearchExplain explain;
 
   /** Batch-mode drivers: one thread per core, shared by all searches. */
-  // the search pool for work a search hands it from outside the engine (the export route's
-  // encoding helpers): measured on the account of the search that hands it over (SearchCpu)
-  private final java.util.concurrent.Executor parallel;
-
   private final ExecutorService searchPool =
       Executors.newFixedThreadPool(
           Runtime.getRuntime().availableProcessors(),
           Thread.ofPlatform().name("quarry-search-", 0).daemon(true).factory());
+
+  // the search pool for work a search hands it from outside the engine (the export route's
+  // encoding helpers): measured on the account of the search that hands it over (SearchCpu)
+  private final java.util.concurrent.Executor parallel;
 
   /**
    * A search service over the event indexes of {@code store} and the metric indexes of {@code
