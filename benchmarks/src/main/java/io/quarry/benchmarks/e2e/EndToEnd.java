@@ -244,7 +244,7 @@ public final class EndToEnd implements Callable<Integer> {
     // the store's settings as this build's server resolves them, not as given
     IngestSettings settings =
         IngestSettings.resolve(
-            QuarryProcess.config(
+            ServerConfigFile.text(
                 1,
                 workDir.resolve("data"),
                 format,
@@ -313,7 +313,7 @@ public final class EndToEnd implements Callable<Integer> {
       }
       StoreShape shape = quarry.storeShape("main");
       report.put("quarryStore", shape.report());
-      report.put("quarryJournal", shape.journalReport());
+      report.put("quarryJournal", shape.journal());
       out.printf("Quarry store (index main): %s%n", shape.describe());
       long indexBytes = quarry.indexBytes("main");
       ingest.put("quarryIndexBytes", indexBytes);

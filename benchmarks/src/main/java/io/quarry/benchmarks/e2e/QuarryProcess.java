@@ -22,55 +22,25 @@ import org.apache.lucene.util.IOUtils;
 /**
  * A Quarry server in a child JVM on a fresh data directory, started from this JVM's own class path
  * (the shaded benchmarks jar holds the whole server), listening on a free port of 127.0.0.1. Its
- * output goes to {@code server.log} beside the data directory.
+ * output goes to {@code server.log} beside the data directory. The configuration it writes is
+ * {@link ServerConfigFile}'s; what it reads from {@code /metrics}, {@link MetricsPage}'s.
  */
 final class QuarryProcess implements Closeable {
   static final String PASSWORD = "bench-password";
-
-  /** Defaults everywhere but the port, the data directory and a known password. */
-  static final String CONFIG =
-      """
-      server:
-        bind: 127.0.0.1
-        port: %d
-      dataDir: '%s'
-      indexes: [main, hec]
-      auth:
-        adminPassword: %s
-      search:
-        maxTimeSeconds: 3600
-      storage:%s
-        indexes:
-          main: {format: %s}
-          hec: {format: %s}
-      """;
-
-  /**
-   * What {@code --indexed-sessions} adds: {@code access_combined}'s built-in index extraction (the
-   * same regex, so its four fields still come from the hand-written parser) and JSESSIONID.
-   */
-  static final String INDEXED_SESSIONS =
-      """
-      sourcetypes:
-        access_combined:
-          indexExtractions:
-            - type: regex
-              regex: '^(?<clientip>\\S+) \\S+ \\S+ \\[[^\\]]+\\] "(?<method>[A-Z]+) (?<uri_path>[^\\s?"]*)[^"]*" (?<status>\\d{3}) '
-            - type: regex
-              regex: '%s'
-      """;
 
   private final Process process;
   private final URI uri;
   private final Path dataDir;
   private final Path workDir;
   private final List<QuarryClient> clients = new CopyOnWriteArrayList<>(); // closed with it
+  private final MetricsPage metrics;
 
   private QuarryProcess(Process process, URI uri, Path dataDir, Path workDir) {
     this.process = process;
     this.uri = uri;
     this.dataDir = dataDir;
     this.workDir = workDir;
+    this.metrics = new MetricsPage(uri);
   }
 
   /**
@@ -103,7 +73,9 @@ final class QuarryProcess implements Closeable {
     }
     Path config = workDir.resolve("quarry.yml");
     Files.writeString(
-        config, config(port, dataDir, format, blockEvents, journalCompression, indexedSessions));
+        config,
+        ServerConfigFile.text(
+            port, dataDir, format, blockEvents, journalCompression, indexedSessions));
     Process process =
         new ProcessBuilder(
                 command(
@@ -120,57 +92,6 @@ final class QuarryProcess implements Closeable {
     QuarryProcess server = new QuarryProcess(process, uri, dataDir, workDir);
     server.awaitReady();
     return server;
-  }
-
-  /**
-   * The server's configuration: port {@code port}, data in {@code dataDir}, the indexes' {@code
-   * format}, {@code blockEvents} and {@code journalCompression} (null: not set, the server's
-   * default), the compaction settings of this JVM's properties ({@link #compactionSettings}) and
-   * {@link #INDEXED_SESSIONS} when {@code indexedSessions}.
-   */
-  static String config(
-      int port,
-      Path dataDir,
-      String format,
-      Integer blockEvents,
-      String journalCompression,
-      boolean indexedSessions) {
-    return CONFIG.formatted(
-            port,
-            dataDir.toAbsolutePath().toString().replace("'", "''"),
-            PASSWORD,
-            (blockEvents == null ? "" : "\n  blockEvents: " + blockEvents)
-                + (journalCompression == null
-                    ? ""
-                    : "\n  journalCompression: " + journalCompression)
-                + compactionSettings(),
-            format,
-            format)
-        + (indexedSessions ? INDEXED_SESSIONS.formatted(QuerySuite.SESSIONS_EXTRACTION) : "");
-  }
-
-  /** Harness properties {@code quarry.storage.compaction.<key>} set {@code storage.compaction}. */
-  static final String COMPACTION_PREFIX = "quarry.storage.compaction.";
-
-  /**
-   * The server's {@code storage.compaction} settings (its lines of the storage section, or none):
-   * those the harness is given as {@code -Dquarry.storage.compaction.<key>=<value>} ({@code
-   * mode=inline}, {@code idleMillis}, {@code idleMinBytes}, {@code pendingBytes}; the config
-   * reference, conf/quarry.yml, says what each means).
-   */
-  static String compactionSettings() {
-    StringBuilder lines = new StringBuilder();
-    for (String name : System.getProperties().stringPropertyNames()) {
-      if (name.startsWith(COMPACTION_PREFIX)) {
-        lines
-            .append("\n    ")
-            .append(name.substring(COMPACTION_PREFIX.length()))
-            .append(": '")
-            .append(System.getProperty(name).replace("'", "''"))
-            .append("'");
-      }
-    }
-    return lines.isEmpty() ? "" : "\n  compaction:" + lines;
   }
 
   /**
@@ -239,7 +160,8 @@ final class QuarryProcess implements Closeable {
     command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
     // storage settings given to the harness (-Dquarry.storage.termFilters=true) reach Quarry too
     for (String name : System.getProperties().stringPropertyNames()) {
-      if (name.startsWith("quarry.storage.") && !name.startsWith(COMPACTION_PREFIX)) {
+      if (name.startsWith("quarry.storage.")
+          && !name.startsWith(ServerConfigFile.COMPACTION_PREFIX)) {
         command.add("-D" + name + "=" + System.getProperty(name));
       }
     }
@@ -337,77 +259,17 @@ final class QuarryProcess implements Closeable {
   }
 
   /**
-   * The CPU the server's searches' own threads have spent so far, in nanoseconds: {@code
-   * quarry_search_cpu_seconds_sum} on {@code /metrics} (each search's thread CPU, measured per
-   * slice by the server, without the JIT's and the collector's threads), or -1 from a server that
-   * does not report it (before session 41).
+   * The CPU the server's searches' own threads have spent so far, in nanoseconds, or -1 from a
+   * server that does not report it ({@link MetricsPage#searchCpuNanos}).
    */
   long searchCpuNanos() {
-    try {
-      HttpResponse<String> response =
-          metricsHttp.send(
-              HttpRequest.newBuilder(uri.resolve("/metrics")).build(),
-              HttpResponse.BodyHandlers.ofString());
-      return response.statusCode() == 200 ? searchCpuNanos(response.body()) : -1;
-    } catch (IOException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
-    }
+    return metrics.searchCpuNanos();
   }
 
-  /** {@code quarry_search_cpu_seconds_sum} of a {@code /metrics} page in nanoseconds, or -1. */
-  static long searchCpuNanos(String metrics) {
-    for (String line : metrics.split("\n")) {
-      if (line.startsWith("quarry_search_cpu_seconds_sum")) {
-        String value = line.substring(line.lastIndexOf(' ') + 1).strip();
-        return Math.round(Double.parseDouble(value) * 1e9);
-      }
-    }
-    return -1;
-  }
-
-  /**
-   * The server JVM's total JIT compilation time so far in milliseconds: the sum of {@code
-   * jvm_compilation_time_ms_total} on {@code /metrics} (Micrometer's {@code JvmCompilationMetrics},
-   * {@code CompilationMXBean.getTotalCompilationTime}).
-   */
+  /** The server JVM's total JIT compilation time so far in milliseconds ({@link MetricsPage}). */
   long compilationMillis() {
-    try {
-      HttpResponse<String> response =
-          metricsHttp.send(
-              HttpRequest.newBuilder(uri.resolve("/metrics")).build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new IOException("/metrics answered " + response.statusCode());
-      }
-      return compilationMillis(response.body());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return metrics.compilationMillis();
   }
-
-  /** The sum of the {@code jvm_compilation_time_ms_total} samples of a Prometheus text page. */
-  static long compilationMillis(String metrics) throws IOException {
-    double total = 0;
-    boolean found = false;
-    for (String line : metrics.split("\n")) {
-      if (line.startsWith("jvm_compilation_time_ms_total")) {
-        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        found = true;
-      }
-    }
-    if (!found) {
-      throw new IOException("/metrics has no jvm_compilation_time_ms_total (an older server?)");
-    }
-    return (long) total;
-  }
-
-  private final HttpClient metricsHttp = HttpClient.newHttpClient();
 
   /** Bytes on disk under the index's directory. */
   long indexBytes(String index) throws IOException {

@@ -20,9 +20,14 @@ import java.util.TreeSet;
  * the ingest record has to hold to tell one store from another. Until session 41 it was read from
  * the bucket directories, the server listing neither the layout version nor segments.
  *
+ * <p>The journal's kinds summed over the buckets are the server's ({@code journal} of the index's
+ * entry, {@code rest.IndexRoutes}), not summed again here; the report writes the client's {@link
+ * JournalSummary} records as they are, so a field the API adds reaches the report without a copy.
+ *
  * @param buckets one per bucket, in the server's order (by id)
+ * @param journal the index's journal by kind, summed over its buckets by the server
  */
-record StoreShape(List<Bucket> buckets) {
+record StoreShape(List<Bucket> buckets, List<JournalSummary> journal) {
   /**
    * One bucket.
    *
@@ -49,6 +54,7 @@ record StoreShape(List<Bucket> buckets) {
 
   StoreShape {
     buckets = List.copyOf(buckets);
+    journal = List.copyOf(journal);
   }
 
   /** The shape of {@code index} as the server lists it. */
@@ -63,7 +69,7 @@ record StoreShape(List<Bucket> buckets) {
               bucket.documents(),
               bucket.journal()));
     }
-    return new StoreShape(buckets);
+    return new StoreShape(buckets, index.journal());
   }
 
   /** The layouts of the buckets that hold segments, each once, sorted ({@code blocks 3}). */
@@ -75,41 +81,6 @@ record StoreShape(List<Bucket> buckets) {
       }
     }
     return String.join(", ", layouts);
-  }
-
-  /** The journals of every bucket, one entry per kind, their segments and bytes summed. */
-  List<JournalSummary> journal() {
-    List<JournalSummary> kinds = new ArrayList<>();
-    for (Bucket bucket : buckets) {
-      for (JournalSummary kind : bucket.journal()) {
-        int at = -1;
-        for (int i = 0; i < kinds.size() && at < 0; i++) {
-          JournalSummary seen = kinds.get(i);
-          if (seen.codec().equals(kind.codec())
-              && seen.level() == kind.level()
-              && seen.compact() == kind.compact()
-              && seen.formatVersion() == kind.formatVersion()) {
-            at = i;
-          }
-        }
-        if (at < 0) {
-          kinds.add(kind);
-        } else {
-          JournalSummary seen = kinds.get(at);
-          kinds.set(
-              at,
-              new JournalSummary(
-                  seen.codec(),
-                  seen.level(),
-                  seen.compact(),
-                  seen.formatVersion(),
-                  seen.segments() + kind.segments(),
-                  seen.bytes() + kind.bytes(),
-                  seen.rawBytes() + kind.rawBytes()));
-        }
-      }
-    }
-    return kinds;
   }
 
   /** One line: each bucket's layout and segments, then what the journal holds. */
@@ -161,28 +132,7 @@ record StoreShape(List<Bucket> buckets) {
       entry.put("segments", bucket.segments());
       entry.put("documents", bucket.documents());
       entry.put("fastSegments", bucket.fastSegments());
-      entry.put("journal", journalReport(bucket.journal()));
-      report.add(entry);
-    }
-    return report;
-  }
-
-  /** For the JSON report: the store's journal by kind, summed over its buckets. */
-  List<Map<String, Object>> journalReport() {
-    return journalReport(journal());
-  }
-
-  private static List<Map<String, Object>> journalReport(List<JournalSummary> kinds) {
-    List<Map<String, Object>> report = new ArrayList<>();
-    for (JournalSummary kind : kinds) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("codec", kind.codec());
-      entry.put("level", kind.level());
-      entry.put("compact", kind.compact());
-      entry.put("formatVersion", kind.formatVersion());
-      entry.put("segments", kind.segments());
-      entry.put("bytes", kind.bytes());
-      entry.put("rawBytes", kind.rawBytes());
+      entry.put("journal", bucket.journal()); // the client's records, as Jackson writes them
       report.add(entry);
     }
     return report;

@@ -24,7 +24,7 @@ class IngestSettingsTest {
   }
 
   private static String config(String format, Integer blockEvents, String compression) {
-    return QuarryProcess.config(
+    return ServerConfigFile.text(
         1, Path.of("/nowhere/data"), format, blockEvents, compression, false);
   }
 

@@ -148,6 +148,11 @@ public final class IndexStore implements Closeable {
     return name;
   }
 
+  /** The options the index was opened with: its compression, bucket limits and retention. */
+  public IndexOptions options() {
+    return options;
+  }
+
   /** The directory of bucket {@code id} (for {@code | dbinspect}'s path). */
   public Path bucketPath(long id) {
     return bucketsPath.resolve(Long.toString(id));

@@ -26,6 +26,7 @@ public final class AdmittedSearch implements AutoCloseable {
   private final AuditTrail audit;
   private final long startedNanos = System.nanoTime();
   private final AtomicBoolean recorded = new AtomicBoolean();
+  private volatile Duration planningCpu = Duration.ZERO;
 
   private AdmittedSearch(
       Access access, String query, String id, SearchQuotas.Slot slot, AuditTrail audit) {
@@ -93,12 +94,24 @@ public final class AdmittedSearch implements AutoCloseable {
    * in the audit trail.
    */
   public SearchPlan plan(java.util.function.Supplier<SearchPlan> planner) {
+    long before = io.quarry.server.search.SearchCpu.threadNanos();
     try {
       return planner.get();
     } catch (RuntimeException refused) {
       failed(null, refused);
       throw refused;
+    } finally {
+      planningCpu = Duration.ofNanos(io.quarry.server.search.SearchCpu.threadNanos() - before);
     }
+  }
+
+  /**
+   * The CPU {@link #plan} spent on its thread (parsing, expanding, its subsearches), for the
+   * search's {@code cpuMs}: the caller hands it to the search's control ({@code
+   * SearchControl#planningCpu}).
+   */
+  public Duration planningCpu() {
+    return planningCpu;
   }
 
   /** The time limit of this search: {@code requested}, at most the roles' {@code srchMaxTime}. */

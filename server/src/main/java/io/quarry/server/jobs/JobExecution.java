@@ -75,6 +75,7 @@ final class JobExecution {
         return;
       }
       job.started();
+      job.control().planningCpu(admitted.planningCpu());
       try {
         SearchStats stats =
             search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page);

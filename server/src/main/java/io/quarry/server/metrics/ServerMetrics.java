@@ -86,14 +86,16 @@ public final class ServerMetrics implements Closeable {
   }
 
   /**
-   * {@code quarry_search_cpu_seconds}: the CPU each finished search's own threads spent (its driver
-   * thread and its tasks on the search pool, measured per slice: {@code search.SearchCpu}), apart
-   * from the process's JIT and garbage collection; {@code _sum} over {@code _count} is the CPU per
-   * search.
+   * {@code quarry_search_cpu_seconds{outcome}}: the CPU each search's own threads spent (its
+   * planning, its driver thread and its tasks on the search pool, measured per slice: {@code
+   * search.SearchCpu}), apart from the process's JIT and garbage collection, by outcome as {@code
+   * quarry_searches_seconds}: {@code completed}, {@code failed}, {@code cancelled}; {@code _sum}
+   * over {@code _count} is the CPU per search.
    */
-  public void searchCpu(Duration cpu) {
+  public void searchCpu(String outcome, Duration cpu) {
     Timer.builder("quarry.search.cpu")
         .description("CPU spent by searches' own threads")
+        .tag("outcome", outcome)
         .register(registry)
         .record(cpu);
   }

@@ -64,7 +64,8 @@ public final class FieldRoutes {
               () ->
                   SearchRequest.plan(
                       search, access, summary, request.earliest(), request.latest(), false, true));
-      io.quarry.server.search.SearchControl control = new io.quarry.server.search.SearchControl();
+      io.quarry.server.search.SearchControl control =
+          new io.quarry.server.search.SearchControl().planningCpu(admitted.planningCpu());
       try {
         stats =
             search.run(summary, plan, admitted.timeLimit(search.maxTime()), control, pages::add);

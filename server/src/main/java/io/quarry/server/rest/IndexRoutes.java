@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.codecs.store.BucketInfo;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexStore;
-import io.quarry.codecs.store.JournalKind;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
@@ -63,30 +62,9 @@ public final class IndexRoutes {
       }
       IndexStore index = store.index(name);
       List<BucketInfo> buckets = index.buckets();
-      long events = 0;
-      long bytes = 0;
-      long raw = 0;
-      long journal = 0;
-      int segments = 0;
-      java.util.TreeSet<String> layouts = new java.util.TreeSet<>();
-      List<JournalKind> journals = new ArrayList<>();
-      long earliest = Long.MAX_VALUE;
-      long latest = Long.MIN_VALUE;
+      IndexTotals totals = IndexTotals.of(buckets);
       List<Map<String, Object>> bucketList = new ArrayList<>();
       for (BucketInfo bucket : buckets) {
-        events += bucket.events();
-        bytes += bucket.bytes();
-        raw += bucket.journalRawBytes();
-        journal += bucket.journalBytes();
-        segments += bucket.segments();
-        if (bucket.segments() > 0) {
-          layouts.add(bucket.layout());
-        }
-        bucket.journals().forEach(kind -> JournalKind.addTo(journals, kind));
-        if (bucket.events() > 0) {
-          earliest = Math.min(earliest, bucket.minTime());
-          latest = Math.max(latest, bucket.maxTime());
-        }
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("id", bucket.id());
         entry.put("state", bucket.state());
@@ -99,22 +77,26 @@ public final class IndexRoutes {
         entry.put("layoutVersion", bucket.layoutVersion());
         entry.put("segments", bucket.segments());
         entry.put("documents", bucket.documents());
-        entry.put("journal", journals(bucket.journals()));
+        entry.put("journal", bucket.journals()); // JournalKind records, as Jackson writes them
         bucketList.add(entry);
       }
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("name", name);
-      entry.put("events", events);
-      entry.put("earliestMicros", events == 0 ? null : earliest);
-      entry.put("latestMicros", events == 0 ? null : latest);
-      entry.put("bytesOnDisk", bytes);
-      entry.put("journalRawBytes", raw);
-      entry.put("journalBytes", journal);
-      entry.put("diskToRawRatio", raw == 0 ? null : (double) bytes / raw);
+      entry.put("events", totals.events());
+      entry.put("earliestMicros", totals.earliest());
+      entry.put("latestMicros", totals.latest());
+      entry.put("bytesOnDisk", totals.bytes());
+      entry.put("journalRawBytes", totals.journalRawBytes());
+      entry.put("journalBytes", totals.journalBytes());
+      entry.put(
+          "diskToRawRatio",
+          totals.journalRawBytes() == 0
+              ? null
+              : (double) totals.bytes() / totals.journalRawBytes());
       entry.put("bytesByKind", index.bytesByKind());
-      entry.put("segments", segments);
-      entry.put("layouts", List.copyOf(layouts));
-      entry.put("journal", journals(journals));
+      entry.put("segments", totals.segments());
+      entry.put("layouts", totals.layouts());
+      entry.put("journal", totals.journal());
       entry.put("quarantinedBuckets", index.quarantinedBuckets());
       io.quarry.codecs.store.CompactionStatus compaction = index.compaction();
       entry.put(
@@ -174,22 +156,5 @@ public final class IndexRoutes {
     }
     exchange.json(
         HttpResponseStatus.OK, Map.of("indexes", indexes, "metricIndexes", metricIndexes));
-  }
-
-  /** The {@code journal} list of an index or bucket: one object per kind of journal. */
-  private static List<Map<String, Object>> journals(List<JournalKind> kinds) {
-    List<Map<String, Object>> list = new ArrayList<>();
-    for (JournalKind kind : kinds) {
-      Map<String, Object> entry = new LinkedHashMap<>();
-      entry.put("codec", kind.codec());
-      entry.put("level", kind.level());
-      entry.put("compact", kind.compact());
-      entry.put("formatVersion", kind.formatVersion());
-      entry.put("segments", kind.segments());
-      entry.put("bytes", kind.bytes());
-      entry.put("rawBytes", kind.rawBytes());
-      list.add(entry);
-    }
-    return list;
   }
 }

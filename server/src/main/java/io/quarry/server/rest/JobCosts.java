@@ -17,6 +17,20 @@ import java.util.Map;
 final class JobCosts {
   private JobCosts() {}
 
+  /**
+   * The few costs a streamed search's JSON answer ends with ({@code POST /api/v1/search}: {@code
+   * "costs"}), named as the inspector's: events read and matched, rows, elapsed and CPU ms.
+   */
+  static Map<String, Object> brief(SearchStats stats) {
+    Map<String, Object> costs = new LinkedHashMap<>();
+    costs.put("eventsRead", stats.eventsRead());
+    costs.put("eventsMatched", stats.eventsMatched());
+    costs.put("rows", stats.rows());
+    costs.put("elapsedMs", stats.elapsed().toMillis());
+    costs.put("cpuMs", stats.cpu().toNanos() / 1e6);
+    return costs;
+  }
+
   /** The {@code costs} object of the inspector's body. */
   static Map<String, Object> of(SearchStats stats) {
     Map<String, Object> costs = new LinkedHashMap<>();

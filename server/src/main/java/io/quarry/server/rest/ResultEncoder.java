@@ -21,7 +21,8 @@ import java.util.Locale;
  * route sends each call's bytes as one chunk; the wire benchmark measures them):
  *
  * <ul>
- *   <li>JSON: {@code {"pages":[{"fields":[{"name","type"}],"rows":[[…]]}, …],"messages":[…]}} — the
+ *   <li>JSON: {@code {"pages":[{"fields":[{"name","type"}],"rows":[[…]]}, …],"messages":[…],
+ *       "costs":{…}}} (costs where the caller gives them: the streaming route's search's) — the
  *       schema travels with every page, since a search over events can find new fields as it goes;
  *   <li>NDJSON: one JSON object per row, typed values, nulls left out;
  *   <li>CSV: a header, then one line per row;
@@ -163,6 +164,16 @@ public final class ResultEncoder implements AutoCloseable {
 
   /** The bytes that end the stream, with the search's messages where the format has room. */
   public byte[] finish(List<String> messages) throws IOException {
+    return finish(messages, null);
+  }
+
+  /**
+   * The bytes that end the stream, with the search's messages and {@code costs} (null: none) where
+   * the format has room: JSON's {@code "costs"} member after {@code "messages"}; NDJSON, whose
+   * every line is a row, CSV and Arrow have none.
+   */
+  public byte[] finish(List<String> messages, java.util.Map<String, Object> costs)
+      throws IOException {
     if (!schemaFixed) {
       oneSchema.wholeDoublesAsLong(); // every row is held: no later fraction to lose
       fixSchema(); // a short result: every row was held (none at all: an empty header line)
@@ -175,6 +186,10 @@ public final class ResultEncoder implements AutoCloseable {
         json.writeRaw("],\"messages\":");
         json.setCodec(JSON);
         json.writeObject(messages);
+        if (costs != null) {
+          json.writeRaw(",\"costs\":");
+          json.writeObject(costs);
+        }
         json.writeRaw("}");
       }
     } else if (format == Format.CSV || format == Format.ARROW) {

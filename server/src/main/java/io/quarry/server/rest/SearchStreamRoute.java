@@ -126,7 +126,7 @@ public final class SearchStreamRoute {
     }
 
     void finish(SearchStats stats) throws IOException {
-      send(encoder.finish(stats.messages()));
+      send(encoder.finish(stats.messages(), JobCosts.brief(stats)));
       stream().finish();
     }
 

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.quarry.codecs.store.BucketInfo;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.auth.Access;
 import io.quarry.server.auth.Authenticator;
@@ -23,8 +22,10 @@ import java.util.Map;
  * Splunk's {@code data/indexes} (what {@code service.indexes} of its SDKs lists), under {@code
  * /services} and {@code /servicesNS/{owner}/{app}}: {@code GET} the event indexes the caller may
  * search, or one by name, with Splunk's {@code totalEventCount}, {@code currentDBSizeMB}, {@code
- * minTime}/{@code maxTime} and {@code datatype}. Indexes are declared in the configuration; {@code
- * POST} (create) answers 400 saying so rather than pretending.
+ * minTime}/{@code maxTime}, {@code datatype}, {@code isReady} and the retention ({@code
+ * maxTotalDataSizeMB}, {@code frozenTimePeriodInSecs}: 0 when the index keeps everything), its
+ * totals the same as {@code GET /api/v1/indexes}' ({@link IndexTotals}). Indexes are declared in
+ * the configuration; {@code POST} (create) answers 400 saying so rather than pretending.
  */
 public final class SplunkIndexRoutes {
   private static final String PATH = "data/indexes";
@@ -82,28 +83,25 @@ public final class SplunkIndexRoutes {
   }
 
   private SplunkEntities.Entity entity(String name) throws IOException {
-    long events = 0;
-    long bytes = 0;
-    long earliest = Long.MAX_VALUE;
-    long latest = Long.MIN_VALUE;
-    List<BucketInfo> buckets = store.index(name).buckets();
-    for (BucketInfo bucket : buckets) {
-      events += bucket.events();
-      bytes += bucket.bytes();
-      if (bucket.events() > 0) {
-        earliest = Math.min(earliest, bucket.minTime());
-        latest = Math.max(latest, bucket.maxTime());
-      }
-    }
+    io.quarry.codecs.store.IndexStore index = store.index(name);
+    IndexTotals totals = IndexTotals.of(index.buckets());
+    io.quarry.codecs.store.IndexOptions options = index.options();
     Map<String, Object> content = new LinkedHashMap<>();
-    content.put("totalEventCount", events);
-    content.put("currentDBSizeMB", bytes / (1024 * 1024));
-    content.put("minTime", events == 0 ? "" : iso(earliest));
-    content.put("maxTime", events == 0 ? "" : iso(latest));
+    content.put("totalEventCount", totals.events());
+    content.put("currentDBSizeMB", totals.bytes() / (1024 * 1024));
+    content.put("minTime", totals.events() == 0 ? "" : iso(totals.earliestMicros()));
+    content.put("maxTime", totals.events() == 0 ? "" : iso(totals.latestMicros()));
     content.put("datatype", "event");
     content.put("disabled", false);
     content.put("isInternal", name.startsWith("_"));
-    content.put("numBuckets", buckets.size());
+    content.put("isReady", true);
+    content.put("numBuckets", totals.buckets());
+    // retention (storage.indexes.<name>.maxTotalBytes, maxAgeDays); 0 where none is set: the index
+    // keeps everything (Splunk has no such value: its defaults are 500,000 MB and six years)
+    content.put(
+        "maxTotalDataSizeMB", options.maxTotalBytes().map(b -> b / (1024 * 1024)).orElse(0L));
+    content.put(
+        "frozenTimePeriodInSecs", options.maxAge().map(java.time.Duration::toSeconds).orElse(0L));
     return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
   }
 

@@ -50,7 +50,11 @@ final class StreamedSearch {
       Ending ending,
       boolean everyEventField)
       throws IOException {
-    SearchControl control = new SearchControl().summaryLoggedLater().sid(admitted.id());
+    SearchControl control =
+        new SearchControl()
+            .summaryLoggedLater()
+            .sid(admitted.id())
+            .planningCpu(admitted.planningCpu());
     if (everyEventField) {
       control.everyEventField();
     }

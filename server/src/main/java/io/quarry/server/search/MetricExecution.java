@@ -94,33 +94,14 @@ final class MetricExecution {
               + " rows (search.maxResultRows); narrow the search");
     }
     io.quarry.codecs.metricstore.MetricScanStats scan = result.scan();
-    return new SearchStats(
+    return SearchStats.ofMetricScan(
         indexes,
-        (int) scan.buckets(),
-        (int) scan.bucketsSkipped(),
-        0,
-        0,
-        scan.points(),
+        scan,
         rows,
         emitted,
-        true,
         Duration.ofNanos(System.nanoTime() - started),
-        io.quarry.codecs.store.ScanStats.Costs.NONE,
-        Duration.ZERO,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
         stages.stages(),
-        messages,
-        java.util.Optional.of(scan),
-        0,
-        Duration.ZERO); // SearchExecution adds the search's CPU
+        messages); // SearchService adds the search's CPU
   }
 
   /**
@@ -217,32 +198,13 @@ final class MetricExecution {
               + " s (max_time, search.maxTimeSeconds); results cover only the points read until"
               + " then");
     }
-    return new SearchStats(
+    return SearchStats.ofMetricScan(
         indexes,
-        (int) scan.buckets(),
-        (int) scan.bucketsSkipped(),
-        0,
-        0,
-        scan.points(),
+        scan,
         fed,
         collector.rows(),
-        true,
         Duration.ofNanos(System.nanoTime() - started),
-        io.quarry.codecs.store.ScanStats.Costs.NONE,
-        Duration.ZERO,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
         stages.stages(),
-        messages,
-        java.util.Optional.of(scan),
-        0,
-        Duration.ZERO); // SearchExecution adds the search's CPU
+        messages); // SearchService adds the search's CPU
   }
 }

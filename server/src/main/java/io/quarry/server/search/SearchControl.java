@@ -41,6 +41,21 @@ public final class SearchControl {
   private final LongAdder blocksCountedByCodePairs = new LongAdder();
 
   private volatile boolean everyEventField;
+  private volatile Duration planningCpu = Duration.ZERO;
+
+  /**
+   * The CPU planning this search spent before it ran (its parse, expansion and subsearches,
+   * measured by the caller: {@code auth.AdmittedSearch#plan}); the search's {@code cpuMs} adds it.
+   */
+  public SearchControl planningCpu(Duration spent) {
+    this.planningCpu = java.util.Objects.requireNonNull(spent, "spent is null");
+    return this;
+  }
+
+  /** The CPU planning this search spent, zero when its caller did not measure it. */
+  public Duration planningCpu() {
+    return planningCpu;
+  }
 
   /**
    * The answer's events carry every field they have, their search-time extractions included (by

@@ -26,13 +26,19 @@ import java.util.concurrent.locks.LockSupport;
  * a cancelled search — is left out), and a task queued but not started when the search ended (it
  * returns at once, the search being done) is not counted.
  *
+ * <p>A metric search's scan reads its parallel slices through the same view ({@code
+ * MetricSearch.on}). While the search runs, its thread and its measured tasks know it as the {@link
+ * #current} search, so work handed to the pool from inside the search without a view of its own —
+ * the export route's encoding helpers, called with a page of the answer ({@link #onCurrent}) — is
+ * counted too. Planning, which runs before the search starts, is measured by its caller ({@link
+ * #threadNanos}, {@code auth.AdmittedSearch#plan}) and added by {@code SearchService.run}.
+ *
  * <p>What it leaves out: the JIT's compiler threads and the garbage collector's (which the
- * process's CPU includes, and which a small query's runs mostly are), and work the search does on
- * pools other than the search pool (a metric search's scan, which reads on the pool its {@code
- * MetricSearch} was given). A search run inside another search's task (a subsearch) counts in both.
- * Where the JVM cannot measure thread CPU it is {@link Duration#ZERO}.
+ * process's CPU includes, and which a small query's runs mostly are). A search run inside another
+ * search's task (a subsearch) counts in both. Where the JVM cannot measure thread CPU it is {@link
+ * Duration#ZERO}.
  */
-final class SearchCpu {
+public final class SearchCpu {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final boolean MEASURED =
       THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
@@ -47,15 +53,52 @@ final class SearchCpu {
   private final AtomicInteger running = new AtomicInteger();
   private final ExecutorService pool;
   private final long started;
+  // the search this thread ran before this one started on it (an outer search, for a subsearch)
+  private final SearchCpu outer;
+
+  /** The search each thread is running now, if any: its own thread's, and its tasks'. */
+  private static final ThreadLocal<SearchCpu> CURRENT = new ThreadLocal<>();
 
   private SearchCpu(ExecutorService searchPool) {
     this.pool = new Measured(requireNonNull(searchPool, "searchPool is null"));
     this.started = now();
+    this.outer = CURRENT.get();
   }
 
-  /** Starts measuring a search that runs on this thread and hands tasks to {@code searchPool}. */
+  /**
+   * Starts measuring a search that runs on this thread and hands tasks to {@code searchPool}; until
+   * {@link #stop} it is this thread's {@link #current} search.
+   */
   static SearchCpu start(ExecutorService searchPool) {
-    return new SearchCpu(searchPool);
+    SearchCpu cpu = new SearchCpu(searchPool);
+    CURRENT.set(cpu);
+    return cpu;
+  }
+
+  /** The search this thread runs now (its own thread, or one of its tasks), or null. */
+  static SearchCpu current() {
+    return CURRENT.get();
+  }
+
+  /**
+   * An executor that runs each task on {@code searchPool}, measured on the account of the search
+   * the handing thread runs at that moment ({@link #current}); a task handed over outside any
+   * search is run as it is.
+   */
+  static java.util.concurrent.Executor onCurrent(ExecutorService searchPool) {
+    requireNonNull(searchPool, "searchPool is null");
+    return task -> {
+      SearchCpu search = CURRENT.get();
+      (search == null ? searchPool : search.pool).execute(task);
+    };
+  }
+
+  /**
+   * The CPU this thread has spent since it started, in nanoseconds (0 where the JVM does not
+   * measure it): read twice around work done for a search outside its run, such as its planning.
+   */
+  public static long threadNanos() {
+    return now();
   }
 
   /** The search pool, each task it runs for this search measured. */
@@ -64,10 +107,16 @@ final class SearchCpu {
   }
 
   /**
-   * The CPU spent so far: this thread's since {@link #start} (call it on the thread that started),
-   * and the pool's tasks that finished.
+   * The CPU spent so far: this thread's since {@link #start} (call it once, on the thread that
+   * started), and the pool's tasks that finished. The thread's current search is again the one it
+   * ran before.
    */
   Duration stop() {
+    if (outer == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(outer);
+    }
     if (!MEASURED) {
       return Duration.ZERO;
     }
@@ -96,11 +145,18 @@ final class SearchCpu {
       delegate.execute(
           () -> {
             running.incrementAndGet();
-            long before = now();
+            SearchCpu before = CURRENT.get();
+            CURRENT.set(SearchCpu.this);
+            long started = now();
             try {
               task.run();
             } finally {
-              nanos.add(now() - before);
+              nanos.add(now() - started);
+              if (before == null) {
+                CURRENT.remove();
+              } else {
+                CURRENT.set(before);
+              }
               running.decrementAndGet();
             }
           });

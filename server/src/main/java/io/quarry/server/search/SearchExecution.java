@@ -38,7 +38,6 @@ final class SearchExecution {
   private final Clock clock;
   private final long maxResultRows;
   private final io.quarry.server.search.metric.MetricSearch metricSearch;
-  private final ExecutorService searchPool;
   private final PhysicalPlanner physical;
 
   SearchExecution(
@@ -49,7 +48,6 @@ final class SearchExecution {
       Clock clock,
       long maxResultRows,
       io.quarry.server.search.metric.MetricSearch metricSearch,
-      ExecutorService searchPool,
       PhysicalPlanner physical) {
     this.store = requireNonNull(store, "store is null");
     this.sourcetypes = requireNonNull(sourcetypes, "sourcetypes is null");
@@ -58,14 +56,15 @@ final class SearchExecution {
     this.clock = requireNonNull(clock, "clock is null");
     this.maxResultRows = maxResultRows;
     this.metricSearch = requireNonNull(metricSearch, "metricSearch is null");
-    this.searchPool = requireNonNull(searchPool, "searchPool is null");
     this.physical = requireNonNull(physical, "physical is null");
   }
 
   /**
    * Runs {@code plan} under {@code control}, its operators' memory on {@code memory}, handing
    * result pages to {@code pages}; what {@code mstats append=true} commands read is added up in
-   * {@code appended}.
+   * {@code appended}; every task it hands the search pool (a metric scan's slices among them) goes
+   * through {@code cpu}'s view of the pool, whose CPU the caller adds ({@link
+   * SearchStats#withCpu}).
    */
   SearchStats execute(
       SearchPlan plan,
@@ -73,13 +72,14 @@ final class SearchExecution {
       Consumer<Page> pages,
       io.quarry.plugin.api.data.MemoryAccount memory,
       java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
-          appended)
+          appended,
+      SearchCpu cpu)
       throws IOException {
     long started = System.nanoTime();
-    SearchCpu cpu = SearchCpu.start(searchPool);
+    io.quarry.server.search.metric.MetricSearch metricSearch = this.metricSearch.on(cpu.pool());
     List<String> pluginWarnings = java.util.Collections.synchronizedList(new ArrayList<>());
     Evaluator evaluator =
-        evaluator(appended)
+        evaluator(metricSearch, appended)
             .withResources(
                 new io.quarry.ql.exec.SearchResources(
                     memory, control::cancelled, pluginWarnings::add, control::shouldStop))
@@ -89,8 +89,7 @@ final class SearchExecution {
     if (plan.generator().orElse(null) instanceof io.quarry.ql.ast.MetricCommand metric) {
       // mstats, mcatalog, mpreview: over metric indexes, with this search's evaluator
       return new MetricExecution(metricSearch, maxResultRows)
-          .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory)
-          .withCpu(cpu.stop());
+          .execute(plan, metric, control, pages, evaluator, pluginWarnings, memory);
     }
     List<String> messages = new ArrayList<>();
     List<String> indexes = store.resolve(plan.indexPatterns());
@@ -157,7 +156,7 @@ final class SearchExecution {
             messages,
             java.util.Optional.empty(),
             0,
-            cpu.stop());
+            Duration.ZERO); // SearchService adds the search's CPU
     return stats;
   }
 
@@ -261,6 +260,7 @@ final class SearchExecution {
    * reads is added up in {@code appended}.
    */
   private Evaluator evaluator(
+      io.quarry.server.search.metric.MetricSearch metricSearch,
       java.util.concurrent.atomic.AtomicReference<io.quarry.codecs.metricstore.MetricScanStats>
           appended) {
     return new Evaluator(clock.instant(), ZoneOffset.UTC, lookups, lookups)

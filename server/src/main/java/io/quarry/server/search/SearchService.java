@@ -69,6 +69,10 @@ public final class SearchService implements AutoCloseable {
           Runtime.getRuntime().availableProcessors(),
           Thread.ofPlatform().name("quarry-search-", 0).daemon(true).factory());
 
+  // the search pool for work a search hands it from outside the engine (the export route's
+  // encoding helpers): measured on the account of the search that hands it over (SearchCpu)
+  private final java.util.concurrent.Executor parallel;
+
   /**
    * A search service over the event indexes of {@code store} and the metric indexes of {@code
    * metricStore}, with the commands of {@code registry} (built-ins and plugins); macros and the
@@ -119,16 +123,9 @@ public final class SearchService implements AutoCloseable {
             host);
     this.execution =
         new SearchExecution(
-            store,
-            sourcetypes,
-            lookups,
-            metrics,
-            clock,
-            maxResultRows,
-            metricSearch,
-            searchPool,
-            physical);
+            store, sourcetypes, lookups, metrics, clock, maxResultRows, metricSearch, physical);
     this.explain = new SearchExplain(store, physical);
+    this.parallel = SearchCpu.onCurrent(searchPool);
   }
 
   /**
@@ -167,7 +164,7 @@ public final class SearchService implements AutoCloseable {
    * are encoded on it in parallel while the request thread encodes and sends its own share.
    */
   public java.util.concurrent.Executor parallel() {
-    return searchPool;
+    return parallel;
   }
 
   /** The longest a search may read events (search.maxTimeSeconds). */
@@ -295,6 +292,8 @@ public final class SearchService implements AutoCloseable {
     long started = System.nanoTime();
     String outcome = "failed";
     io.quarry.plugin.api.data.MemoryAccount account = memory.search();
+    SearchCpu cpu = SearchCpu.start(searchPool);
+    Duration spent = null;
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
       SearchStats stats;
@@ -304,7 +303,7 @@ public final class SearchService implements AutoCloseable {
       try {
         stats =
             execution
-                .execute(plan, control, pages, account, appended)
+                .execute(plan, control, pages, account, appended, cpu)
                 .plusMetricScan(appended.get())
                 .withEventsCollected(PlanCollected.events(plan));
       } catch (RuntimeException e) {
@@ -314,7 +313,8 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // batch-mode slices still running stop at their next check
         throw SearchFailures.of(query, e);
       }
-      metrics.searchCpu(stats.cpu());
+      spent = cpu.stop().plus(control.planningCpu());
+      stats = stats.withCpu(spent);
       if (!control.summaryLoggedLaterAsked()) {
         logSummary(query, stats);
       }
@@ -322,7 +322,13 @@ public final class SearchService implements AutoCloseable {
       return stats;
     } finally {
       account.close(); // whatever the search's operators still hold leaves the breaker
+      if (spent == null) {
+        outcome = control.cancelled() ? "cancelled" : outcome;
+        control.failed(); // (again) so that the slices still running stop before it is measured
+        spent = cpu.stop().plus(control.planningCpu());
+      }
       metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
+      metrics.searchCpu(outcome, spent);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.quarry.server.search;
 
+import static java.util.Objects.requireNonNull;
+
 import io.quarry.ql.exec.StageStats;
 import java.time.Duration;
 import java.util.List;
@@ -87,6 +89,50 @@ public record SearchStats(
   }
 
   /**
+   * The stats of a search of metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}):
+   * the buckets and points its metric scan read, none of an event scan's counters, its CPU zero
+   * until the search adds it ({@link #withCpu}).
+   *
+   * @param matched the points or rows the metric command handed the pipeline
+   */
+  static SearchStats ofMetricScan(
+      List<String> indexes,
+      io.quarry.codecs.metricstore.MetricScanStats scan,
+      long matched,
+      long rows,
+      Duration elapsed,
+      List<StageStats.Stage> stages,
+      List<String> messages) {
+    return new SearchStats(
+        indexes,
+        (int) scan.buckets(),
+        (int) scan.bucketsSkipped(),
+        0,
+        0,
+        scan.points(),
+        matched,
+        rows,
+        true,
+        elapsed,
+        io.quarry.codecs.store.ScanStats.Costs.NONE,
+        Duration.ZERO,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        stages,
+        messages,
+        java.util.Optional.of(scan),
+        0,
+        Duration.ZERO);
+  }
+
+  /**
    * These stats with {@code appended} (what {@code mstats append=true} commands read) added to the
    * metric scan; these stats when it is null.
    */
@@ -96,17 +142,30 @@ public record SearchStats(
     }
     return with(
         java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)),
-        eventsCollected);
+        eventsCollected,
+        cpu);
   }
 
   /** These stats with {@code collected} events written by the search's {@code collect}s. */
   public SearchStats withEventsCollected(long collected) {
-    return collected == eventsCollected ? this : with(metricScan, collected);
+    return collected == eventsCollected ? this : with(metricScan, collected, cpu);
   }
 
+  /** These stats with {@code spent}, the CPU the search's threads spent. */
+  public SearchStats withCpu(Duration spent) {
+    return with(metricScan, eventsCollected, requireNonNull(spent, "spent is null"));
+  }
+
+  /**
+   * The one copy of these stats: every component but the three known only once the search is over
+   * (the metric scan with what {@code mstats append=true} read, the events {@code collect} wrote,
+   * the CPU) kept as it is. Every wither goes through here, so a component added to the record is
+   * copied in one place ({@code SearchStatsTest} checks each wither keeps every other component).
+   */
   private SearchStats with(
       java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
-      long eventsCollected) {
+      long eventsCollected,
+      Duration cpu) {
     return new SearchStats(
         indexes,
         buckets,
@@ -134,37 +193,6 @@ public record SearchStats(
         metricScan,
         eventsCollected,
         cpu);
-  }
-
-  /** These stats with {@code spent}, the CPU the search's threads spent. */
-  public SearchStats withCpu(Duration spent) {
-    return new SearchStats(
-        indexes,
-        buckets,
-        bucketsSkipped,
-        segments,
-        segmentsSkipped,
-        eventsRead,
-        eventsMatched,
-        rows,
-        exactIndexQuery,
-        elapsed,
-        scanCosts,
-        fieldExtraction,
-        eventsByRun,
-        pagesByOrdinal,
-        pagesByEntry,
-        pagesInPlace,
-        groupsHandedWhole,
-        blocksSelectedByWords,
-        blocksCountedByCodePairs,
-        eventsCountedByRex,
-        eventsAggregatedByKeyValue,
-        stages,
-        messages,
-        metricScan,
-        eventsCollected,
-        spent);
   }
 
   /** One line for the log (and so for {@code index=_internal}): what the search cost, by stage. */

@@ -130,7 +130,18 @@ class SearchApiTest {
     String query = "{\"query\": \"index=main | stats count by status | sort status\"}";
     HttpResponse<String> json = streamed("application/json", query);
     assertThat(json.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
-    assertThat(ok(json, 200).toString())
+    com.fasterxml.jackson.databind.node.ObjectNode answer =
+        (com.fasterxml.jackson.databind.node.ObjectNode) ok(json, 200);
+    // the search's costs end the JSON answer: its CPU, elapsed time, events and rows
+    com.fasterxml.jackson.databind.JsonNode costs = answer.remove("costs");
+    assertThat(costs).as(json.body()).isNotNull();
+    assertThat(costs.path("cpuMs").isNumber()).as(json.body()).isTrue();
+    assertThat(costs.path("cpuMs").asDouble()).as(json.body()).isPositive();
+    assertThat(costs.path("elapsedMs").isIntegralNumber()).as(json.body()).isTrue();
+    assertThat(costs.path("eventsRead").asLong()).as(json.body()).isGreaterThanOrEqualTo(3000);
+    assertThat(costs.path("eventsMatched").asLong()).as(json.body()).isGreaterThanOrEqualTo(3000);
+    assertThat(costs.path("rows").asLong()).as(json.body()).isEqualTo(2);
+    assertThat(answer.toString())
         .isEqualTo(
             "{\"pages\":[{\"fields\":[{\"name\":\"status\",\"type\":\"string\"},"
                 + "{\"name\":\"count\",\"type\":\"long\"}],"

@@ -42,6 +42,16 @@ public final class MetricSearch {
     this.threads = Math.max(1, threads);
   }
 
+  /**
+   * These metric searches reading their parallel slices on {@code parallel} instead: one search's
+   * view of the search pool, which measures the CPU its tasks spend ({@code search.SearchCpu}).
+   */
+  public MetricSearch on(java.util.concurrent.Executor parallel) {
+    return parallel == this.parallel || this.parallel == null
+        ? this
+        : new MetricSearch(store, requireNonNull(parallel, "parallel is null"), threads);
+  }
+
   public MetricStore store() {
     return store;
   }
