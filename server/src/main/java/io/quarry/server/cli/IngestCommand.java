@@ -75,7 +75,7 @@ final class IngestCommand implements Callable<Integer> {
       names = "--parallel",
       paramLabel = "N",
       description =
-          "Requests in flight at once (default: the cores + 2, at least 3 and at most 12).")
+          "Requests in flight at once (default: twice the cores, at least 3 and at most 12).")
   int parallel = defaultParallel(Runtime.getRuntime().availableProcessors());
 
   @Option(
@@ -96,18 +96,19 @@ final class IngestCommand implements Callable<Integer> {
   boolean follow;
 
   /**
-   * Requests in flight by default on a machine of {@code cores}: two more than the cores, at least
-   * 3, at most 12. The server indexes one request per core at once (its {@code ingest.pipelines})
-   * and hands a pipeline on while a request waits for the log's fsync; with only as many requests
-   * in flight as pipelines, a core idled through every body's transfer and every fsync (session 42:
-   * 2 on 2 cores). The two more are one request on the wire and one waiting for its fsync. The
-   * client's cores stand for the server's, which is right on the server's machine, where ingest is
-   * fastest; a remote server only gains from more requests in flight while the network carries
-   * them. At most 12: 48 MiB of 4 MiB bodies, under the smallest {@code server.maxInFlightBytes}
-   * (64 MiB), so the default never makes a server answer busy on its own.
+   * Requests in flight by default on a machine of {@code cores}: twice the cores, at least 3, at
+   * most 12. The server indexes one request per core at once (its {@code ingest.pipelines}) and
+   * hands a pipeline on while a request waits for the log's fsync; with only as many requests in
+   * flight as pipelines, a core idled through every body's transfer and every fsync (session 42: 2
+   * on 2 cores). Besides one per pipeline, the others are on the wire or wait for an fsync (several
+   * may wait for the same one). The client's cores stand for the server's, which is right on the
+   * server's machine, where ingest is fastest; a remote server only gains from more requests in
+   * flight while the network carries them. At most 12: 48 MiB of 4 MiB bodies, under the smallest
+   * {@code server.maxInFlightBytes} (64 MiB), so the default never makes a server answer busy on
+   * its own.
    */
   static int defaultParallel(int cores) {
-    return Math.clamp(cores + 2L, 3, 12);
+    return Math.clamp(2L * cores, 3, 12);
   }
 
   @Override

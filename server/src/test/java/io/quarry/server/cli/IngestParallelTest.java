@@ -15,20 +15,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code quarry ingest}'s requests in flight: by default two more than the client's cores (at least
- * 3, at most 12), and more requests in flight than the server has ingest pipelines — each handed on
- * while its request waits for the log's fsync — store every line exactly once, on a real server
- * with one pipeline.
+ * {@code quarry ingest}'s requests in flight: by default twice the client's cores (at least 3, at
+ * most 12), and more requests in flight than the server has ingest pipelines — each handed on while
+ * its request waits for the log's fsync — store every line exactly once, on a real server with one
+ * pipeline.
  */
 class IngestParallelTest {
   @TempDir Path directory;
 
   @Test
-  void byDefaultTwoMoreThanTheCoresAtLeastThreeAtMostTwelve() {
+  void byDefaultTwiceTheCoresAtLeastThreeAtMostTwelve() {
     assertThat(IngestCommand.defaultParallel(1)).isEqualTo(3);
     assertThat(IngestCommand.defaultParallel(2)).isEqualTo(4);
-    assertThat(IngestCommand.defaultParallel(4)).isEqualTo(6);
-    assertThat(IngestCommand.defaultParallel(8)).isEqualTo(10);
+    assertThat(IngestCommand.defaultParallel(4)).isEqualTo(8);
+    assertThat(IngestCommand.defaultParallel(6)).isEqualTo(12);
+    assertThat(IngestCommand.defaultParallel(8)).isEqualTo(12);
     assertThat(IngestCommand.defaultParallel(64)).isEqualTo(12);
   }
 
