@@ -5,6 +5,7 @@ import io.quarry.codecs.store.Event;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,11 +155,17 @@ public final class EventBlockWriter {
     }
   }
 
+  /**
+   * The times section: each event's distance from the newest as a vlong, into one array of the
+   * largest size it can take (nine bytes a non-negative vlong at most), cut to its length — not a
+   * {@code ByteBuffersDataOutput} and its block list per block.
+   */
   private static byte[] times(List<Event> events, long newest) throws IOException {
-    ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+    byte[] bytes = new byte[events.size() * 9];
+    ByteArrayDataOutput out = new ByteArrayDataOutput(bytes);
     long previous = newest;
-    for (Event event : events) {
-      long time = event.timeMicros();
+    for (int i = 0; i < events.size(); i++) {
+      long time = events.get(i).timeMicros();
       if (time > previous) {
         throw new IllegalArgumentException(
             "events must come newest first: " + time + " after " + previous);
@@ -166,7 +173,7 @@ public final class EventBlockWriter {
       out.writeVLong(newest - time);
       previous = time;
     }
-    return out.toArrayCopy();
+    return Arrays.copyOf(bytes, out.getPosition());
   }
 
   /**

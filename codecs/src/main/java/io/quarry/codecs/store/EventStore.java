@@ -201,6 +201,15 @@ public final class EventStore implements Closeable {
   }
 
   /**
+   * {@link #write(String, List)}, running {@code indexed} once the events are appended to the log
+   * and indexed, before the wait for the log's group fsync: the caller hands its ingest pipeline on
+   * there, since the wait takes no CPU (the answer still goes only once the events are durable).
+   */
+  public long write(String index, List<Event> events, Runnable indexed) throws IOException {
+    return index(index).add(events, indexed);
+  }
+
+  /**
    * Throws what {@link #write} would refuse {@code events} with before writing anything: {@link
    * IndexBusyException} when the index is busy ({@link IndexStore#requireAccepting}), {@link
    * io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge} when the batch is too large for its log

@@ -198,6 +198,14 @@ public final class IndexStore implements Closeable {
    * @throws IndexBusyException when compaction lags too far behind ingest: nothing is stored
    */
   public long add(List<Event> events) throws IOException {
+    return add(events, () -> {});
+  }
+
+  /**
+   * {@link #add(List)}, running {@code indexed} once the batch is in the log and the hot bucket and
+   * before the wait for the log's fsync (not when nothing is stored, nor when the write fails).
+   */
+  public long add(List<Event> events, Runnable indexed) throws IOException {
     if (events.isEmpty()) {
       return 0;
     }
@@ -208,7 +216,7 @@ public final class IndexStore implements Closeable {
       }
     }
     requireAccepting();
-    return writes.add(events);
+    return writes.add(events, indexed);
   }
 
   /**

@@ -98,7 +98,7 @@ public final class HecRoutes {
     String channel = channel(exchange, token);
     admitted(
         exchange,
-        () -> {
+        leave -> {
           HecEventParser.Result result =
               new HecEventParser(token, ingest, defaultHost, clock.instant())
                   .autoExtractTimestamp(
@@ -107,7 +107,8 @@ public final class HecRoutes {
                   .parse(exchange.bodyBytes());
           // the events before a bad envelope are stored, as Splunk does (invalid-event-number
           // tells the client where to resume)
-          write(result.events());
+          // the pipeline is handed on at the events' fsync wait unless metric points follow
+          write(result.events(), result.pointCount() == 0 ? leave : () -> {});
           writePoints(result.points(), result.pointCount(), result.events());
           if (result.error().isPresent()) {
             throw result.error().get();
@@ -135,7 +136,7 @@ public final class HecRoutes {
     HecEventParser.requireWritable(ingest, token, index, 0);
     admitted(
         exchange,
-        () -> {
+        leave -> {
           EventBreaker.Result broken =
               ingest.breakRaw(
                   exchange.bodyBytes(),
@@ -148,10 +149,10 @@ public final class HecRoutes {
           }
           try {
             // the store checks each event before it stores any
-            write(index, broken, broken.events().size());
+            write(index, broken, broken.events().size(), leave);
           } catch (InvalidEventException e) {
             // as for /event: the events before the bad one are stored
-            write(index, broken, e.position());
+            write(index, broken, e.position(), leave);
             throw HecException.invalidFormat(e.position(), e.problem());
           }
           return null;
@@ -159,8 +160,12 @@ public final class HecRoutes {
     succeed(exchange, token, channel);
   }
 
-  /** Runs the parsing and storing of one request on an ingest pipeline, or answers busy. */
-  private void admitted(Exchange exchange, IngestGate.Work<Void> work) throws Exception {
+  /**
+   * Runs the parsing and storing of one request on an ingest pipeline, or answers busy; the work
+   * hands the pipeline on when its events only wait for the log's fsync ({@link
+   * IngestGate.LeavingWork}).
+   */
+  private void admitted(Exchange exchange, IngestGate.LeavingWork<Void> work) throws Exception {
     try {
       ingest.gate().run(exchange.bodyLength(), work);
     } catch (IngestGate.Full e) {
@@ -233,9 +238,9 @@ public final class HecRoutes {
    * after some indexes' batches of a multi-index body were stored answers 503 naming them ({@link
    * HecException#partlyStored}).
    */
-  private void write(List<IndexedEvent> events) {
+  private void write(List<IndexedEvent> events, Runnable indexed) {
     try {
-      ingest.write(events);
+      ingest.write(events, indexed);
     } catch (io.quarry.server.ingest.PartlyStoredException e) {
       LOG.log(Level.WARNING, e.getMessage() + "; answering 503 naming the stored indexes", e);
       throw HecException.partlyStored(e.getMessage(), e.storedIndexes(), e.storedEvents());
@@ -252,9 +257,9 @@ public final class HecRoutes {
   }
 
   /** Stores the first {@code count} events of a body in one index, as {@link #write} does. */
-  private void write(String index, EventBreaker.Result broken, int count) {
+  private void write(String index, EventBreaker.Result broken, int count, Runnable indexed) {
     try {
-      ingest.write(index, broken, count);
+      ingest.write(index, broken, count, indexed);
     } catch (io.quarry.codecs.wal.WriteAheadLog.RecordTooLarge e) {
       // 413 as for a body over server.maxRequestBytes, not "busy": a retry fails again
       throw io.quarry.server.http.ApiException.requestTooLarge(e.getMessage());

@@ -2,6 +2,7 @@ package io.quarry.server.ingest;
 
 import io.quarry.codecs.store.IndexBusyException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Admission to the ingest pipelines: at most {@code pipelines} batches are parsed and indexed at
@@ -10,7 +11,11 @@ import java.util.concurrent.Semaphore;
  * the queue is refused at once, so a shipper that sends faster than Quarry indexes gets "server
  * busy" and retries later instead of the server buffering without bound. One batch is always
  * admitted into an empty queue, however large. A batch an index refused because its compaction lags
- * behind ingest ({@link IndexBusyException}) is answered busy the same way.
+ * behind ingest ({@link IndexBusyException}) is answered busy the same way. A pipeline is for the
+ * CPU's work: a batch that is indexed and only waits for the write-ahead log's group fsync hands it
+ * on ({@link LeavingWork}) — its answer still waits for the fsync — so the next batch is parsed
+ * while the disk syncs instead of the cores idling (session 42: with {@code pipelines} = cores,
+ * each fsync had left a core idle).
  */
 public final class IngestGate {
   /** A batch was refused; the caller answers 503 with Retry-After. */
@@ -24,6 +29,16 @@ public final class IngestGate {
   @FunctionalInterface
   public interface Work<T> {
     T run() throws Exception;
+  }
+
+  /**
+   * Work that may hand its pipeline on before it ends: it calls {@code leave} when what is left
+   * takes no CPU (the wait for the write-ahead log's group fsync), so a queued batch is parsed and
+   * indexed meanwhile. Calling it more than once, or not at all, is fine.
+   */
+  @FunctionalInterface
+  public interface LeavingWork<T> {
+    T run(Runnable leave) throws Exception;
   }
 
   private final int pipelines;
@@ -52,6 +67,17 @@ public final class IngestGate {
    *     ({@link IndexBusyException})
    */
   public <T> T run(long bytes, Work<T> work) throws Exception {
+    return run(bytes, leave -> work.run());
+  }
+
+  /**
+   * Runs {@code work} on a pipeline as {@link #run(long, Work)} does, the pipeline free for the
+   * next batch from when the work calls its {@code leave} (else from when it ends).
+   *
+   * @throws Full when the queue cannot take {@code bytes} more, or an index refused the batch
+   *     ({@link IndexBusyException})
+   */
+  public <T> T run(long bytes, LeavingWork<T> work) throws Exception {
     synchronized (lock) {
       if (queued > 0 && queuedBytes + bytes > maxQueuedBytes) {
         throw new Full(
@@ -66,23 +92,32 @@ public final class IngestGate {
       queued++;
       queuedBytes += bytes;
     }
-    boolean admitted = false;
     try {
       running.acquire();
-      admitted = true;
     } finally {
       synchronized (lock) {
         queued--;
         queuedBytes -= bytes;
       }
     }
+    Leave leave = new Leave();
     try {
-      return work.run();
+      return work.run(leave);
     } catch (IndexBusyException e) {
       // an index whose compaction lags refused the batch: busy too, and retried the same way
       throw new Full(e.getMessage());
     } finally {
-      if (admitted) {
+      leave.run();
+    }
+  }
+
+  /** Gives an admitted batch's pipeline back, once however often it is called. */
+  private final class Leave implements Runnable {
+    private final AtomicBoolean left = new AtomicBoolean();
+
+    @Override
+    public void run() {
+      if (left.compareAndSet(false, true)) {
         running.release();
       }
     }

@@ -95,8 +95,18 @@ public final class IngestService {
    * it is; no holder keeps it past the return.
    */
   public void write(String index, EventBreaker.Result broken, int count) throws IOException {
+    write(index, broken, count, () -> {});
+  }
+
+  /**
+   * {@link #write(String, EventBreaker.Result, int)}, running {@code indexed} once the events are
+   * in the log and indexed, before the wait for the log's fsync (where an ingest pipeline is handed
+   * on: {@link IngestGate.LeavingWork}).
+   */
+  public void write(String index, EventBreaker.Result broken, int count, Runnable indexed)
+      throws IOException {
     List<Event> events = broken.events().subList(0, count);
-    long bytes = store.write(index, events);
+    long bytes = store.write(index, events, indexed);
     metrics.eventsIngested(index, count, bytes);
   }
 
@@ -112,6 +122,16 @@ public final class IngestService {
    * PartlyStoredException} naming them.
    */
   public void write(List<IndexedEvent> events) throws IOException {
+    write(events, () -> {});
+  }
+
+  /**
+   * {@link #write(List)}, running {@code indexed} once the last index's batch is in its log and
+   * indexed, before the wait for that log's fsync (where an ingest pipeline is handed on: {@link
+   * IngestGate.LeavingWork}); an earlier index's batch waits for its fsync before the next is
+   * written, as without it.
+   */
+  public void write(List<IndexedEvent> events, Runnable indexed) throws IOException {
     Map<String, List<Event>> byIndex = new LinkedHashMap<>();
     for (IndexedEvent event : events) {
       byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
@@ -126,11 +146,12 @@ public final class IngestService {
     }
     List<String> stored = new ArrayList<>();
     int storedEvents = 0;
+    int left = byIndex.size();
     for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
       List<Event> batch = entry.getValue();
       long bytes;
       try {
-        bytes = store.write(entry.getKey(), batch);
+        bytes = store.write(entry.getKey(), batch, --left == 0 ? indexed : () -> {});
       } catch (IOException e) {
         if (stored.isEmpty()) {
           throw e; // nothing of the request stored: the failure as it is

@@ -92,6 +92,83 @@ class IngestGateTest {
     assertThat(gate.run(5, () -> 1)).isEqualTo(1);
   }
 
+  /**
+   * A batch that hands its pipeline on ({@code leave}: indexed, it only waits for the log's fsync)
+   * lets the next batch run on it while it still waits; leaving twice, and ending after leaving,
+   * gives the pipeline back once.
+   */
+  @Test
+  void aBatchThatLeftItsPipelineLetsTheNextRunWhileItStillWaits() throws Exception {
+    IngestGate gate = new IngestGate(1, 100);
+    ExecutorService threads = Executors.newCachedThreadPool();
+    CountDownLatch left = new CountDownLatch(1);
+    CountDownLatch durable = new CountDownLatch(1);
+    try {
+      CompletableFuture<String> first =
+          CompletableFuture.supplyAsync(
+              () ->
+                  leaving(
+                      gate,
+                      10,
+                      leave -> {
+                        leave.run();
+                        leave.run();
+                        left.countDown();
+                        durable.await(); // the fsync wait, off the pipeline
+                        return "first";
+                      }),
+              threads);
+      assertThat(left.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(gate.busyPipelines()).isZero();
+      // the one pipeline takes the next batch while the first still waits
+      assertThat(
+              CompletableFuture.supplyAsync(() -> call(gate, 10, () -> "second"), threads)
+                  .get(10, TimeUnit.SECONDS))
+          .isEqualTo("second");
+      assertThat(first).isNotDone();
+      durable.countDown();
+      assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("first");
+      assertThat(gate.busyPipelines()).isZero(); // released once, not once per leave and at the end
+
+      // still one pipeline: a batch holding it keeps the next one queued
+      CountDownLatch running = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CompletableFuture<String> holding =
+          CompletableFuture.supplyAsync(
+              () ->
+                  call(
+                      gate,
+                      10,
+                      () -> {
+                        running.countDown();
+                        release.await();
+                        return "holding";
+                      }),
+              threads);
+      assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<String> queued =
+          CompletableFuture.supplyAsync(() -> call(gate, 10, () -> "queued"), threads);
+      while (gate.queuedBytes() == 0) {
+        Thread.onSpinWait();
+      }
+      assertThat(queued).isNotDone();
+      release.countDown();
+      assertThat(holding.get(10, TimeUnit.SECONDS)).isEqualTo("holding");
+      assertThat(queued.get(10, TimeUnit.SECONDS)).isEqualTo("queued");
+      assertThat(gate.busyPipelines()).isZero();
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static <T> T leaving(IngestGate gate, long bytes, IngestGate.LeavingWork<T> work) {
+    try {
+      return gate.run(bytes, work);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static <T> T call(IngestGate gate, long bytes, IngestGate.Work<T> work) {
     try {
       return gate.run(bytes, work);
