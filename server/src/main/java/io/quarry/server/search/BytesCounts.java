@@ -4,9 +4,6 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.exec.MemoryTracker;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -37,9 +34,7 @@ final class BytesCounts {
   /** The most key bytes held before {@link #add} says the table is full. */
   static final int MAX_ARENA = 4 << 20;
 
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final int SHORT = 16; // the longest key held in its record
+  private static final int SHORT = KeyWords.SHORT; // the longest key held in its record
   // a record's longs: two key words, the length, then its state lanes
   private static final int LENGTH = 2;
   private static final int COUNT = 3; // the rows' lane
@@ -152,7 +147,7 @@ final class BytesCounts {
     }
     long[] hashes = this.hashes;
     for (int i = 0; i < n; i++) {
-      hashes[i] = hash(bytes, starts[i], lengths[i]);
+      hashes[i] = KeyWords.hash(bytes, starts[i], lengths[i]);
     }
     int[] index = this.index;
     long[] records = this.records;
@@ -171,9 +166,10 @@ final class BytesCounts {
       int held = size;
       int start = starts[i];
       int length = lengths[i];
-      long first = firstWord(bytes, start, length);
+      long first = KeyWords.firstWord(bytes, start, length);
       addRow(
-          find(bytes, start, length, first, secondWord(bytes, start, length), hashes[i]), times[i]);
+          find(bytes, start, length, first, KeyWords.secondWord(bytes, start, length), hashes[i]),
+          times[i]);
       if (size != held && full()) {
         return i + 1;
       }
@@ -184,51 +180,11 @@ final class BytesCounts {
   private long[] hashes = new long[0]; // addTimedAll's, per key of a batch
   private long sink; // what addTimedAll's touching read, kept so that it is not left out
 
-  /** The hash {@link #find} probes with for the key {@code bytes[offset, offset + length)}. */
-  private static long hash(byte[] bytes, int offset, int length) {
-    return hash(firstWord(bytes, offset, length), secondWord(bytes, offset, length), length);
-  }
-
-  /**
-   * A key's first record word: its first eight bytes (zero-padded) when at most {@value #SHORT}
-   * long, else its 64-bit hash ({@link #longHash}).
-   */
-  private static long firstWord(byte[] bytes, int offset, int length) {
-    if (length > SHORT) {
-      return longHash(bytes, offset, length);
-    }
-    if (length >= 8) {
-      return (long) LONGS.get(bytes, offset);
-    }
-    if (offset + 8 <= bytes.length) {
-      return (long) LONGS.get(bytes, offset) & ((1L << (8 * length)) - 1); // length 0: none
-    }
-    long first = 0;
-    for (int b = 0; b < length; b++) {
-      first |= (bytes[offset + b] & 0xFFL) << (8 * b);
-    }
-    return first;
-  }
-
-  /**
-   * A key's second record word: its bytes after the first eight (zero-padded) when at most {@value
-   * #SHORT} long, else its first eight bytes.
-   */
-  private static long secondWord(byte[] bytes, int offset, int length) {
-    if (length > SHORT) {
-      return (long) LONGS.get(bytes, offset);
-    }
-    // the last eight bytes, less those the first word holds
-    return length <= 8
-        ? 0
-        : (long) LONGS.get(bytes, offset + length - 8) >>> (8 * (SHORT - length));
-  }
-
   /** Where the record of the key {@code bytes[offset, offset + length)} starts, made if new. */
   private int find(byte[] bytes, int offset, int length) {
-    long first = firstWord(bytes, offset, length);
-    long second = secondWord(bytes, offset, length);
-    return find(bytes, offset, length, first, second, hash(first, second, length));
+    long first = KeyWords.firstWord(bytes, offset, length);
+    long second = KeyWords.secondWord(bytes, offset, length);
+    return find(bytes, offset, length, first, second, KeyWords.hash(first, second, length));
   }
 
   /** As {@link #find(byte[], int, int)}, the key's words and hash {@code h} known. */
@@ -373,7 +329,7 @@ final class BytesCounts {
     mask = grown - 1;
     for (int id = 0; id < size; id++) {
       int at = RECORDS_FROM + id * stride;
-      long h = hash(records[at], records[at + 1], (int) records[at + LENGTH]);
+      long h = KeyWords.hash(records[at], records[at + 1], (int) records[at + LENGTH]);
       int slot = slot(h);
       while (index[slot] != 0) {
         slot = (slot + 1) & mask;
@@ -384,13 +340,6 @@ final class BytesCounts {
     this.index = index;
   }
 
-  /** A key's hash from its two words and length. */
-  private static long hash(long first, long second, int length) {
-    long h = (first * 0x9E3779B97F4A7C15L) ^ (second * 0xC2B2AE3D27D4EB4FL) ^ length;
-    h ^= h >>> 29;
-    return h * 0xBF58476D1CE4E5B9L;
-  }
-
   /** The first index entry to probe for a key of hash {@code h}. */
   private int slot(long h) {
     return (int) (h >>> 32) & mask;
@@ -399,26 +348,5 @@ final class BytesCounts {
   /** The hash bits an index entry keeps beside the id (not those {@link #slot} uses). */
   private static int tag(long h) {
     return (int) h & ~ID_MASK;
-  }
-
-  /**
-   * A 64-bit hash of a key longer than 16 bytes, eight bytes a step (the last eight overlapping).
-   */
-  static long longHash(byte[] bytes, int offset, int length) {
-    long h = length * 0x9E3779B97F4A7C15L;
-    int end = offset + length;
-    int at = offset;
-    for (; at + 8 <= end; at += 8) {
-      h = mix(h ^ (long) LONGS.get(bytes, at));
-    }
-    if (at < end) {
-      h = mix(h ^ (long) LONGS.get(bytes, end - 8));
-    }
-    return h;
-  }
-
-  private static long mix(long h) {
-    h *= 0xC2B2AE3D27D4EB4FL;
-    return h ^ (h >>> 29);
   }
 }
