@@ -130,7 +130,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
     super(control, matched, remainder);
     this.field = field;
     this.key = field.getBytes(StandardCharsets.US_ASCII);
-    this.places = new RegionPlaces(key);
+    this.places = new RegionPlaces(key, true); // every text of a run's block is read
     this.tables = tables;
     this.readsTime = tables.timed();
     this.sourcetypes = new KeyValueSourcetypes(sourcetypes, field);
