@@ -4,9 +4,6 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.exec.MemoryTracker;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -14,21 +11,21 @@ import java.util.Arrays;
  * probing, at most half full) of {@code int}s — each a key's id and twelve more bits of its hash,
  * so a probe that meets another key rarely reads its record — over records by id, {@code long}s
  * side by side: a key of at most 16 bytes itself (two words, zero-padded), its length, then its
- * state lanes: its count, and in a {@link #timed} table its least and greatest time (six longs). A
- * short key's states are found by one index entry and one record, two words compared, no other
- * array; a longer key's record holds its 64-bit hash and first eight bytes, its bytes compared in
- * the arena. The records lie in the order the keys came, without the half-empty slots of the index:
- * 200,000 session ids take 9.6 MB of records and a 2 MiB index, not a 24 MiB table of slots (the
- * cache misses that dominate such a table's cost). Every key's bytes are copied once into one
- * arena, for {@link #values}. What a scan aggregating a search-time field's values in place uses
- * ({@link RexCounting} counts, {@link KeyValueStates} counts and times): no {@code String}, no
- * page, no per-value object. Holds at most {@link #MAX_KEYS} keys (or as many as its owner asks) or
- * {@link #MAX_ARENA} bytes of them ({@link #add} says when); its owner then hands the states on
- * ({@link #values}, {@link #counts}) and {@link #clear}s it, so the table stays small whatever the
- * field's cardinality. What its arrays hold is charged to the search's memory account as they grow
- * (a {@link MemoryTracker}: over the search's limit {@link #add} throws the typed memory error)
- * until {@link #release}. A clear of a table of few keys for its size empties only the index
- * entries they took. Not thread-safe.
+ * state lanes: its count, and in a {@link #timed} table its least and greatest time (six longs,
+ * padded to eight: one cache line, {@link #RECORDS_FROM}). A short key's states are found by one
+ * index entry and one record, two words compared, no other array; a longer key's record holds its
+ * 64-bit hash and first eight bytes, its bytes compared in the arena. The records lie in the order
+ * the keys came, without the half-empty slots of the index: 200,000 session ids take 12.8 MB of
+ * records and a 2 MiB index, not a 24 MiB table of slots (the cache misses that dominate such a
+ * table's cost). Every key's bytes are copied once into one arena, for {@link #values}. What a scan
+ * aggregating a search-time field's values in place uses ({@link RexCounting} counts, {@link
+ * KeyValueStates} counts and times): no {@code String}, no page, no per-value object. Holds at most
+ * {@link #MAX_KEYS} keys (or as many as its owner asks) or {@link #MAX_ARENA} bytes of them ({@link
+ * #add} says when); its owner then hands the states on ({@link #values}, {@link #counts}) and
+ * {@link #clear}s it, so the table stays small whatever the field's cardinality. What its arrays
+ * hold is charged to the search's memory account as they grow (a {@link MemoryTracker}: over the
+ * search's limit {@link #add} throws the typed memory error) until {@link #release}. A clear of a
+ * table of few keys for its size empties only the index entries they took. Not thread-safe.
  */
 final class BytesCounts {
   /** The most keys held before {@link #add} says the table is full. */
@@ -37,19 +34,28 @@ final class BytesCounts {
   /** The most key bytes held before {@link #add} says the table is full. */
   static final int MAX_ARENA = 4 << 20;
 
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final int SHORT = 16; // the longest key held in its record
+  private static final int SHORT = KeyWords.SHORT; // the longest key held in its record
   // a record's longs: two key words, the length, then its state lanes
   private static final int LENGTH = 2;
   private static final int COUNT = 3; // the rows' lane
   private static final int MIN_TIME = 4; // a timed table's least and greatest time
   private static final int MAX_TIME = 5;
+  // a timed record's longs: padded to a cache line's eight, so that each lies in one line
+  private static final int TIMED_STRIDE = 8;
+
+  /**
+   * Longs before the first record: with a {@code long[]}'s elements 16 bytes after the array's
+   * start (HotSpot's header, compressed or compact) and a large array starting a G1 region, six
+   * longs put every record of 8 (or 4) longs inside one 64-byte cache line (48-byte records
+   * straddled two lines every other key: two misses per lookup, not one). Elsewhere only slower.
+   */
+  private static final int RECORDS_FROM = 6;
+
   private static final int ID_BITS = 20; // an index entry: hash tag << ID_BITS | id + 1
   private static final int ID_MASK = (1 << ID_BITS) - 1;
 
   private final MemoryTracker memory;
-  private final int stride; // longs a record: 4, or 6 with the times
+  private final int stride; // longs a record: 4, or 8 with the times (6 used)
   private final int maxKeys;
   private int[] index = new int[1024];
   private int mask = 1023; // index entries - 1
@@ -74,9 +80,9 @@ final class BytesCounts {
       throw new IllegalArgumentException("maxKeys out of range: " + maxKeys);
     }
     this.memory = memory;
-    this.stride = timed ? MAX_TIME + 1 : COUNT + 1;
+    this.stride = timed ? TIMED_STRIDE : COUNT + 1;
     this.maxKeys = maxKeys;
-    this.records = new long[256 * stride];
+    this.records = new long[RECORDS_FROM + 256 * stride];
     memory.add(
         4L * index.length
             + 8L * records.length
@@ -108,16 +114,16 @@ final class BytesCounts {
    */
   boolean addTimed(byte[] bytes, int offset, int length, long time) {
     int held = size;
-    int at = find(bytes, offset, length);
+    addRow(find(bytes, offset, length), time);
+    return size != held && full();
+  }
+
+  /** One row of {@code time} added to the timed record at {@code at}. */
+  private void addRow(int at, long time) {
     long[] records = this.records;
     records[at + COUNT]++;
-    if (time < records[at + MIN_TIME]) {
-      records[at + MIN_TIME] = time;
-    }
-    if (time > records[at + MAX_TIME]) {
-      records[at + MAX_TIME] = time;
-    }
-    return size != held && full();
+    records[at + MIN_TIME] = Math.min(records[at + MIN_TIME], time);
+    records[at + MAX_TIME] = Math.max(records[at + MAX_TIME], time);
   }
 
   /**
@@ -141,7 +147,7 @@ final class BytesCounts {
     }
     long[] hashes = this.hashes;
     for (int i = 0; i < n; i++) {
-      hashes[i] = hash(bytes, starts[i], lengths[i]);
+      hashes[i] = KeyWords.hash(bytes, starts[i], lengths[i]);
     }
     int[] index = this.index;
     long[] records = this.records;
@@ -152,22 +158,18 @@ final class BytesCounts {
     for (int i = 0; i < n; i++) {
       int entry = index[slot(hashes[i])];
       if (entry != 0) {
-        touched += records[((entry & ID_MASK) - 1) * stride];
+        touched += records[RECORDS_FROM + ((entry & ID_MASK) - 1) * stride];
       }
     }
     sink = touched;
     for (int i = 0; i < n; i++) {
       int held = size;
-      int at = find(bytes, starts[i], lengths[i]);
-      long[] lanes = this.records;
-      long time = times[i];
-      lanes[at + COUNT]++;
-      if (time < lanes[at + MIN_TIME]) {
-        lanes[at + MIN_TIME] = time;
-      }
-      if (time > lanes[at + MAX_TIME]) {
-        lanes[at + MAX_TIME] = time;
-      }
+      int start = starts[i];
+      int length = lengths[i];
+      long first = KeyWords.firstWord(bytes, start, length);
+      addRow(
+          find(bytes, start, length, first, KeyWords.secondWord(bytes, start, length), hashes[i]),
+          times[i]);
       if (size != held && full()) {
         return i + 1;
       }
@@ -178,53 +180,15 @@ final class BytesCounts {
   private long[] hashes = new long[0]; // addTimedAll's, per key of a batch
   private long sink; // what addTimedAll's touching read, kept so that it is not left out
 
-  /** The hash {@link #find} probes with for the key {@code bytes[offset, offset + length)}. */
-  private static long hash(byte[] bytes, int offset, int length) {
-    long first;
-    long second;
-    if (length > SHORT) {
-      first = longHash(bytes, offset, length);
-      second = (long) LONGS.get(bytes, offset);
-    } else if (length >= 8) {
-      first = (long) LONGS.get(bytes, offset);
-      second =
-          length == 8 ? 0 : (long) LONGS.get(bytes, offset + length - 8) >>> (8 * (SHORT - length));
-    } else if (offset + 8 <= bytes.length) {
-      first = (long) LONGS.get(bytes, offset) & ((1L << (8 * length)) - 1);
-      second = 0;
-    } else {
-      first = 0;
-      for (int b = 0; b < length; b++) {
-        first |= (bytes[offset + b] & 0xFFL) << (8 * b);
-      }
-      second = 0;
-    }
-    return hash(first, second, length);
-  }
-
   /** Where the record of the key {@code bytes[offset, offset + length)} starts, made if new. */
   private int find(byte[] bytes, int offset, int length) {
-    long first;
-    long second;
-    if (length > SHORT) {
-      first = longHash(bytes, offset, length);
-      second = (long) LONGS.get(bytes, offset);
-    } else if (length >= 8) {
-      first = (long) LONGS.get(bytes, offset);
-      // the last eight bytes, less those the first word holds
-      second =
-          length == 8 ? 0 : (long) LONGS.get(bytes, offset + length - 8) >>> (8 * (SHORT - length));
-    } else if (offset + 8 <= bytes.length) {
-      first = (long) LONGS.get(bytes, offset) & ((1L << (8 * length)) - 1); // length 0: none
-      second = 0;
-    } else {
-      first = 0;
-      for (int b = 0; b < length; b++) {
-        first |= (bytes[offset + b] & 0xFFL) << (8 * b);
-      }
-      second = 0;
-    }
-    long h = hash(first, second, length);
+    long first = KeyWords.firstWord(bytes, offset, length);
+    long second = KeyWords.secondWord(bytes, offset, length);
+    return find(bytes, offset, length, first, second, KeyWords.hash(first, second, length));
+  }
+
+  /** As {@link #find(byte[], int, int)}, the key's words and hash {@code h} known. */
+  private int find(byte[] bytes, int offset, int length, long first, long second, long h) {
     int tag = tag(h);
     int stride = this.stride;
     for (int slot = slot(h); ; slot = (slot + 1) & mask) {
@@ -232,10 +196,10 @@ final class BytesCounts {
       if (entry == 0) {
         if ((size + 1) * 2 > mask + 1) {
           grow(); // at most half full: probed again in the grown index
-          return find(bytes, offset, length);
+          return find(bytes, offset, length, first, second, h);
         }
         int id = insert(bytes, offset, length, slot);
-        int at = id * stride;
+        int at = RECORDS_FROM + id * stride;
         long[] records = this.records;
         records[at] = first;
         records[at + 1] = second;
@@ -249,13 +213,12 @@ final class BytesCounts {
         return at;
       }
       if ((entry & ~ID_MASK) == tag) {
-        int id = (entry & ID_MASK) - 1;
-        int at = id * stride;
+        int at = RECORDS_FROM + ((entry & ID_MASK) - 1) * stride;
         long[] records = this.records;
         if (records[at] == first
             && records[at + 1] == second
             && records[at + LENGTH] == length
-            && (length <= SHORT || sameLong(bytes, offset, length, id))) {
+            && (length <= SHORT || sameLong(bytes, offset, length, (entry & ID_MASK) - 1))) {
           return at;
         }
       }
@@ -297,7 +260,7 @@ final class BytesCounts {
     }
     LongBlock.Builder built = LongBlock.builder(type, size);
     for (int id = 0; id < size; id++) {
-      built.append(records[id * stride + lane]);
+      built.append(records[RECORDS_FROM + id * stride + lane]);
     }
     return built.build();
   }
@@ -348,7 +311,7 @@ final class BytesCounts {
       memory.add(4L * slots.length);
       this.slots = Arrays.copyOf(slots, slots.length * 2);
     }
-    if ((id + 1) * stride > records.length) {
+    if (RECORDS_FROM + (id + 1) * stride > records.length) {
       memory.add(8L * records.length);
       records = Arrays.copyOf(records, records.length * 2);
     }
@@ -365,8 +328,8 @@ final class BytesCounts {
     int[] index = new int[grown];
     mask = grown - 1;
     for (int id = 0; id < size; id++) {
-      int at = id * stride;
-      long h = hash(records[at], records[at + 1], (int) records[at + LENGTH]);
+      int at = RECORDS_FROM + id * stride;
+      long h = KeyWords.hash(records[at], records[at + 1], (int) records[at + LENGTH]);
       int slot = slot(h);
       while (index[slot] != 0) {
         slot = (slot + 1) & mask;
@@ -377,13 +340,6 @@ final class BytesCounts {
     this.index = index;
   }
 
-  /** A key's hash from its two words and length. */
-  private static long hash(long first, long second, int length) {
-    long h = (first * 0x9E3779B97F4A7C15L) ^ (second * 0xC2B2AE3D27D4EB4FL) ^ length;
-    h ^= h >>> 29;
-    return h * 0xBF58476D1CE4E5B9L;
-  }
-
   /** The first index entry to probe for a key of hash {@code h}. */
   private int slot(long h) {
     return (int) (h >>> 32) & mask;
@@ -392,26 +348,5 @@ final class BytesCounts {
   /** The hash bits an index entry keeps beside the id (not those {@link #slot} uses). */
   private static int tag(long h) {
     return (int) h & ~ID_MASK;
-  }
-
-  /**
-   * A 64-bit hash of a key longer than 16 bytes, eight bytes a step (the last eight overlapping).
-   */
-  static long longHash(byte[] bytes, int offset, int length) {
-    long h = length * 0x9E3779B97F4A7C15L;
-    int end = offset + length;
-    int at = offset;
-    for (; at + 8 <= end; at += 8) {
-      h = mix(h ^ (long) LONGS.get(bytes, at));
-    }
-    if (at < end) {
-      h = mix(h ^ (long) LONGS.get(bytes, end - 8));
-    }
-    return h;
-  }
-
-  private static long mix(long h) {
-    h *= 0xC2B2AE3D27D4EB4FL;
-    return h ^ (h >>> 29);
   }
 }

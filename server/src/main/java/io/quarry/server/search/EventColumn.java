@@ -13,7 +13,6 @@ import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.AccessLogSpans;
-import io.quarry.server.sourcetype.Sourcetype;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -51,6 +50,7 @@ final class EventColumn {
     this.pageSize = pageSize;
     this.name = name;
     this.keyValues = new KeyValueCells(name.getBytes(StandardCharsets.US_ASCII));
+    this.sourcetypes = new KeyValueSourcetypes(reading.sourcetypes(), name);
     this.typed = new TypedCells(name, pageSize);
     this.kind =
         switch (name) {
@@ -364,18 +364,11 @@ final class EventColumn {
   }
 
   /**
-   * Whether the sourcetype's own extraction may give this field (then key=value does not), or the
-   * sourcetype reads its text other than as plain {@code kvMode: auto} pairs ({@code none}, {@code
-   * auto_escaped}, {@code json}, {@code xml}): either way the full extraction answers.
+   * Whether the sourcetype leaves this field to anything but key=value over the text ({@link
+   * KeyValueSourcetypes}): then the full extraction answers.
    */
   boolean sourcetypeExtracts(String sourcetypeName) {
-    if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
-      checkedSourcetype = sourcetypeName;
-      Sourcetype sourcetype = reading.sourcetypes().forName(sourcetypeName);
-      sourcetypeExtracts =
-          sourcetype.mayExtract(name) || !sourcetype.readsPlainPairs() || DateFields.is(name);
-    }
-    return sourcetypeExtracts;
+    return sourcetypes.extracts(sourcetypeName);
   }
 
   /**
@@ -388,8 +381,7 @@ final class EventColumn {
 
   private final KeyValueCells keyValues; // the field's key=value cells
 
-  private String checkedSourcetype; // the sourcetype name last asked about, and its answer
-  private boolean sourcetypeExtracts;
+  private final KeyValueSourcetypes sourcetypes;
 
   /**
    * The field from the built-in access-log extraction, cut out of the event's bytes where the

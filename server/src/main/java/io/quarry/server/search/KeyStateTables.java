@@ -116,7 +116,7 @@ final class KeyStateTables {
       return false;
     }
     held.judged = true;
-    if (held.counts.size() * 16L > held.keyed * DISTINCT_IN_SIXTEEN) {
+    if (KeyRepeats.tooFew(held.counts.size(), held.keyed, DISTINCT_IN_SIXTEEN, 16)) {
       paged = true;
       return true;
     }

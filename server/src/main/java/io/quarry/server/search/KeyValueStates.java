@@ -11,7 +11,6 @@ import io.quarry.ql.engine.aggregation.TimeExtremeStates;
 import io.quarry.server.sourcetype.AccessLogSpans;
 import io.quarry.server.sourcetype.KeyPlaces;
 import io.quarry.server.sourcetype.KeyValueBytes;
-import io.quarry.server.sourcetype.Sourcetype;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -44,10 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * through ({@link KeyStateTables#judge}: a nearly unique field) sends the rest of the whole search
  * to the page path, every thread's slices ({@link KeyStateTables#paged}). The events it answered
  * are the job's {@code eventsAggregatedByKeyValue} ({@link SearchControl#aggregatedByKeyValue});
- * its time the extraction's ({@code fieldExtractionMs}), timed as {@link RexCounting} times its
- * runs.
+ * its time the extraction's ({@code fieldExtractionMs}), timed as every {@link FusedScan}.
  */
-final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
+final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
   /**
    * Which events the scan aggregates itself, as {@code explain} says beside the field: the plan
    * cannot tell, as it does not know the sourcetypes an index's events carry — an index whose
@@ -64,26 +62,21 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
   private final byte[] key;
   private final KeyStateTables tables;
   private final boolean readsTime;
-  private final Sourcetypes sourcetypes;
-  private final EventVisitor remainder;
-  private final SearchControl control;
-  private final AtomicLong matched;
+  private final KeyValueSourcetypes sourcetypes;
   private final RegionPlaces places;
-  private final ExtractionClock clock = new ExtractionClock();
   private KeyStateTables.Held held; // the table taken for this slice
   private BytesCounts counts;
 
-  private int visited; // events answered here, for the control's stop checks and progress
-  private long answered; // answered in all, reported when the slice ends
-  private long nanos; // the runs' finding and adding, reported as the extraction's time
-  private int remainders; // events of runs handed to the remainder, one in SAMPLE timed
   private boolean paged; // the table filled with keys seen about once: the rest goes to pages
-  private boolean finished;
   private int found; // values of the key in the text being read
   private int valueStart; // the first one's range
   private int valueEnd;
-  private String checkedSourcetype; // the sourcetype name last asked about, and its answer
-  private boolean sourcetypeExtracts;
+
+  private static final int BATCH = 256; // values of a run looked up together
+  private final int[] batchStarts = new int[BATCH];
+  private final int[] batchLengths = new int[BATCH];
+  private final long[] batchTimes = new long[BATCH];
+  private int batched;
 
   /**
    * The field whose states the scan can aggregate itself, or null: the search has no filter and no
@@ -134,24 +127,13 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
       SearchControl control,
       AtomicLong matched,
       EventVisitor remainder) {
+    super(control, matched, remainder);
     this.field = field;
     this.key = field.getBytes(StandardCharsets.US_ASCII);
-    this.places = new RegionPlaces(key);
+    this.places = new RegionPlaces(key, true); // every text of a run's block is read
     this.tables = tables;
     this.readsTime = tables.timed();
-    this.sourcetypes = sourcetypes;
-    this.control = control;
-    this.matched = matched;
-    this.remainder = remainder;
-  }
-
-  /** The slice's table, taken on first use. */
-  private BytesCounts counts() {
-    if (counts == null) {
-      held = tables.take();
-      counts = held.counts;
-    }
-    return counts;
+    this.sourcetypes = new KeyValueSourcetypes(sourcetypes, field);
   }
 
   /** An event of a block not read by run, or of the event layout. */
@@ -160,34 +142,30 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
     if (paged
         || tables.paged()
         || event.indexedField(field) != null
-        || sourcetypeExtracts(event.sourcetype())
+        || sourcetypes.extracts(event.sourcetype())
         || !(event.rawText() instanceof AsciiText ascii)) {
       return remainder.visit(event);
     }
     long started = clock.start();
-    int added =
-        add(
-            ascii.array(),
-            ascii.offset(),
-            ascii.length(),
-            event.textRegion(),
-            readsTime ? event.timeMicros() : 0);
+    int values = find(ascii.array(), ascii.offset(), ascii.length(), event.textRegion());
+    boolean full =
+        values == 1
+            && counts.addTimed(
+                ascii.array(),
+                valueStart,
+                valueEnd - valueStart,
+                readsTime ? event.timeMicros() : 0);
     clock.stop(started);
-    if (added < 0) {
+    if (values < 0) {
       return remainder.visit(event);
     }
-    if (added > 0) {
+    if (full) {
       handOnFull();
     }
-    if (added >= 0 && held != null && tables.judge(held)) {
+    if (tables.judge(held)) {
       paged = true;
     }
     return checked();
-  }
-
-  @Override
-  public boolean takesRuns() {
-    return true;
   }
 
   /**
@@ -200,8 +178,7 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
       paged |= tables.paged();
       return remainder.visit(run);
     }
-    long started = System.nanoTime();
-    long elsewhere = 0; // the hand-ons' time, and the remainder's (one event in SAMPLE timed)
+    runStarts();
     boolean ascii = run.ascii();
     byte[] bytes = run.bytes();
     int size = run.size();
@@ -211,111 +188,45 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
     for (int e = 0; e < size; e++) {
       int offset = bounds[first + e];
       int length = bounds[first + e + 1] - offset;
-      int added =
+      int values =
           paged
                   || !(ascii || AsciiText.isAscii(bytes, offset, length))
-                  || sourcetypeExtracts(run.sourcetype(e))
+                  || sourcetypes.extracts(run.sourcetype(e))
               ? -1
-              : collect(bytes, offset, length, region, readsTime ? run.time(e) : 0);
+              : find(bytes, offset, length, region);
       boolean going;
-      if (added >= 0) {
-        if (batched == BATCH) {
-          elsewhere += flush(bytes);
+      if (values >= 0) {
+        if (values == 1) {
+          batchStarts[batched] = valueStart;
+          batchLengths[batched] = valueEnd - valueStart;
+          batchTimes[batched] = readsTime ? run.time(e) : 0;
+          if (++batched == BATCH) {
+            flush(bytes);
+          }
         }
         going = checked();
-      } else if (paged || remainders++ % ExtractionClock.SAMPLE == 0) {
-        long handed = System.nanoTime();
-        going = remainder.visit(run.event(e));
-        long took = System.nanoTime() - handed;
-        elsewhere += paged ? took : took * ExtractionClock.SAMPLE;
       } else {
-        going = remainder.visit(run.event(e));
+        going = toRemainder(run, e, paged);
       }
       if (!going) {
-        elsewhere += flush(bytes);
+        flush(bytes);
         run.stoppedAfter(e + 1);
-        nanos += Math.max(0, System.nanoTime() - started - elsewhere);
+        runEnds();
         return false;
       }
     }
-    elsewhere += flush(bytes);
-    nanos += Math.max(0, System.nanoTime() - started - elsewhere);
+    flush(bytes);
+    runEnds();
     return true;
   }
 
-  private static final int BATCH = 256; // values of a run looked up together
-  private final int[] batchStarts = new int[BATCH];
-  private final int[] batchLengths = new int[BATCH];
-  private final long[] batchTimes = new long[BATCH];
-  private int batched;
-
   /**
-   * As {@link #add}, but a found value kept for the run's next batch lookup ({@link #flush}): 0
-   * answered, -1 the page path's.
+   * The key's values in the ASCII text {@code bytes[offset, offset + length)} of a block whose
+   * texts lie in {@code region}: how many, the first kept ({@code valueStart}, {@code valueEnd});
+   * -1 when the page path answers the event (JSON-like, several values). An event answered here
+   * ({@code found} 0 or 1) is counted in the slice's table's rows, and keyed with one value.
    */
-  private int collect(byte[] bytes, int offset, int length, TextRegion region, long time) {
-    if (KeyValueCells.mayBeJson(bytes, offset, length)) {
-      return -1;
-    }
-    found = 0;
-    KeyPlaces keyPlaces = places.places(region, bytes, offset, length);
-    if (keyPlaces != null) {
-      keyPlaces.values(bytes, offset, length, this);
-    } else {
-      KeyValueBytes.values(bytes, offset, length, key, this);
-    }
-    if (found > 1) {
-      return -1;
-    }
-    answered++;
-    counts();
-    held.rows++;
-    if (found == 1) {
-      held.keyed++;
-      batchStarts[batched] = valueStart;
-      batchLengths[batched] = valueEnd - valueStart;
-      batchTimes[batched] = time;
-      batched++;
-    }
-    return 0;
-  }
-
-  /**
-   * The batch's values added to the table together ({@link BytesCounts#addTimedAll}); the table
-   * handed on whenever it fills. Returns the hand-ons' time.
-   */
-  private long flush(byte[] bytes) {
-    long took = 0;
-    int from = 0;
-    while (from < batched) {
-      int n = batched - from;
-      if (from > 0) {
-        System.arraycopy(batchStarts, from, batchStarts, 0, n);
-        System.arraycopy(batchLengths, from, batchLengths, 0, n);
-        System.arraycopy(batchTimes, from, batchTimes, 0, n);
-        batched = n;
-        from = 0;
-      }
-      int added = counts.addTimedAll(bytes, batchStarts, batchLengths, batchTimes, n);
-      from = added;
-      if (counts.full()) {
-        took += handOnFull();
-      }
-    }
-    batched = 0;
-    if (held != null && tables.judge(held)) {
-      paged = true; // the run's later events, the slice's and the search's later runs: pages
-    }
-    return took;
-  }
-
-  /**
-   * Adds the text {@code bytes[offset, offset + length)} (ASCII, of a block whose texts lie in
-   * {@code region}) at {@code time}: 0 when answered (its one value added, or none: no group), 1
-   * when answered and the table is now full ({@link #handOnFull}), -1 when the page path answers it
-   * (JSON-like, several values; nothing added).
-   */
-  private int add(byte[] bytes, int offset, int length, TextRegion region, long time) {
+  private int find(byte[] bytes, int offset, int length, TextRegion region) {
     if (KeyValueCells.mayBeJson(bytes, offset, length)) {
       return -1;
     }
@@ -330,13 +241,13 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
       return -1; // a multivalue: the page path's
     }
     answered++;
-    BytesCounts counts = counts();
-    held.rows++;
-    if (found == 0) {
-      return 0;
+    if (counts == null) { // the slice's table, taken on first use
+      held = tables.take();
+      counts = held.counts;
     }
-    held.keyed++;
-    return counts.addTimed(bytes, valueStart, valueEnd - valueStart, time) ? 1 : 0;
+    held.rows++;
+    held.keyed += found;
+    return found;
   }
 
   /** A value the key=value scan found: the first kept, the others counted. */
@@ -349,12 +260,38 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
   }
 
   /**
+   * The run's batch of values added to the table together ({@link BytesCounts#addTimedAll}); the
+   * table handed on whenever it fills, its time left out of the run's.
+   */
+  private void flush(byte[] bytes) {
+    int from = 0;
+    while (from < batched) {
+      int n = batched - from;
+      if (from > 0) {
+        System.arraycopy(batchStarts, from, batchStarts, 0, n);
+        System.arraycopy(batchLengths, from, batchLengths, 0, n);
+        System.arraycopy(batchTimes, from, batchTimes, 0, n);
+        batched = n;
+        from = 0;
+      }
+      from = counts.addTimedAll(bytes, batchStarts, batchLengths, batchTimes, n);
+      if (counts.full()) {
+        elsewhere(handOnFull());
+      }
+    }
+    batched = 0;
+    if (held != null && tables.judge(held)) {
+      paged = true; // the run's later events, the slice's and the search's later runs: pages
+    }
+  }
+
+  /**
    * The full table handed on ({@link KeyStateTables#handOn}); when its keys were met fewer than
    * {@value #REPEATS_TO_COUNT} times each on average the rest of the slice goes to the remainder,
    * the page path. Returns the hand-on's time, the aggregation stage's.
    */
   private long handOnFull() {
-    boolean sparse = held.keyed < REPEATS_TO_COUNT * (long) counts.size();
+    boolean sparse = KeyRepeats.tooFew(counts.size(), held.keyed, 1, REPEATS_TO_COUNT);
     long took = tables.handOn(held);
     if (sparse) {
       paged = true; // seen as fewer eventsAggregatedByKeyValue than events matched
@@ -362,61 +299,18 @@ final class KeyValueStates implements EventVisitor, KeyValueBytes.Values {
     return took;
   }
 
-  /** Whether the scan goes on after an event answered here: the control asked every so often. */
-  private boolean checked() {
-    return ++visited % SearchControl.EVERY != 0 || !control.readAndCheck(SearchControl.EVERY);
-  }
-
-  /**
-   * Whether the sourcetype's own extraction may give the field (then key=value does not), or the
-   * sourcetype reads its text other than as plain {@code kvMode: auto} pairs: the page path's
-   * answer then ({@link EventColumn#sourcetypeExtracts}).
-   */
-  private boolean sourcetypeExtracts(String sourcetypeName) {
-    if (sourcetypeName != checkedSourcetype) { // the same String for a segment's sourcetype
-      checkedSourcetype = sourcetypeName;
-      Sourcetype sourcetype = sourcetypes.forName(sourcetypeName);
-      sourcetypeExtracts = sourcetype.mayExtract(field) || !sourcetype.readsPlainPairs();
-    }
-    return sourcetypeExtracts;
-  }
-
+  /** The table put back for the thread's next slice (the events it answered count as matched). */
   @Override
-  public boolean keepsEvents() {
-    return remainder.keepsEvents();
-  }
-
-  /** The table put back for the thread's next slice, then the remainder finished. */
-  @Override
-  public void finish() {
-    account();
-    remainder.finish();
-  }
-
-  /**
-   * Also when the slice failed or its driver closed it early: the table goes back with what it
-   * holds (the events it answered are counted as matched), handed on with the others at the end.
-   */
-  @Override
-  public void close() {
-    if (!finished) {
-      account();
-    }
-    remainder.close();
-  }
-
-  private void account() {
-    finished = true;
+  void handBack() {
     if (held != null) {
       tables.put(held);
       held = null;
       counts = null;
     }
-    control.read(visited % SearchControl.EVERY);
-    matched.addAndGet(answered);
-    control.aggregatedByKeyValue(answered);
-    control.extracted(nanos + clock.take());
-    answered = 0;
-    nanos = 0;
+  }
+
+  @Override
+  void reportAnswered(long events) {
+    control.aggregatedByKeyValue(events);
   }
 }

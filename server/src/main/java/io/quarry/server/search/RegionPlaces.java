@@ -9,8 +9,9 @@ import io.quarry.server.sourcetype.KeyPlaces;
  * asked about, each with its own places, so a time-ordered scan interleaving overlapping segments
  * in runs takes one pass per block, not one per run. A block's pass is taken once {@value
  * #AFTER_TEXTS} of its texts were asked and they hold at least a {@value #SHARE}th of its bytes
- * (what the pass reads): a filter admitting a few events of a large block scans those alone. The
- * least recently asked block gives its slot to a new one. Not thread-safe: one per column.
+ * (what the pass reads): a filter admitting a few events of a large block scans those alone; a scan
+ * that asks every text of its blocks ({@link KeyValueStates}) takes it at the first. The least
+ * recently asked block gives its slot to a new one. Not thread-safe: one per column.
  */
 final class RegionPlaces {
   static final int SLOTS = 4;
@@ -24,11 +25,21 @@ final class RegionPlaces {
   private final long[] askedBytes = new long[SLOTS];
   private final long[] used = new long[SLOTS]; // when each slot was last asked, for eviction
   private final byte[] key;
+  private final boolean everyText; // every text of a block is asked: the pass taken at the first
   private long clock;
   private long passes;
 
   RegionPlaces(byte[] key) {
+    this(key, false);
+  }
+
+  /**
+   * Places of {@code key}; {@code everyText}: the asker reads every text of each block it asks
+   * about, so a block's pass is taken when its first text is asked (no text scanned on its own).
+   */
+  RegionPlaces(byte[] key, boolean everyText) {
     this.key = key.clone();
+    this.everyText = everyText;
   }
 
   /**
@@ -50,8 +61,9 @@ final class RegionPlaces {
     }
     asked[slot]++;
     askedBytes[slot] += length;
-    if (asked[slot] < AFTER_TEXTS
-        || askedBytes[slot] * SHARE < (long) region.end() - region.start()) {
+    if (!everyText
+        && (asked[slot] < AFTER_TEXTS
+            || askedBytes[slot] * SHARE < (long) region.end() - region.start())) {
       return null;
     }
     if (places[slot] == null) {

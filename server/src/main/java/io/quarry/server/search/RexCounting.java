@@ -43,7 +43,7 @@ import java.util.function.BooleanSupplier;
  * handed to the remainder are timed there, left out too (one in {@value ExtractionClock#SAMPLE} of
  * a run's timed to subtract).
  */
-final class RexCounting implements EventVisitor {
+final class RexCounting extends FusedScan {
   /**
    * The matches after which a slice judges whether its keys repeat enough to count them here: the
    * first {@value} of them are counted in any case.
@@ -59,22 +59,13 @@ final class RexCounting implements EventVisitor {
   private final String field;
   private final RexExtraction rex;
   private final PageAggregator partial;
-  private final EventVisitor remainder;
-  private final SearchControl control;
-  private final AtomicLong matched;
   private final StageStats stages;
   private final int statsAt; // the aggregation's stage; the fused rexes are the stages before it
   private final BytesCounts counts;
-  private final ExtractionClock clock = new ExtractionClock();
 
-  private int visited; // events counted here, for the control's stop checks and progress
-  private long countedRows; // counted since the counts were last handed on
-  private long countedHere; // counted in all, reported when the slice ends
-  private long nanos; // the runs' matching and counting, reported as the extraction's time
-  private int remainders; // events of runs handed to the remainder, one in SAMPLE timed
+  private long countedRows; // counted since the counts were last handed on (then answered)
   private boolean judged; // whether the keys' repeats were judged (after JUDGED_AFTER matches)
   private boolean paged; // judged to repeat too little: the rest of the slice goes to pages
-  private boolean finished;
 
   /**
    * The {@code rex} whose field the scan can count itself, or null: the search has no filter and no
@@ -135,15 +126,13 @@ final class RexCounting implements EventVisitor {
       int statsAt,
       MemoryTracker memory,
       EventVisitor remainder) {
+    super(control, matched, remainder);
     this.counts = new BytesCounts(memory);
     this.field = field;
     this.rex = new RexExtraction(rex, stopped);
     this.partial = partial;
-    this.control = control;
-    this.matched = matched;
     this.stages = stages;
     this.statsAt = statsAt;
-    this.remainder = remainder;
   }
 
   /**
@@ -173,11 +162,6 @@ final class RexCounting implements EventVisitor {
     return checked();
   }
 
-  @Override
-  public boolean takesRuns() {
-    return true;
-  }
-
   /**
    * A run counted event by event where the {@code rex} matches an ASCII text; in a block with a
    * text past ASCII each text is checked first, and one past ASCII goes to the remainder.
@@ -187,8 +171,7 @@ final class RexCounting implements EventVisitor {
     if (paged) {
       return remainder.visit(run);
     }
-    long started = System.nanoTime();
-    long elsewhere = 0; // the hand-ons' time, and the remainder's (one event in SAMPLE timed)
+    runStarts();
     boolean ascii = run.ascii();
     byte[] bytes = run.bytes();
     int size = run.size();
@@ -199,39 +182,27 @@ final class RexCounting implements EventVisitor {
       int offset = bounds[first + e];
       int length = bounds[first + e + 1] - offset;
       boolean going;
-      if (paged) { // the rest of the run the page path's, untimed here (EventPages times it)
-        long handed = System.nanoTime();
-        going = remainder.visit(run.event(e));
-        elsewhere += System.nanoTime() - handed;
-      } else if ((span =
-              ascii || AsciiText.isAscii(bytes, offset, length)
-                  ? rex.span(bytes, offset, length)
-                  : RexExtraction.UNDECIDED_SPAN)
-          >= 0) {
+      if (!paged
+          && (span =
+                  ascii || AsciiText.isAscii(bytes, offset, length)
+                      ? rex.span(bytes, offset, length)
+                      : RexExtraction.UNDECIDED_SPAN)
+              >= 0) {
         if (count(bytes, offset, span)) {
-          elsewhere += handOn();
+          elsewhere(handOn());
         }
         going = checked();
-      } else if (remainders++ % ExtractionClock.SAMPLE == 0) {
-        long handed = System.nanoTime();
-        going = remainder.visit(run.event(e));
-        elsewhere += (System.nanoTime() - handed) * ExtractionClock.SAMPLE;
-      } else {
-        going = remainder.visit(run.event(e));
+      } else { // once paged, the rest of the run the page path's (EventPages times it)
+        going = toRemainder(run, e, paged);
       }
       if (!going) {
         run.stoppedAfter(e + 1);
-        timedRun(started, elsewhere);
+        runEnds();
         return false;
       }
     }
-    timedRun(started, elsewhere);
+    runEnds();
     return true;
-  }
-
-  /** A run's time since {@code started}, less what was spent {@code elsewhere}, as extraction. */
-  private void timedRun(long started, long elsewhere) {
-    nanos += Math.max(0, System.nanoTime() - started - elsewhere);
   }
 
   /**
@@ -262,13 +233,8 @@ final class RexCounting implements EventVisitor {
    */
   private boolean judge() {
     judged = true;
-    paged = counts.size() > (long) DISTINCT_IN_EIGHT * countedRows / 8;
+    paged = KeyRepeats.tooFew(counts.size(), countedRows, DISTINCT_IN_EIGHT, 8);
     return paged;
-  }
-
-  /** Whether the scan goes on after an event counted here: the control asked every so often. */
-  private boolean checked() {
-    return ++visited % SearchControl.EVERY != 0 || !control.readAndCheck(SearchControl.EVERY);
   }
 
   /**
@@ -288,48 +254,29 @@ final class RexCounting implements EventVisitor {
     }
     long took = System.nanoTime() - started;
     stages.counted(statsAt, countedRows, took);
-    countedHere += countedRows;
+    answered += countedRows;
     countedRows = 0;
     return took;
   }
 
+  /** The counts handed on before the remainder's last page. */
   @Override
-  public boolean keepsEvents() {
-    return remainder.keepsEvents();
-  }
-
-  /** The counts handed on before the remainder's last page, then the remainder finished. */
-  @Override
-  public void finish() {
-    try {
-      handOn();
-    } finally {
-      account();
-    }
-    remainder.finish();
+  void finishing() {
+    handOn();
   }
 
   /**
-   * Also when the slice failed or its driver closed it early: what was handed on until then still
-   * counts; the counts still held are not handed on (the partial may be another slice's by now), as
-   * the remainder's last page is not.
+   * The table's memory given back, once: when the slice failed or its driver closed it early, the
+   * counts still held are not handed on (the partial may be another slice's by now), as the
+   * remainder's last page is not.
    */
   @Override
-  public void close() {
-    if (!finished) {
-      account();
-    }
-    remainder.close();
+  void handBack() {
+    counts.release();
   }
 
-  private void account() {
-    finished = true;
-    control.read(visited % SearchControl.EVERY);
-    matched.addAndGet(countedHere);
-    control.countedByRex(countedHere);
-    control.extracted(nanos + clock.take());
-    countedHere = 0;
-    nanos = 0;
-    counts.release(); // once: the table is not used after
+  @Override
+  void reportAnswered(long events) {
+    control.countedByRex(events);
   }
 }

@@ -132,6 +132,40 @@ class BytesCountsTest {
     assertThat(asLists(timedHeld(batched))).isEqualTo(asLists(timedHeld(single)));
   }
 
+  @Test
+  void aBatchStopsAfterTheKeyThatFillsTheTableAndAKeyAtTheArraysEndIsReadWhole() {
+    int keys = 150;
+    byte[] text = new byte[4 * keys]; // key i at 4 * i: the last ends the array (no word after it)
+    int[] starts = new int[keys];
+    int[] lengths = new int[keys];
+    long[] times = new long[keys];
+    for (int i = 0; i < keys; i++) {
+      byte[] key = String.format("%04d", i).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(key, 0, text, 4 * i, 4);
+      starts[i] = 4 * i;
+      lengths[i] = i == keys - 1 ? 3 : 4; // the last one shorter: the array's last bytes only
+      times[i] = 1_000L * i;
+    }
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"), true, 100);
+    assertThat(counts.addTimedAll(text, starts, lengths, times, keys))
+        .as("stops after the 100th key, which filled the table")
+        .isEqualTo(100);
+    assertThat(counts.size()).isEqualTo(100);
+    assertThat(timedHeld(counts).get("0099")).containsExactly(1, 99_000, 99_000);
+    counts.clear();
+    int rest = keys - 100;
+    System.arraycopy(starts, 100, starts, 0, rest);
+    System.arraycopy(lengths, 100, lengths, 0, rest);
+    System.arraycopy(times, 100, times, 0, rest);
+    assertThat(counts.addTimedAll(text, starts, lengths, times, rest)).isEqualTo(rest);
+    Map<String, long[]> held = timedHeld(counts);
+    assertThat(held).hasSize(rest).doesNotContainKey("0099");
+    assertThat(held.get("014"))
+        .as("the array's last three bytes")
+        .containsExactly(1, 149_000, 149_000);
+    assertThat(held.get("0148")).containsExactly(1, 148_000, 148_000);
+  }
+
   private static Map<String, long[]> timedHeld(BytesCounts counts) {
     BytesBlock values = counts.values();
     LongBlock counted = counts.counts();

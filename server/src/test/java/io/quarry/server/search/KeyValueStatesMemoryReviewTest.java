@@ -6,6 +6,7 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class KeyValueStatesMemoryReviewTest {
   private static final String PASSWORD = "kv-memory-review-pw";
   private static final String STATS = " | stats count, range(_time) by k";
   private static final int KEYS = 3_000;
-  private static final String[] INDEXES = {"ev", "bl"};
+  private static final List<String> INDEXES = FusedScanFixtures.LAYOUTS;
 
   @TempDir static Path root;
   @AutoClose private static QuarryServer server;
@@ -40,11 +41,7 @@ class KeyValueStatesMemoryReviewTest {
     for (int i = 0; i < KEYS; i++) {
       lines.append("2026-01-07T10:00:00Z from k=k").append(i).append(pad).append(" took=3\n");
     }
-    for (String index : INDEXES) {
-      HttpResponse<String> loaded =
-          TestServers.postRaw(server, TestServers.TOKEN, "app", index, lines.toString());
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    }
+    FusedScanFixtures.loadLayouts(server, lines.toString());
   }
 
   @Test

@@ -110,9 +110,7 @@ class KeyValueStatesReviewTest {
   }
 
   private static long aggregated(String search) throws Exception {
-    return EventRunSearchTest.inspect(server, PASSWORD, search)
-        .at("/costs/scan/eventsAggregatedByKeyValue")
-        .asLong();
+    return FusedScanFixtures.scanCount(server, PASSWORD, search, "eventsAggregatedByKeyValue");
   }
 
   @Test

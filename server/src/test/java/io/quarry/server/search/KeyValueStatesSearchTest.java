@@ -7,10 +7,8 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,28 +115,11 @@ class KeyValueStatesSearchTest {
   @BeforeAll
   static void start() throws Exception {
     server = TestServers.startLayouts(dataDirectory, PASSWORD, TestServers.TOKEN, Map.of());
-    List<Integer> ascii = new ArrayList<>();
-    List<Integer> mixed = new ArrayList<>();
-    for (int i = 0; i < LINES; i++) {
-      (i % 12 == 6 || i % 5 == 0 ? mixed : ascii).add(i);
-    }
-    Random random = new Random(41);
-    Collections.shuffle(ascii, random);
-    Collections.shuffle(mixed, random);
-    String asciiLines = EventRunSearchTest.lines(ascii, KeyValueStatesSearchTest::line);
-    String mixedLines = EventRunSearchTest.lines(mixed, KeyValueStatesSearchTest::line);
-    for (String index : List.of("ev", "bl")) { // the same lines in both layouts
-      load(index, asciiLines);
-      load(index, mixedLines);
-    }
+    FusedScanFixtures.loadShuffled(
+        server, LINES, i -> i % 12 == 6 || i % 5 == 0, 41, KeyValueStatesSearchTest::line);
   }
 
-  private static void load(String index, String lines) throws Exception {
-    var loaded = TestServers.postRaw(server, TestServers.TOKEN, "app", index, lines);
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-  }
-
-  private static final String PAGE_STAGE = " | eval unused=1"; // the page path: not fused
+  private static final String PAGE_STAGE = FusedScanFixtures.PAGE_STAGE; // not fused
   private static final String SESSIONS = " | stats range(_time), count by JSESSIONID";
 
   private static List<JsonNode> results(String search) throws Exception {
@@ -164,10 +145,7 @@ class KeyValueStatesSearchTest {
   }
 
   private static long aggregatedByKeyValue(String search) throws Exception {
-    JsonNode inspect = EventRunSearchTest.inspect(server, PASSWORD, search);
-    JsonNode counted = inspect.at("/costs/scan/eventsAggregatedByKeyValue");
-    assertThat(counted.isNumber()).as(inspect.toString()).isTrue();
-    return counted.asLong();
+    return FusedScanFixtures.scanCount(server, PASSWORD, search, "eventsAggregatedByKeyValue");
   }
 
   @Test

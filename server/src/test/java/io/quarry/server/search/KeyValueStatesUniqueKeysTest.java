@@ -49,15 +49,12 @@ class KeyValueStatesUniqueKeysTest {
             .append(i % REPEATED)
             .append('\n');
       }
-      var loaded = TestServers.postRaw(server, TestServers.TOKEN, "app", "uniq", lines.toString());
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+      FusedScanFixtures.load(server, "uniq", lines.toString());
     }
   }
 
   private static long aggregated(String search) throws Exception {
-    return EventRunSearchTest.inspect(server, PASSWORD, search)
-        .at("/costs/scan/eventsAggregatedByKeyValue")
-        .asLong();
+    return FusedScanFixtures.scanCount(server, PASSWORD, search, "eventsAggregatedByKeyValue");
   }
 
   @Test

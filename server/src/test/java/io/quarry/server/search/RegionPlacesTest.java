@@ -109,6 +109,18 @@ class RegionPlacesTest {
     assertThat(places.passes()).isGreaterThan(RegionPlaces.SLOTS + 1);
   }
 
+  @Test
+  void aScanOfEveryTextTakesTheBlocksPassAtItsFirstText() {
+    Block block = Block.of(3);
+    RegionPlaces places = new RegionPlaces(KEY, true);
+    assertThat(block.answer(places, 0)).isEqualTo(block.alone(0));
+    assertThat(places.passes()).as("the pass taken at the first text").isEqualTo(1);
+    for (int i = 1; i < TEXTS; i++) {
+      assertThat(block.answer(places, i)).isEqualTo(block.alone(i));
+    }
+    assertThat(places.passes()).isEqualTo(1);
+  }
+
   /** The passes taken asking every {@code step}th text of one block, each answer checked. */
   private static long passesAskingEvery(int step) {
     Block block = Block.of(step);

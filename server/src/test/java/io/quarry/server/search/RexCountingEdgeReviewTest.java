@@ -65,10 +65,7 @@ class RexCountingEdgeReviewTest {
     }
     Collections.shuffle(order, new Random(41));
     String lines = EventRunSearchTest.lines(order, RexCountingEdgeReviewTest::line);
-    for (String index : List.of("ev", "bl")) {
-      var loaded = TestServers.postRaw(server, TestServers.TOKEN, "app", index, lines);
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    }
+    FusedScanFixtures.loadLayouts(server, lines);
   }
 
   private static final String REX = " | rex \"from (?<ip>\\S+)\"";

@@ -6,6 +6,7 @@ import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class RexCountingMemoryTest {
   private static final String REX = " | rex \"from (?<k>\\S+)\" | stats count by k";
   private static final String ONE = " | rex \"took=(?<t>\\S+)\" | stats count by t";
   private static final int KEYS = 3_000;
-  private static final String[] INDEXES = {"ev", "bl"}; // the event layout and blocks
+  private static final List<String> INDEXES = FusedScanFixtures.LAYOUTS;
 
   @TempDir static Path root;
   @AutoClose private static QuarryServer server;
@@ -43,11 +44,7 @@ class RexCountingMemoryTest {
     for (int i = 0; i < KEYS; i++) {
       lines.append("2026-01-07T10:00:00Z from k").append(i).append(pad).append(" took=3\n");
     }
-    for (String index : INDEXES) {
-      HttpResponse<String> loaded =
-          TestServers.postRaw(server, TestServers.TOKEN, "app", index, lines.toString());
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    }
+    FusedScanFixtures.loadLayouts(server, lines.toString());
   }
 
   @Test
@@ -70,9 +67,8 @@ class RexCountingMemoryTest {
       assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
       assertThat(counted.body()).contains("\"t\":\"3\"").contains("\"count\":\"" + KEYS + "\"");
       assertThat(
-              EventRunSearchTest.inspect(server, PASSWORD, "index=" + index + ONE)
-                  .at("/costs/scan/eventsCountedByRex")
-                  .asLong())
+              FusedScanFixtures.scanCount(
+                  server, PASSWORD, "index=" + index + ONE, "eventsCountedByRex"))
           .as("counted by the scan itself")
           .isEqualTo(KEYS);
     }

@@ -6,11 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,29 +91,12 @@ class RexCountingSearchTest {
   @BeforeAll
   static void start() throws Exception {
     server = TestServers.startLayouts(dataDirectory, PASSWORD, TestServers.TOKEN, Map.of());
-    List<Integer> ascii = new ArrayList<>();
-    List<Integer> mixed = new ArrayList<>();
-    for (int i = 0; i < LINES; i++) {
-      (i % 8 == 4 || i % 5 == 0 ? mixed : ascii).add(i);
-    }
-    Random random = new Random(40);
-    Collections.shuffle(ascii, random);
-    Collections.shuffle(mixed, random);
-    String asciiLines = EventRunSearchTest.lines(ascii, RexCountingSearchTest::line);
-    String mixedLines = EventRunSearchTest.lines(mixed, RexCountingSearchTest::line);
-    for (String index : List.of("ev", "bl")) { // the same lines in both layouts
-      load(index, asciiLines);
-      load(index, mixedLines);
-    }
-  }
-
-  private static void load(String index, String lines) throws Exception {
-    var loaded = TestServers.postRaw(server, TestServers.TOKEN, "app", index, lines);
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    FusedScanFixtures.loadShuffled(
+        server, LINES, i -> i % 8 == 4 || i % 5 == 0, 40, RexCountingSearchTest::line);
   }
 
   private static final String REX = " | rex \"from (?<ip>\\S+)\"";
-  private static final String PAGE_STAGE = " | eval unused=1"; // the page path: no counting
+  private static final String PAGE_STAGE = FusedScanFixtures.PAGE_STAGE; // no counting
 
   private static Map<String, Long> counts(String search, String by) throws Exception {
     Map<String, Long> counted = new TreeMap<>();
@@ -129,10 +109,7 @@ class RexCountingSearchTest {
   }
 
   private static long countedByRex(String search) throws Exception {
-    JsonNode inspect = EventRunSearchTest.inspect(server, PASSWORD, search);
-    JsonNode counted = inspect.at("/costs/scan/eventsCountedByRex");
-    assertThat(counted.isNumber()).as(inspect.toString()).isTrue();
-    return counted.asLong();
+    return FusedScanFixtures.scanCount(server, PASSWORD, search, "eventsCountedByRex");
   }
 
   @Test

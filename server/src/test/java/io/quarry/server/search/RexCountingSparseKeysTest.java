@@ -2,11 +2,11 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +32,7 @@ class RexCountingSparseKeysTest {
   private static final int REPEATED_KEYS = 100;
   private static final int DRAWN_FROM = 8_000;
   private static int drawnKeys; // the distinct keys of KEYS draws from DRAWN_FROM
-  private static final String[] INDEXES = {"ev", "bl"};
+  private static final List<String> INDEXES = FusedScanFixtures.LAYOUTS;
 
   @TempDir static Path root;
   @AutoClose private static QuarryServer server;
@@ -52,11 +52,7 @@ class RexCountingSparseKeysTest {
       lines.append("2026-01-07T10:00:00Z sid s").append(i).append(" q=1\n");
       lines.append("2026-01-07T10:00:00Z ip a").append(i % REPEATED_KEYS).append(" q=1\n");
     }
-    for (String index : INDEXES) {
-      HttpResponse<String> loaded =
-          TestServers.postRaw(server, TestServers.TOKEN, "app", index, lines.toString());
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
-    }
+    FusedScanFixtures.loadLayouts(server, lines.toString());
     drawnKeys = drawn.size();
   }
 
@@ -113,10 +109,6 @@ class RexCountingSparseKeysTest {
         .as(index + " " + prefix)
         .contains("\"keys\":\"" + keys + "\"")
         .contains("\"events\":\"" + events + "\"");
-    JsonNode inspect = EventRunSearchTest.inspect(server, PASSWORD, search);
-    assertThat(inspect.at("/costs/scan/eventsCountedByRex").isNumber())
-        .as(inspect.toString())
-        .isTrue();
-    return inspect.at("/costs/scan/eventsCountedByRex").asLong();
+    return FusedScanFixtures.scanCount(server, PASSWORD, search, "eventsCountedByRex");
   }
 }
