@@ -144,7 +144,7 @@ record StoreShape(List<Bucket> buckets) {
         + (kinds.isEmpty() ? "" : "; journal: " + String.join(", ", kinds));
   }
 
-  /** A journal kind in a few words: {@code zstd 9 compact}. */
+  /** A journal kind in a few words: {@code zstd 12 compact}. */
   static String name(JournalSummary kind) {
     return kind.codec()
         + (kind.level() < 0 ? "" : " " + kind.level())
