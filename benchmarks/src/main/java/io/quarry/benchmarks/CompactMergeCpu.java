@@ -21,9 +21,9 @@ import org.apache.lucene.util.IOUtils;
  * What a large store's compact merges cost (session 32): copies a bucket of the block layout
  * (segments without an index sort) into a fresh directory and force-merges the copy into one
  * segment on this thread, every merge compact (the journal re-encoded at the compact level, {@code
- * -Dquarry.storage.journalCompactLevel}, 9 unless set). Prints the merge's thread CPU and the bytes
- * of the merged index and of its journal. Same input, same merges: run it once per level,
- * alternated, and compare.
+ * -Dquarry.storage.journalCompactLevel}, the default compact level unless set: 12 since session
+ * 42). Prints the merge's thread CPU and the bytes of the merged index and of its journal. Same
+ * input, same merges: run it once per level, alternated, and compare.
  *
  * <pre>
  * java -Dquarry.storage.journalCompactLevel=7 -cp benchmarks.jar \
@@ -73,7 +73,7 @@ public final class CompactMergeCpu {
       System.out.printf(
           "compact level %s: forceMerge(1) thread CPU %.2f s (wall %.2f s), index %,d bytes,"
               + " journal %,d bytes%n",
-          System.getProperty(JournalStoredFieldsFormat.COMPACT_LEVEL_PROPERTY, "9"),
+          System.getProperty(JournalStoredFieldsFormat.COMPACT_LEVEL_PROPERTY, "12 (default)"),
           cpu / 1e9,
           wall / 1e9,
           bytes,

@@ -26,8 +26,10 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <ul>
  *   <li>{@code reader.decodeBlock}: the server's path (seek and copy of the compressed bytes out of
- *       the mapped file, {@code decompressByteArray} into a reused array, CRC32C, the block's
- *       document offsets);
+ *       the mapped file, {@code decompressByteArray} into a reused array, the check, the block's
+ *       document offsets); round 0 checks each block's decoded bytes against its CRC32C, later
+ *       rounds the compressed bytes' CRC32C only, as the server's later reads of a block do
+ *       (session 42, {@code VerifiedBlocks});
  *   <li>{@code zstd, heap → heap}: the compressed bytes already in arrays, one context, one reused
  *       target (zstd alone: the floor for the format);
  *   <li>{@code + CRC32C}: the same and the checksum the journal checks;

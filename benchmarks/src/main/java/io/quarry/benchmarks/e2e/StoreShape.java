@@ -115,7 +115,7 @@ record StoreShape(List<Bucket> buckets, List<JournalSummary> journal) {
         + (kinds.isEmpty() ? "" : "; journal: " + String.join(", ", kinds));
   }
 
-  /** A journal kind in a few words: {@code zstd 9 compact}. */
+  /** A journal kind in a few words: {@code zstd 12 compact}. */
   static String name(JournalSummary kind) {
     return kind.codec()
         + (kind.level() < 0 ? "" : " " + kind.level())

@@ -97,18 +97,23 @@ public enum JournalCodec {
   },
   /**
    * Zstandard (zstd-jni): the default, a much better ratio at a decode speed close to lz4's. Level
-   * 1 for blocks written fast, 9 for compact ones: on access logs in 128 KiB blocks 9 writes at
+   * 1 for blocks written fast, 12 for compact ones: on access logs in 128 KiB blocks 9 writes at
    * about a third of 3's speed (~100 vs ~350 MB/s a core) but its blocks are 18% smaller and decode
-   * 25-30% faster (~2.4 vs ~1.9 GB/s), since it finds fewer, longer matches. Level 1 rather than 3
-   * (session 27): fast blocks are what ingest writes at every flush, and large merges rewrite them
-   * compact anyway; on a block bucket's journal (1,966 blocks of ~267 KB, one block document each)
-   * 1 wrote 1.47x faster than 3 and decoded 1.4x faster for 1.1% more bytes (JournalCodecChoices).
+   * 25-30% faster (~2.4 vs ~1.9 GB/s), since it finds fewer, longer matches; 12 rather than 9
+   * (session 42): on the 10M access log's compact blocks 4.1% fewer journal bytes and ~9% faster to
+   * decode (the search-time rex count's search CPU -5%), for ~1.6x the compaction's encode CPU
+   * (52-56 vs 90-98 MB/s a core; 10 was no faster end to end, 15 writes at 23 MB/s:
+   * docs/design/block-index.md, "The compact journal's decode (session 42, zscan)"). Level 1 rather
+   * than 3 (session 27): fast blocks are what ingest writes at every flush, and large merges
+   * rewrite them compact anyway; on a block bucket's journal (1,966 blocks of ~267 KB, one block
+   * document each) 1 wrote 1.47x faster than 3 and decoded 1.4x faster for 1.1% more bytes
+   * (JournalCodecChoices).
    */
   ZSTD(2) {
     private static final int LEVEL = 1;
     private static final int COMPACT_LEVEL =
         JournalStoredFieldsFormat.compactLevel(
-            9, Zstd.minCompressionLevel(), Zstd.maxCompressionLevel());
+            12, Zstd.minCompressionLevel(), Zstd.maxCompressionLevel());
     // A decompression context per thread: making one per block costs more than decoding the block.
     // Threads are few (workers, merges) and live long, so the contexts are never freed explicitly.
     // A prefix read's input piece (see decompressPrefix).

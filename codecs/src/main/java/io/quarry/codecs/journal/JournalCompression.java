@@ -14,16 +14,20 @@ public enum JournalCompression {
   NONE("none", JournalCodec.NONE, JournalCodec.NONE),
   /** lz4 for both: lz4's fast encoder, then lz4hc for compact merges. */
   LZ4("lz4", JournalCodec.LZ4, JournalCodec.LZ4),
-  /** zstd for both: level 1, then level 9 for compact merges (the default before session 40). */
+  /**
+   * zstd for both: level 1, then level 12 for compact merges (9 before session 42) (the default
+   * before session 40).
+   */
   ZSTD("zstd", JournalCodec.ZSTD, JournalCodec.ZSTD),
   /**
    * lz4's fast encoder for fast segments (the ingest's flushes and small merges: young, merged
-   * again soon), zstd 9 for compact merges (the segments that stay): the default since session 40.
-   * On an access log's block journal lz4 writes ~1.6x faster than zstd 1 (the encode is paid on the
-   * ingest's threads at every flush) and decodes ~2.5x faster (paid again by the compaction that
-   * rewrites the young segments, and by searches during the ingest), for ~45% more transient bytes;
-   * settled bytes are the compact merge's zstd 9, as with {@link #ZSTD}. A search of a young
-   * segment still reads an event block's times without its texts ({@link Lz4PrefixDecoder}).
+   * again soon), zstd 12 for compact merges (9 before session 42) (the segments that stay): the
+   * default since session 40. On an access log's block journal lz4 writes ~1.6x faster than zstd 1
+   * (the encode is paid on the ingest's threads at every flush) and decodes ~2.5x faster (paid
+   * again by the compaction that rewrites the young segments, and by searches during the ingest),
+   * for ~45% more transient bytes; settled bytes are the compact merge's zstd 12, as with {@link
+   * #ZSTD}. A search of a young segment still reads an event block's times without its texts
+   * ({@link Lz4PrefixDecoder}).
    */
   LZ4_ZSTD("lz4-zstd", JournalCodec.LZ4, JournalCodec.ZSTD),
   /**

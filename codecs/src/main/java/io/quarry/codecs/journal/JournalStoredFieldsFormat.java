@@ -56,8 +56,11 @@ import org.apache.lucene.store.MergeInfo;
  *
  * <p><b>Integrity.</b> Headers carry the format name, version and segment id; footers carry a
  * checksum of the whole file (verified for the index on open, for the data by {@code
- * checkIntegrity}); each block carries a CRC32C of its decompressed bytes, verified every time it
- * is decoded, so a flipped bit in a block is reported on first read.
+ * checkIntegrity}); each block carries a CRC32C of its decompressed bytes, verified the first time
+ * an open segment decodes it; every later decode checks the CRC32C of the compressed bytes it read
+ * against those that first decoded right, and the decoded bytes in full again when they differ
+ * ({@code VerifiedBlocks}: the same damage found at a tenth of the bytes), so a flipped bit in a
+ * block is reported on every read.
  *
  * <p><b>Merges copy blocks.</b> A merge writes a source segment's compressed block as it is —
  * bytes, document count, raw length, CRC32C and ASCII flag — when the source's codec and level are

@@ -37,6 +37,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final int[] rawLengths;
   private final int[] checksums;
   private final FixedBitSet asciiBlocks; // blocks whose strings are all ASCII (version 1 on)
+  private final VerifiedBlocks verified; // shared with clones
   private final int numDocs;
   private final boolean clone;
 
@@ -116,6 +117,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.rawLengths = rawLength;
     this.checksums = crcs;
     this.asciiBlocks = ascii;
+    this.verified = new VerifiedBlocks(blocks);
     this.numDocs = docs;
 
     String dataName =
@@ -159,6 +161,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.rawLengths = original.rawLengths;
     this.checksums = original.checksums;
     this.asciiBlocks = original.asciiBlocks;
+    this.verified = original.verified;
     this.numDocs = original.numDocs;
     this.clone = true;
   }
@@ -264,6 +267,11 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     return checksums[block];
   }
 
+  /** The blocks verified in this process, shared with clones ({@link VerifiedBlocks}). */
+  VerifiedBlocks verifiedBlocks() {
+    return verified;
+  }
+
   boolean ascii(int block) {
     return asciiBlocks.get(block);
   }
@@ -277,7 +285,11 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     out.copyBytes(data, compressedLengths[block]);
   }
 
-  /** Decodes one block into {@code into}, verifying its checksum. */
+  /**
+   * Decodes one block into {@code into}, verifying it: the first time in this process its decoded
+   * bytes against the index's CRC32C, later its compressed bytes against those that decoded right
+   * ({@link VerifiedBlocks}; in full again when they differ).
+   */
   public void decodeBlock(int block, JournalBlock into) throws IOException {
     long started = System.nanoTime();
     int compressedLength = compressedLengths[block];
@@ -292,22 +304,28 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
       into.loans = 0;
     }
     into.block = -1;
+    crc.reset();
+    crc.update(compressed, 0, compressedLength);
+    int compressedChecksum = (int) crc.getValue();
     try {
       codec.decompress(compressed, compressedLength, into.bytes, rawLength);
     } catch (IOException e) {
       throw new CorruptIndexException("journal block " + block + ": " + e.getMessage(), data, e);
     }
-    crc.reset();
-    crc.update(into.bytes, 0, rawLength);
-    if ((int) crc.getValue() != checksums[block]) {
-      throw new CorruptIndexException(
-          "journal block "
-              + block
-              + " checksum mismatch: expected "
-              + Integer.toHexString(checksums[block])
-              + ", got "
-              + Long.toHexString(crc.getValue()),
-          data);
+    if (!verified.verified(block, compressedChecksum)) {
+      crc.reset();
+      crc.update(into.bytes, 0, rawLength);
+      if ((int) crc.getValue() != checksums[block]) {
+        throw new CorruptIndexException(
+            "journal block "
+                + block
+                + " checksum mismatch: expected "
+                + Integer.toHexString(checksums[block])
+                + ", got "
+                + Long.toHexString(crc.getValue()),
+            data);
+      }
+      verified.verify(block, compressedChecksum);
     }
     into.index(
         block,

@@ -16,7 +16,7 @@ import java.time.Duration;
  *
  * <p>An idle bucket is compacted only once its fast segments (with the events not yet flushed) hold
  * at least {@code idleMinBytes}: a small index ({@code _audit}, {@code _internal}) is not flushed
- * and rewritten at zstd 9 after every idle gap; its roll compacts it.
+ * and rewritten at zstd 12 after every idle gap; its roll compacts it.
  *
  * <p>The server sets them from {@code storage.compaction} of {@code quarry.yml} (and an index's own
  * {@code storage.indexes.<name>.compaction}); {@link #DEFAULTS} unless set: deferred, 5 s idle, 1

@@ -10,7 +10,8 @@ import java.util.Locale;
  *
  * @param codec the codec of the segments' journal blocks ({@code none}, {@code lz4}, {@code zstd})
  * @param level the encoder level of the blocks ({@code JournalCodec}: lz4 0 is the fast encoder, 9
- *     lz4hc; zstd 1 fast, 9 compact), -1 for segments written before the data file recorded it
+ *     lz4hc; zstd 1 fast, 12 compact since session 42, 9 before), -1 for segments written before
+ *     the data file recorded it
  * @param compact whether the segments were written compact (by a compaction or a large merge, the
  *     segments that stay) rather than fast (flushes and small merges, waiting for compaction);
  *     segments written before session 33 do not say and count as compact
@@ -62,7 +63,7 @@ public record JournalKind(
         rawBytes + other.rawBytes);
   }
 
-  /** One line: {@code zstd 9 compact (v2)}. */
+  /** One line: {@code zstd 12 compact (v2)}. */
   public String describe() {
     return String.format(
         Locale.ROOT,

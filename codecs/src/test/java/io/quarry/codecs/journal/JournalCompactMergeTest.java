@@ -92,7 +92,7 @@ class JournalCompactMergeTest {
     assertThat(IndexOptions.DEFAULTS.journalCompression()).isEqualTo(JournalCompression.LZ4_ZSTD);
     assertThat(codec(fast)).isEqualTo(JournalCodec.LZ4);
     assertThat(codec(compact)).isEqualTo(JournalCodec.ZSTD);
-    // each kind written as the one-codec setting writes it: lz4's fast encoder, zstd 9
+    // each kind written as the one-codec setting writes it: lz4's fast encoder, zstd 12
     assertThat(fastBytes)
         .isEqualTo(
             merged(JournalCompression.LZ4, Long.MAX_VALUE, lines, directory.resolve("l-fast")));

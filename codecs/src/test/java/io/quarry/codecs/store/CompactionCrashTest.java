@@ -94,7 +94,7 @@ class CompactionCrashTest {
         }
         assertThat(store.compaction().compactions()).as("compacted after the restart").isPositive();
         assertEachOnce(store, acknowledged);
-        assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("9 compact"));
+        assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("12 compact"));
       }
     }
   }

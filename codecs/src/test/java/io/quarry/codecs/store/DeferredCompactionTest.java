@@ -104,7 +104,7 @@ class DeferredCompactionTest {
       }
       awaitSettled(store);
       assertEachOnce(store, 10_100);
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("9 compact"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("12 compact"));
       assertThat(store.compaction().compactions()).isPositive();
       assertThat(store.compaction().pendingBytes()).isZero();
     }
@@ -166,7 +166,7 @@ class DeferredCompactionTest {
       assertThat(store.compaction().compactions()).isPositive();
       awaitSettled(store);
       assertEachOnce(store, 10_000);
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("9 compact"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("12 compact"));
     }
   }
 
@@ -182,7 +182,7 @@ class DeferredCompactionTest {
       store.commit();
       assertEachOnce(store, 10_010);
       assertThat(StoredRaws.segmentLevels(store))
-          .containsOnly("9 compact", StoredRaws.FAST) // the new hot bucket's one segment is fast
+          .containsOnly("12 compact", StoredRaws.FAST) // the new hot bucket's one segment is fast
           .containsOnlyOnce(StoredRaws.FAST);
     }
   }

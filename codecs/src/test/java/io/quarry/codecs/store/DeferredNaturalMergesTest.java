@@ -140,7 +140,7 @@ class DeferredNaturalMergesTest {
       assertThat(StoredRaws.segmentLevels(store))
           .isNotEmpty()
           .hasSizeLessThanOrEqualTo(CompactionMergePolicy.ROLL_SEGMENTS)
-          .allMatch(level -> level.equals("9 compact"));
+          .allMatch(level -> level.equals("12 compact"));
       assertThat(store.compaction().compactions()).isPositive();
       assertThat(store.compaction().waitingSegments()).isZero();
     }
@@ -159,7 +159,7 @@ class DeferredNaturalMergesTest {
       Map<String, Integer> found = StoredRaws.of(store);
       assertThat(found).hasSize(seen.events());
       assertThat(found.values()).allMatch(count -> count == 1);
-      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("9 compact"));
+      assertThat(StoredRaws.segmentLevels(store)).allMatch(level -> level.equals("12 compact"));
     }
   }
 }

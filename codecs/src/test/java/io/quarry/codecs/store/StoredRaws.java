@@ -51,7 +51,7 @@ final class StoredRaws {
 
   /**
    * The journal level of each segment a search of {@code store} sees now, with whether the segment
-   * says it is compact: {@code "9 compact"}, {@link #FAST}.
+   * says it is compact: {@code "12 compact"}, {@link #FAST}.
    */
   static List<String> segmentLevels(IndexStore store) throws IOException {
     List<String> levels = new java.util.ArrayList<>();

@@ -39,7 +39,7 @@ final class JournalRows {
     }
   }
 
-  /** A journal kind in a word or three: {@code zstd 9 compact v2}. */
+  /** A journal kind in a word or three: {@code zstd 12 compact v2}. */
   static String describe(JournalSummary kind) {
     return kind.codec()
         + (kind.level() < 0 ? "" : " " + kind.level())

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * --verbose} say what the segments hold, as the bucket's directory does: the layout its {@code
  * bucket.format} records, as many segments as its last commit, and the journal's codec each segment
  * was written with — the young segments of the default {@code lz4-zstd} setting hold lz4 blocks
- * (fast, level 0), and after the compaction (restarted with a short idle time) zstd 9 blocks,
+ * (fast, level 0), and after the compaction (restarted with a short idle time) zstd 12 blocks,
  * compact, and no lz4 any more.
  */
 class IndexesSegmentsTest {
@@ -63,7 +63,7 @@ class IndexesSegmentsTest {
           .isEqualTo(young.segments());
       assertThat(journalRowsOfMain(server))
           .contains("lz4 0 fast v2")
-          .doesNotContain("zstd 9 compact");
+          .doesNotContain("zstd 12 compact");
     }
 
     try (QuarryServer server =
@@ -89,14 +89,14 @@ class IndexesSegmentsTest {
           .satisfies(
               kind -> {
                 assertThat(kind.codec()).isEqualTo("zstd");
-                assertThat(kind.level()).isEqualTo(9);
+                assertThat(kind.level()).isEqualTo(12);
                 assertThat(kind.compact()).isTrue();
                 assertThat(kind.segments()).isEqualTo(compacted.segments());
                 assertThat(kind.bytes()).isEqualTo(compacted.journalBytes());
               });
       assertThat(compacted.bucketList()).allSatisfy(b -> assertThat(b.fastSegments()).isZero());
       assertThat(journalRowsOfMain(server))
-          .contains("zstd 9 compact v2")
+          .contains("zstd 12 compact v2")
           .doesNotContain("lz4 0 fast");
     }
   }
