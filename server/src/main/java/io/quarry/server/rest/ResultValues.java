@@ -177,12 +177,13 @@ final class ResultValues {
 
   /**
    * {@link #typed} as {@code type}, its column's one type (null: none was fixed, the column had no
-   * value in the sample): a long as a double in a double column; a double in a long column or in a
-   * column of no type as the value it is, a whole number as a long ({@link Values#isWhole}), so
-   * that a value past the sample that its column's type cannot hold is written the same wherever
-   * pages part; any value as its text in a text column (a number tagged in a string block too), a
-   * time as its epoch seconds ({@code fillnull value=none _time} writes the others so); anything
-   * else as its block types it.
+   * value in the sample): a long as a double in a double column (past 2^53 as the long it is, every
+   * digit, whether its page held it in a long block or beside a fraction in a string one); a double
+   * in a long column or in a column of no type as the value it is, a whole number as a long ({@link
+   * Values#isWhole}), so that a value past the sample that its column's type cannot hold is written
+   * the same wherever pages part; any value as its text in a text column (a number tagged in a
+   * string block too), a time as its epoch seconds ({@code fillnull value=none _time} writes the
+   * others so); anything else as its block types it.
    */
   static Object typedAs(Block block, int position, DataType type) {
     if ((block.dataType() == type && !tagsNumbers(block)) || block.isNull(position)) {
@@ -198,12 +199,14 @@ final class ResultValues {
                 ? Values.toText(TimeField.secondsOf(((LongBlock) block).getLongValue(i)))
                 : valueText(block, i));
       } else if (type == DataType.DOUBLE && block.dataType() == DataType.LONG) {
-        values.add((double) ((LongBlock) block).getLongValue(i));
+        long whole = ((LongBlock) block).getLongValue(i);
+        // a whole number a double holds exactly as a double; past 2^53 every digit, as it is
+        values.add(exactInDouble(whole) ? (Object) (double) whole : whole);
       } else if (type == DataType.DOUBLE
           && block instanceof BytesBlock bytes
           && Values.stringValue(bytes, i) instanceof Long whole
-          && whole == (long) (double) whole) {
-        values.add((double) whole); // a whole number a double holds exactly, as a double
+          && exactInDouble(whole)) {
+        values.add((double) whole); // as a long block's whole number in a double column
       } else if ((type == DataType.LONG || type == null) && block instanceof DoubleBlock doubles) {
         double value = doubles.getDoubleValue(i);
         values.add(Values.isWhole(value) ? (Object) (long) value : typedValue(block, i));
@@ -212,6 +215,14 @@ final class ResultValues {
       }
     }
     return count == 1 ? values.get(0) : values;
+  }
+
+  /**
+   * Whether a double holds a whole number exactly by the engine's column typing (within 2^53: a
+   * page never puts a greater one in a double block).
+   */
+  private static boolean exactInDouble(long whole) {
+    return whole >= -(1L << 53) && whole <= 1L << 53;
   }
 
   /**
