@@ -147,11 +147,18 @@ public final class ColumnBlocks {
     for (int p = 0; p < column.size(); p++) {
       switch (column.kind(p)) {
         case ValueColumn.NULL -> {}
-        case ValueColumn.LONG -> typing.addLong(column.getLong(p));
+        case ValueColumn.LONG -> typing.addLong();
         case ValueColumn.DOUBLE -> typing.addDouble();
         case ValueColumn.BOOLEAN -> typing.addBoolean();
         case ValueColumn.MULTIVALUE -> ((List<?>) column.get(p)).forEach(typing::add);
         default -> typing.addOther();
+      }
+    }
+    if (typing.needsLongValues()) { // fractions beside whole numbers: is one past 2^53?
+      for (int p = 0; p < column.size(); p++) {
+        if (column.kind(p) == ValueColumn.LONG) {
+          typing.addLong(column.getLong(p));
+        }
       }
     }
     return typing.type(name);

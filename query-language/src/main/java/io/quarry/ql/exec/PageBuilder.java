@@ -95,6 +95,23 @@ public final class PageBuilder {
       }
     }
 
+    /**
+     * Counts a whole number without its value: whoever calls this checks {@link #needsLongValues}
+     * once the column is counted and, when it answers true, gives each whole number's value to
+     * {@link #addLong(long)} (an all-long column reads no value twice).
+     */
+    public void addLong() {
+      anyLong = true;
+    }
+
+    /**
+     * Whether the whole numbers' values decide the type: the column holds fractions beside them and
+     * nothing else, where a whole number past 2^53 makes it a string column.
+     */
+    public boolean needsLongValues() {
+      return anyLong && anyDouble && !anyOther && !anyBoolean && !anyLongPastDouble;
+    }
+
     /** Counts a whole number. */
     public void addLong(long value) {
       anyLong = true;
