@@ -35,7 +35,7 @@ final class Cells {
    * DataType#TIMESTAMP}'s as Splunk's epoch seconds.
    */
   static List<Object> values(Block block, int position) {
-    List<Object> values = block.getValues(position);
+    List<Object> values = Values.valuesOf(block, position);
     if (block.dataType() == DataType.TIMESTAMP && !values.isEmpty()) {
       List<Object> seconds = new ArrayList<>(values.size());
       for (Object value : values) {
@@ -65,7 +65,7 @@ final class Cells {
     Map<String, List<Object>> row = new HashMap<>();
     for (String name : names) {
       Block block = page.block(name);
-      List<Object> values = stored ? block.getValues(position) : values(block, position);
+      List<Object> values = stored ? Values.valuesOf(block, position) : values(block, position);
       if (!values.isEmpty()) {
         row.put(name, values);
       }

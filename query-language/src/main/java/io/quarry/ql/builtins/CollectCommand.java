@@ -232,7 +232,7 @@ final class CollectCommand implements CommandDefinition {
         boolean summary = raw == null || raw.isNull(p);
         if (!summary) {
           time = micros(page.block("_time"), p, nowMicros);
-          text = Cells.text(raw.getValues(p).get(0));
+          text = Cells.text(Values.valuesOf(raw, p).get(0));
           if (settings.marker() != null && !settings.marker().isEmpty()) {
             text = text + ", " + settings.marker();
           }
@@ -262,7 +262,7 @@ final class CollectCommand implements CommandDefinition {
                 summary,
                 summary || origins == null || origins.isNull(p)
                     ? null
-                    : Cells.text(origins.getValues(p).get(0))));
+                    : Cells.text(Values.valuesOf(origins, p).get(0))));
       }
       if (!events.isEmpty()) {
         writer.write(events, context::checkCancelled);
@@ -276,9 +276,9 @@ final class CollectCommand implements CommandDefinition {
         return otherwise;
       }
       if (block.dataType() == DataType.TIMESTAMP) {
-        return (Long) block.getValues(position).get(0);
+        return (Long) Values.valuesOf(block, position).get(0);
       }
-      double seconds = Values.toNumber(block.getValues(position).get(0));
+      double seconds = Values.toNumber(Values.valuesOf(block, position).get(0));
       return Double.isNaN(seconds) || Double.isInfinite(seconds)
           ? otherwise
           : Math.round(seconds * 1e6);

@@ -14,6 +14,7 @@ import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.command.PerUseKind;
+import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -171,7 +172,7 @@ final class FillNullCommand implements CommandDefinition {
             column.add(fillValue);
           } else {
             // as text, a timestamp is Splunk's epoch seconds (not the block's microseconds)
-            List<Object> values = keepType ? block.getValues(p) : Cells.values(block, p);
+            List<Object> values = keepType ? Values.valuesOf(block, p) : Cells.values(block, p);
             column.add(
                 keepType ? values : values.stream().map(v -> (Object) Cells.text(v)).toList());
           }

@@ -77,7 +77,7 @@ final class MapOperator extends QueueOperator {
         continue;
       }
       Block block = page.block(column);
-      Object value = block.getObject(position);
+      Object value = Values.valueOf(block, position);
       if (value == null) {
         continue;
       }

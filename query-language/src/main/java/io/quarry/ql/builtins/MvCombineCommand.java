@@ -11,6 +11,7 @@ import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -114,7 +115,7 @@ final class MvCombineCommand implements CommandDefinition {
         TreeMap<String, List<Object>> others = new TreeMap<>();
         for (String name : pageNames) {
           if (!name.equals(field)) {
-            List<Object> values = page.block(name).getValues(p);
+            List<Object> values = Values.valuesOf(page.block(name), p);
             if (!values.isEmpty()) {
               others.put(name, values);
             }
@@ -135,7 +136,7 @@ final class MvCombineCommand implements CommandDefinition {
           order.add(group);
         }
         if (target != null) {
-          for (Object value : target.getValues(p)) {
+          for (Object value : Values.valuesOf(target, p)) {
             String text = Cells.text(value);
             if (!group.values.containsKey(text)) {
               reserve(32L + Cells.bytes(value) + 2L * text.length());

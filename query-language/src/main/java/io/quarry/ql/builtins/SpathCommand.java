@@ -14,6 +14,7 @@ import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.exec.JsonPaths;
 import io.quarry.ql.exec.Spath;
+import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -108,7 +109,7 @@ final class SpathCommand implements CommandDefinition {
         List<Object> values =
             json.isNull(p) ? List.of() : Spath.extract(Cells.text(json.getObject(p)), steps);
         if (values.isEmpty() && existing != null) {
-          values = existing.getValues(p);
+          values = Values.valuesOf(existing, p);
         }
         found |= !values.isEmpty();
         column.add(values);
@@ -137,7 +138,9 @@ final class SpathCommand implements CommandDefinition {
         for (int p = 0; p < rows.size(); p++) {
           List<Object> values = rows.get(p).get(name);
           column.add(
-              values != null ? values : existing != null ? existing.getValues(p) : List.of());
+              values != null
+                  ? values
+                  : existing != null ? Values.valuesOf(existing, p) : List.of());
         }
         columns.add(column);
       }

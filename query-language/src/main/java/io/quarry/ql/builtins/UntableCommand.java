@@ -12,6 +12,7 @@ import io.quarry.plugin.api.command.PageTransformOperator;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.Values;
 import java.util.List;
 import java.util.Set;
 
@@ -89,9 +90,9 @@ final class UntableCommand implements CommandDefinition {
               if (block.isNull(p)) {
                 continue;
               }
-              xColumn.add(xs == null ? List.of() : xs.getValues(p));
+              xColumn.add(xs == null ? List.of() : Values.valuesOf(xs, p));
               names.add(field);
-              values.add(block.getValues(p));
+              values.add(Values.valuesOf(block, p));
             }
           }
           int rows = names.positions();

@@ -11,6 +11,7 @@ import io.quarry.plugin.api.command.OperatorContext;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BlockFactory;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -129,7 +130,7 @@ final class XySeriesCommand implements CommandDefinition {
           if (x.isNull(p) || name.isNull(p)) {
             continue;
           }
-          List<Object> xs = x.getValues(p);
+          List<Object> xs = Values.valuesOf(x, p);
           String key = Cells.text(xs.get(0));
           Map<String, List<Object>> row = cells.get(key);
           if (row == null) {
@@ -145,7 +146,7 @@ final class XySeriesCommand implements CommandDefinition {
               continue;
             }
             String column = bound.column(dataField, nameValue);
-            List<Object> values = data.getValues(p);
+            List<Object> values = Values.valuesOf(data, p);
             if (row.put(column, values) == null) {
               reserve(48L + 2L * column.length() + values.stream().mapToLong(Cells::bytes).sum());
             }

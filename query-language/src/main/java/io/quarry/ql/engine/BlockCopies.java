@@ -75,11 +75,21 @@ public final class BlockCopies {
         builder::appendNull,
         builder::beginPositionEntry,
         builder::endPositionEntry,
-        v -> {
-          bytes.getBytes(v, slice);
-          builder.append(slice.bytes(), slice.offset(), slice.length());
-        });
+        v -> appendValue(builder, bytes, v, slice));
     return builder.build();
+  }
+
+  /**
+   * Copies one value of a plain string block, a number's tag kept ({@code BytesBlock.isNumber}).
+   */
+  private static void appendValue(
+      BytesBlock.Builder builder, BytesBlock bytes, int valueIndex, ByteSlice slice) {
+    bytes.getBytes(valueIndex, slice);
+    if (bytes.mayHaveNumbers() && bytes.isNumber(valueIndex)) {
+      builder.appendNumber(slice.bytes(), slice.offset(), slice.length());
+    } else {
+      builder.append(slice.bytes(), slice.offset(), slice.length());
+    }
   }
 
   /**
@@ -135,8 +145,7 @@ public final class BlockCopies {
           if (valueIndexes[i] < 0) {
             builder.appendNull();
           } else {
-            bytes.getBytes(valueIndexes[i], slice);
-            builder.append(slice.bytes(), slice.offset(), slice.length());
+            appendValue(builder, bytes, valueIndexes[i], slice);
           }
         }
         return builder.build();

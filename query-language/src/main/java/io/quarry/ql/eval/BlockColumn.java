@@ -7,13 +7,15 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.exec.TimeField;
+import io.quarry.ql.exec.Values;
 import java.util.List;
 
 /**
  * A field's block read as the {@code Evaluator} reads a field, without copying it: a position's one
  * value as it is, several values as a multivalue, and {@code _time}'s microseconds as epoch seconds
  * ({@link TimeField#seconds}: whole seconds a {@code Long}, else a {@code Double}; of a multivalued
- * {@code _time} only the first value).
+ * {@code _time} only the first value). A string block's value tagged as a number ({@link
+ * BytesBlock#isNumber}: a number beside text on its page) reads as that number.
  */
 public final class BlockColumn implements ValueColumn {
   private static final long MICROS_PER_SECOND = 1_000_000;
@@ -26,6 +28,7 @@ public final class BlockColumn implements ValueColumn {
   private final BooleanBlock booleans;
   private final BytesBlock bytes;
   private final byte valueKind;
+  private final boolean numbersInText; // a string block with values tagged as numbers
 
   /** The block of the field named {@code field}. */
   public BlockColumn(String field, Block block) {
@@ -43,6 +46,7 @@ public final class BlockColumn implements ValueColumn {
           case BooleanBlock b -> BOOLEAN;
           case BytesBlock b -> TEXT;
         };
+    this.numbersInText = bytes != null && !time && bytes.mayHaveNumbers();
   }
 
   /**
@@ -99,7 +103,7 @@ public final class BlockColumn implements ValueColumn {
    * BytesBlock#getOrdinal}; else null.
    */
   BytesBlock dictionaryBlock() {
-    return bytes != null && !time && bytes.dictionary() != null ? bytes : null;
+    return bytes != null && !time && !numbersInText && bytes.dictionary() != null ? bytes : null;
   }
 
   /** The block read. */
@@ -123,17 +127,31 @@ public final class BlockColumn implements ValueColumn {
     if (time && longs != null && longs.getLong(position) % MICROS_PER_SECOND != 0) {
       return DOUBLE;
     }
+    if (numbersInText && bytes.isNumber(bytes.getFirstValueIndex(position))) {
+      return taggedNumber(position) instanceof Long ? LONG : DOUBLE;
+    }
     return valueKind;
+  }
+
+  /** The number a tagged string value spells ({@link Values#numberOfText}). */
+  private Object taggedNumber(int position) {
+    return Values.numberOfText(bytes.getString(position));
   }
 
   @Override
   public long getLong(int position) {
+    if (longs == null) {
+      return (Long) taggedNumber(position);
+    }
     long value = longs.getLong(position);
     return time ? value / MICROS_PER_SECOND : value;
   }
 
   @Override
   public double getDouble(int position) {
+    if (numbersInText) {
+      return ((Number) taggedNumber(position)).doubleValue();
+    }
     return time && longs != null ? longs.getLong(position) / 1e6 : doubles.getDouble(position);
   }
 
@@ -155,7 +173,17 @@ public final class BlockColumn implements ValueColumn {
       case DOUBLE -> getDouble(position);
       case BOOLEAN -> getBoolean(position);
       case TEXT -> getText(position);
-      default -> List.copyOf(block.getValues(position));
+      default -> numbersInText ? taggedValues(position) : List.copyOf(block.getValues(position));
     };
+  }
+
+  /** A multivalue of a string block with tagged numbers: each value as the language reads it. */
+  private List<Object> taggedValues(int position) {
+    int first = bytes.getFirstValueIndex(position);
+    Object[] values = new Object[bytes.getValueCount(position)];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = Values.stringValue(bytes, first + i);
+    }
+    return List.of(values);
   }
 }

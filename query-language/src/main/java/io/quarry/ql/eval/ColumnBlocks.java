@@ -16,9 +16,9 @@ import java.util.List;
  * A column written to a field as a block, typed as {@code PageBuilder} types a field's values over
  * the page: whole numbers a long block ({@code _time} a timestamp), any double among numbers a
  * double block, booleans a boolean block, anything else (or a mix of booleans and numbers, or no
- * value at all) a string block of the values' texts; a multivalue one position of several values. A
- * field's block read unchanged is handed on as it is, and a text literal ({@code eval x="GET"})
- * becomes a constant block.
+ * value at all) a string block of the values' texts, its numbers tagged as numbers; a multivalue
+ * one position of several values. A field's block read unchanged is handed on as it is, and a text
+ * literal ({@code eval x="GET"}) becomes a constant block.
  */
 public final class ColumnBlocks {
   private ColumnBlocks() {}
@@ -101,15 +101,27 @@ public final class ColumnBlocks {
             }
             case ValueColumn.MULTIVALUE -> {
               builder.beginPositionEntry();
-              cell(column.get(p)).forEach(v -> builder.append(Values.toText(v)));
+              cell(column.get(p)).forEach(v -> appendText(builder, v));
               builder.endPositionEntry();
             }
-            default -> builder.append(Values.toText(column.get(p)));
+            default -> appendText(builder, column.get(p));
           }
         }
         yield builder.build();
       }
     };
+  }
+
+  /**
+   * A value into a string column: a number tagged as one ({@code BytesBlock.isNumber}), so that a
+   * number beside text on its page stays a number; anything else as its text.
+   */
+  private static void appendText(BytesBlock.Builder builder, Object value) {
+    if (value instanceof Long || value instanceof Double) {
+      builder.appendNumber(Values.toText(value));
+    } else {
+      builder.append(Values.toText(value));
+    }
   }
 
   /**
@@ -140,6 +152,13 @@ public final class ColumnBlocks {
         case ValueColumn.BOOLEAN -> typing.addBoolean();
         case ValueColumn.MULTIVALUE -> ((List<?>) column.get(p)).forEach(typing::add);
         default -> typing.addOther();
+      }
+    }
+    if (typing.needsLongValues()) { // fractions beside whole numbers: is one past 2^53?
+      for (int p = 0; p < column.size(); p++) {
+        if (column.kind(p) == ValueColumn.LONG) {
+          typing.addLong(column.getLong(p));
+        }
       }
     }
     return typing.type(name);

@@ -73,7 +73,7 @@ final class FieldValueTerm {
       return true;
     }
     for (Block block : fields) {
-      if (!block.isNull(position) && holds(block.getValues(position))) {
+      if (!block.isNull(position) && holds(Values.valuesOf(block, position))) {
         return true;
       }
     }

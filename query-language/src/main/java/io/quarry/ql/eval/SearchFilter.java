@@ -165,7 +165,7 @@ public final class SearchFilter {
         if (matcher == null) {
           throw new UnsupportedOperationException("no term matcher to search a page's raw text");
         }
-        into[p] = matcher.matches(Values.toText(text.getValues(p).get(0)), term);
+        into[p] = matcher.matches(Values.toText(Values.valuesOf(text, p).get(0)), term);
       }
     }
   }
@@ -177,7 +177,7 @@ public final class SearchFilter {
       Block block = page.block(field);
       boolean time = TimeField.is(field);
       for (int p = 0; p < page.positionCount(); p++) {
-        List<Object> values = block == null ? List.of() : block.getValues(p);
+        List<Object> values = block == null ? List.of() : Values.valuesOf(block, p);
         into[p] = comparison.holds(time ? TimeField.seconds(values) : values);
       }
     }
@@ -237,7 +237,7 @@ public final class SearchFilter {
                           : Values.toNumber(bytes.getString(p));
                   default -> Double.NaN;
                 };
-        into[p] = Double.isNaN(actual) ? values.holds(block.getValues(p)) : holds(actual);
+        into[p] = Double.isNaN(actual) ? values.holds(Values.valuesOf(block, p)) : holds(actual);
       }
     }
 

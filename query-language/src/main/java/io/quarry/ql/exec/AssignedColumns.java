@@ -58,7 +58,7 @@ final class AssignedColumns {
       for (int p = 0; p < positions; p++) {
         Object[] row = results[p];
         if (row == null) {
-          cells.add(own == null ? List.of() : own.getValues(p));
+          cells.add(own == null ? List.of() : Values.valuesOf(own, p));
         } else {
           cells.add(cell(row[function[c]]));
         }

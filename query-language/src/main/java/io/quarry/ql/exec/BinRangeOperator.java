@@ -65,7 +65,7 @@ final class BinRangeOperator extends QueuedPageOperator {
     return switch (block) {
       case LongBlock longs -> longs.getLongValue(first); // a timestamp's microseconds, or a number
       case DoubleBlock doubles -> doubles.getDoubleValue(first);
-      default -> Bins.position(command, block.getObject(position));
+      default -> Bins.position(command, Values.valueOf(block, position));
     };
   }
 

@@ -264,7 +264,7 @@ public final class ChartAggregation implements PageAggregator {
       Block values, int count, boolean nullSeries, UnaryOperator<Object> map) {
     BytesBlock.Builder builder = BytesBlock.builder(count);
     for (int p = 0; p < count; p++) {
-      List<Object> each = values == null ? List.of() : values.getValues(p);
+      List<Object> each = values == null ? List.of() : Values.valuesOf(values, p);
       if (each.isEmpty()) {
         if (nullSeries) {
           builder.append(NULL);

@@ -210,7 +210,7 @@ public final class EvalValues {
    */
   public static List<Object> cell(io.quarry.plugin.api.data.Page page, String field, int position) {
     io.quarry.plugin.api.data.Block block = page.block(field);
-    return block == null ? List.of() : block.getValues(position);
+    return block == null ? List.of() : Values.valuesOf(block, position);
   }
 
   public static List<Object> values(Object value) {

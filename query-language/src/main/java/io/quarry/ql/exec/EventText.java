@@ -103,7 +103,7 @@ public final class EventText {
       if (raw == null || raw.isNull(p) || own.isNull(p)) {
         kept.appendNull();
       } else {
-        kept.append(Values.toText(own.getValues(p).get(0)));
+        kept.append(Values.toText(Values.valuesOf(own, p).get(0)));
       }
     }
     return without.withColumn(OWN_RAW, kept.build());

@@ -50,7 +50,7 @@ final class FieldSummaryOperator extends QueuedPageOperator {
       Block block = page.block(c);
       for (int p = firstHeld[c]; p < positions; p++) {
         if (!block.isNull(p)) {
-          fields.add(name, block.getValues(p));
+          fields.add(name, Values.valuesOf(block, p));
         }
       }
     }

@@ -90,7 +90,7 @@ final class JoinHashTable {
           length = bytes(length, slice.bytes(), slice.offset(), slice.length());
         }
       } else {
-        List<Object> values = SubsearchRows.nonNull(block.getValues(position));
+        List<Object> values = SubsearchRows.nonNull(Values.valuesOf(block, position));
         if (values.isEmpty()) {
           return NONE;
         }

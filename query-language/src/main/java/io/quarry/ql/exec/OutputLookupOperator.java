@@ -64,7 +64,7 @@ final class OutputLookupOperator extends PageTransformOperator {
       for (int c = 0; c < columns; c++) {
         Block block = page.block(c);
         if (target[c] >= 0 && !block.isNull(p)) {
-          table.set(row, target[c], block.getValues(p));
+          table.set(row, target[c], Values.valuesOf(block, p));
         }
       }
     }

@@ -67,13 +67,19 @@ public final class PageBuilder {
 
   /**
    * This class's typing rule, fed a column's values one at a time (a multivalue's values each):
-   * only longs make a long column ({@code _time} a timestamp), longs and doubles a double column,
-   * only booleans a boolean column; anything else, booleans mixed with numbers, or no value at all
-   * a string column. Whoever writes a column from values ({@code eval}'s {@code ColumnBlocks})
-   * types it by this rule.
+   * only longs make a long column ({@code _time} a timestamp), longs and doubles a double column
+   * unless a long past 2^53 would be rounded there, only booleans a boolean column; anything else,
+   * booleans mixed with numbers, a long past 2^53 beside a double, or no value at all a string
+   * column, whose numbers are tagged as such ({@code BytesBlock.appendNumber}: a number keeps its
+   * type and every digit whatever shares its page). Whoever writes a column from values ({@code
+   * eval}'s {@code ColumnBlocks}) types it by this rule.
    */
   public static final class ColumnTyping {
+    /** 2^53: a long of greater magnitude may not survive a double block. */
+    private static final long DOUBLE_EXACT = 1L << 53;
+
     private boolean anyLong;
+    private boolean anyLongPastDouble;
     private boolean anyDouble;
     private boolean anyBoolean;
     private boolean anyOther;
@@ -82,15 +88,36 @@ public final class PageBuilder {
     public void add(Object value) {
       switch (value) {
         case null -> {}
-        case Long l -> anyLong = true;
+        case Long l -> addLong(l);
         case Double d -> anyDouble = true;
         case Boolean b -> anyBoolean = true;
         default -> anyOther = true;
       }
     }
 
+    /**
+     * Counts a whole number without its value: whoever calls this checks {@link #needsLongValues}
+     * once the column is counted and, when it answers true, gives each whole number's value to
+     * {@link #addLong(long)} (an all-long column reads no value twice).
+     */
     public void addLong() {
       anyLong = true;
+    }
+
+    /**
+     * Whether the whole numbers' values decide the type: the column holds fractions beside them and
+     * nothing else, where a whole number past 2^53 makes it a string column.
+     */
+    public boolean needsLongValues() {
+      return anyLong && anyDouble && !anyOther && !anyBoolean && !anyLongPastDouble;
+    }
+
+    /** Counts a whole number. */
+    public void addLong(long value) {
+      anyLong = true;
+      if (value > DOUBLE_EXACT || value < -DOUBLE_EXACT) {
+        anyLongPastDouble = true;
+      }
     }
 
     public void addDouble() {
@@ -108,7 +135,7 @@ public final class PageBuilder {
 
     /** The type of the column {@code name} of the values counted. */
     public DataType type(String name) {
-      if (anyOther || (anyBoolean && (anyLong || anyDouble))) {
+      if (anyOther || (anyBoolean && (anyLong || anyDouble)) || (anyDouble && anyLongPastDouble)) {
         return DataType.STRING;
       }
       if (anyBoolean) {
@@ -164,7 +191,13 @@ public final class PageBuilder {
             builder::appendNull,
             builder::beginPositionEntry,
             builder::endPositionEntry,
-            v -> builder.append(Values.toText(v)));
+            v -> {
+              if (v instanceof Long || v instanceof Double) {
+                builder.appendNumber(Values.toText(v)); // a number beside text keeps its type
+              } else {
+                builder.append(Values.toText(v));
+              }
+            });
         return builder.build();
       }
     }

@@ -124,7 +124,7 @@ final class PageDedup extends PageTransformOperator {
   }
 
   private static List<String> texts(Block block, int position) {
-    List<Object> values = block.getValues(position);
+    List<Object> values = Values.valuesOf(block, position);
     List<String> texts = new ArrayList<>(values.size());
     for (Object value : values) {
       texts.add(Values.toText(value));

@@ -56,7 +56,7 @@ final class PageSort extends QueuedPageOperator {
     for (int p = 0; p < page.positionCount(); p++) {
       Object[] values = new Object[columns.length];
       for (int k = 0; k < columns.length; k++) {
-        values[k] = columns[k] == null ? null : columns[k].getObject(p);
+        values[k] = columns[k] == null ? null : Values.valueOf(columns[k], p);
       }
       if (kept.offer(new Entry(values, arrived++, page, p))) {
         memory.add(MemoryTracker.ROW_BYTES + 16L * values.length);

@@ -50,7 +50,7 @@ public final class PluginOperators {
 
   /** A position's value: null, the value, or a list of several (a multivalue). */
   static Object value(Block block, int position) {
-    List<Object> values = block.getValues(position);
+    List<Object> values = Values.valuesOf(block, position);
     return switch (values.size()) {
       case 0 -> null;
       case 1 -> values.get(0);

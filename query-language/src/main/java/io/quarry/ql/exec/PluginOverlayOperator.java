@@ -334,7 +334,8 @@ public final class PluginOverlayOperator implements Operator, RunsPlugin {
     }
     BytesBlock.Builder overlaid = BytesBlock.builder(count);
     for (int i = 0; i < count; i++) {
-      Set<Object> all = new LinkedHashSet<>(before == null ? List.of() : before.getValues(i));
+      Set<Object> all =
+          new LinkedHashSet<>(before == null ? List.of() : Values.valuesOf(before, i));
       all.addAll(names);
       for (int n = 0; n < changedNames.size(); n++) {
         if (!WrittenFields.sameValues(inputs.get(n), events[i], changed.get(n), i)) {

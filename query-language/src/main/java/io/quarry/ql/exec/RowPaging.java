@@ -159,7 +159,8 @@ final class RowPaging extends QueuedPageOperator {
       List<List<Object>> cells = new ArrayList<>(pages.size());
       for (int i = 0; i < pages.size(); i++) {
         int column = pages.get(i).schema().indexOf(name);
-        cells.add(column < 0 ? List.of() : pages.get(i).block(column).getValues(positions.get(i)));
+        cells.add(
+            column < 0 ? List.of() : Values.valuesOf(pages.get(i).block(column), positions.get(i)));
       }
       columns.add(cells);
     }

@@ -32,7 +32,7 @@ public final class SearchTextFormat {
     }
     Block block = page.block(index);
     List<String> texts = new ArrayList<>();
-    for (Object value : block.getValues(position)) {
+    for (Object value : Values.valuesOf(block, position)) {
       if (value != null) {
         texts.add(text(column, value));
       }

@@ -60,7 +60,7 @@ final class SubsearchRows implements AutoCloseable {
     int page = pageOf(row);
     Page p = pages.get(page);
     int index = p.schema().indexOf(column);
-    return index < 0 ? List.of() : nonNull(p.block(index).getValues(row - firstRow[page]));
+    return index < 0 ? List.of() : nonNull(Values.valuesOf(p.block(index), row - firstRow[page]));
   }
 
   /** The pages are handed on (their new holder releases them): no longer counted here. */
@@ -114,7 +114,7 @@ final class SubsearchRows implements AutoCloseable {
   /** The values of a column of an input page at a position (none when absent). */
   static List<Object> values(Page page, String column, int position) {
     int index = page.schema().indexOf(column);
-    return index < 0 ? List.of() : nonNull(page.block(index).getValues(position));
+    return index < 0 ? List.of() : nonNull(Values.valuesOf(page.block(index), position));
   }
 
   /**

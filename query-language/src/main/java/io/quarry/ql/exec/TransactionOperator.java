@@ -168,7 +168,7 @@ final class TransactionOperator extends QueuedPageOperator {
         @Override
         public List<Object> values(Long event, String field) {
           Block block = pages.get((int) (event >>> 32)).block(field);
-          return block == null ? List.of() : block.getValues((int) (long) event);
+          return block == null ? List.of() : Values.valuesOf(block, (int) (long) event);
         }
       };
 

@@ -1,5 +1,7 @@
 package io.quarry.ql.exec;
 
+import io.quarry.plugin.api.data.Block;
+import io.quarry.plugin.api.data.BytesBlock;
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.Locale;
@@ -113,6 +115,89 @@ public final class Values {
       return text;
     }
     return String.valueOf(value);
+  }
+
+  /**
+   * The number a text written by {@link #toText} spells, for a string block's value tagged as a
+   * number ({@link BytesBlock#isNumber}): a {@code Long} for digits a long holds, else a {@code
+   * Double} ({@code inf}, {@code -inf}, {@code nan} included) — so a whole number past 2^53 keeps
+   * every digit, and a whole double below 2^63 reads as the whole number it is shown as.
+   */
+  public static Object numberOfText(String text) {
+    switch (text) {
+      case "inf" -> {
+        return Double.POSITIVE_INFINITY;
+      }
+      case "-inf" -> {
+        return Double.NEGATIVE_INFINITY;
+      }
+      case "nan" -> {
+        return Double.NaN;
+      }
+      default -> {}
+    }
+    if (isLongDigits(text)) {
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException pastLong) {
+        return Double.parseDouble(text);
+      }
+    }
+    return Double.parseDouble(text);
+  }
+
+  private static boolean isLongDigits(String text) {
+    int length = text.length();
+    int i = length > 0 && text.charAt(0) == '-' ? 1 : 0;
+    if (i == length || length - i > 19) {
+      return false;
+    }
+    for (; i < length; i++) {
+      if (!isDigit(text.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The value at a value index of a string block as the language reads it: a value tagged as a
+   * number ({@link BytesBlock#isNumber}) the number ({@link #numberOfText}), any other its text.
+   */
+  public static Object stringValue(BytesBlock bytes, int valueIndex) {
+    String text = bytes.getStringValue(valueIndex);
+    return bytes.mayHaveNumbers() && bytes.isNumber(valueIndex) ? numberOfText(text) : text;
+  }
+
+  /**
+   * Every value at a position of a block as the language reads it ({@link Block#getValues}, a
+   * string block's values tagged as numbers the numbers: {@link #stringValue}).
+   */
+  public static java.util.List<Object> valuesOf(Block block, int position) {
+    if (!(block instanceof BytesBlock bytes) || !bytes.mayHaveNumbers()) {
+      return block.getValues(position);
+    }
+    int count = bytes.getValueCount(position);
+    if (count == 0) {
+      return java.util.List.of();
+    }
+    int first = bytes.getFirstValueIndex(position);
+    Object[] values = new Object[count];
+    for (int i = 0; i < count; i++) {
+      values[i] = stringValue(bytes, first + i);
+    }
+    return java.util.List.of(values);
+  }
+
+  /**
+   * The value at a position of a block as the language reads it ({@link Block#getObject}, a string
+   * block's value tagged as a number the number: {@link #stringValue}).
+   */
+  public static Object valueOf(Block block, int position) {
+    if (block instanceof BytesBlock bytes && bytes.mayHaveNumbers() && !bytes.isNull(position)) {
+      return stringValue(bytes, bytes.getFirstValueIndex(position));
+    }
+    return block.getObject(position);
   }
 
   /** Numbers before strings; numbers numerically, strings case-insensitively then exactly. */

@@ -82,8 +82,8 @@ final class WrittenFields {
 
   /** Whether two positions hold the same values, by their text (a column may change its type). */
   static boolean sameValues(Block a, int at, Block b, int bt) {
-    List<Object> left = a.getValues(at);
-    List<Object> right = b.getValues(bt);
+    List<Object> left = Values.valuesOf(a, at);
+    List<Object> right = Values.valuesOf(b, bt);
     if (left.size() != right.size()) {
       return false;
     }

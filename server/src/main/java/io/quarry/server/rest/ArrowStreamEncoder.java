@@ -2,11 +2,13 @@ package io.quarry.server.rest;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.BooleanBlock;
+import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.DataType;
 import io.quarry.plugin.api.data.DoubleBlock;
 import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
+import io.quarry.ql.exec.Values;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -307,6 +309,8 @@ final class ArrowStreamEncoder implements Closeable {
             && doubles.getDoubleValue(valueIndex) == Math.rint(doubles.getDoubleValue(valueIndex))
             && Math.abs(doubles.getDoubleValue(valueIndex)) < 0x1p63) {
           ((BigIntVector) vector).setSafe(index, (long) doubles.getDoubleValue(valueIndex));
+        } else if (taggedNumber(block, valueIndex) instanceof Long whole) {
+          ((BigIntVector) vector).setSafe(index, whole);
         } else {
           return false;
         }
@@ -316,6 +320,8 @@ final class ArrowStreamEncoder implements Closeable {
           ((Float8Vector) vector).setSafe(index, longs.getLongValue(valueIndex));
         } else if (block instanceof DoubleBlock doubles) {
           ((Float8Vector) vector).setSafe(index, doubles.getDoubleValue(valueIndex));
+        } else if (taggedNumber(block, valueIndex) instanceof Number number) {
+          ((Float8Vector) vector).setSafe(index, number.doubleValue());
         } else {
           return false;
         }
@@ -336,6 +342,16 @@ final class ArrowStreamEncoder implements Closeable {
       }
     }
     return true;
+  }
+
+  /**
+   * The number a string block's value tagged as one spells ({@code BytesBlock.isNumber}: a number
+   * that shared its page with text), or null for any other value.
+   */
+  private static Object taggedNumber(Block block, int valueIndex) {
+    return block instanceof BytesBlock bytes && bytes.mayHaveNumbers() && bytes.isNumber(valueIndex)
+        ? Values.numberOfText(bytes.getStringValue(valueIndex))
+        : null;
   }
 
   private byte[] drain() {

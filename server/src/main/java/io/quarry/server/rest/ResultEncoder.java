@@ -40,8 +40,10 @@ import java.util.Locale;
  * as a double, a whole double as a long, any value as its text); a column first seen past the
  * sample, or a value past it its column's type cannot hold, goes as the value it is (a whole number
  * as a long, a fraction as a double, text as text; JSON names the page's type), so a row is written
- * the same wherever the pages part. CSV and Arrow have one schema for the whole stream, the same
- * one, and log what a later page brings that does not fit.
+ * the same wherever the pages part; every value of a JSON page's column is written in the type the
+ * page names for it (a column mixing numbers and text there, a string one, writes its numbers as
+ * their text). CSV and Arrow have one schema for the whole stream, the same one, and log what a
+ * later page brings that does not fit.
  */
 public final class ResultEncoder implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
@@ -274,7 +276,7 @@ public final class ResultEncoder implements AutoCloseable {
       for (int position = 0; position < page.positionCount(); position++) {
         json.writeStartArray();
         for (int column = 0; column < page.schema().size(); column++) {
-          json.writeObject(ResultValues.typedAs(page.block(column), position, one[column]));
+          json.writeObject(ResultValues.typedAs(page.block(column), position, sent[column]));
         }
         json.writeEndArray();
       }

@@ -99,7 +99,10 @@ final class ResultValues {
         yield Double.isFinite(value) ? (Object) value : Values.toText(value);
       }
       case BooleanBlock booleans -> booleans.getBooleanValue(valueIndex);
-      case BytesBlock bytes -> bytes.getStringValue(valueIndex);
+      case BytesBlock bytes -> {
+        Object value = Values.stringValue(bytes, valueIndex); // a number tagged as one: the number
+        yield value instanceof Double d && !Double.isFinite(d) ? Values.toText(d) : value;
+      }
     };
   }
 
@@ -111,6 +114,9 @@ final class ResultValues {
    * wherever the pages part (issue 21).
    */
   static DataType valueType(Block block) {
+    if (block instanceof BytesBlock bytes && bytes.mayHaveNumbers()) {
+      return taggedNumbersType(bytes);
+    }
     if (block instanceof DoubleBlock doubles) {
       for (int position = 0; position < block.positionCount(); position++) {
         int first = block.getFirstValueIndex(position);
@@ -126,6 +132,30 @@ final class ResultValues {
   }
 
   /**
+   * The type of a string block holding numbers tagged as such ({@link BytesBlock#isNumber}): text
+   * when some value is a text; else long when every number is whole and a long holds it, double
+   * otherwise — a column that kept numbers beside text, or a whole number past 2^53 beside a
+   * fraction, in one block is typed by the values it holds, as a long or double block would be.
+   */
+  private static DataType taggedNumbersType(BytesBlock bytes) {
+    DataType type = null;
+    for (int position = 0; position < bytes.positionCount(); position++) {
+      int first = bytes.getFirstValueIndex(position);
+      for (int i = first; i < first + bytes.getValueCount(position); i++) {
+        if (!bytes.isNumber(i)) {
+          return DataType.STRING;
+        }
+        if (!(Values.numberOfText(bytes.getStringValue(i)) instanceof Long)) {
+          type = DataType.DOUBLE;
+        } else if (type == null) {
+          type = DataType.LONG;
+        }
+      }
+    }
+    return type == null ? DataType.STRING : type;
+  }
+
+  /**
    * Whether a block's values can go out as {@code type}, the one type of its column ({@link
    * StreamSchema#schema}): its own, double for a long, long for whole doubles ({@link #valueType}),
    * text for any, any type for a block without a value.
@@ -136,19 +166,27 @@ final class ResultValues {
         || type == DataType.STRING
         || type == DataType.DOUBLE && own == DataType.LONG
         || type == DataType.LONG && own == DataType.DOUBLE && valueType(block) == DataType.LONG
+        || own == DataType.STRING && numbersFit(valueType(block), type)
         || block.getTotalValueCount() == 0;
+  }
+
+  /** Whether numbers that need {@code needed} go out as {@code type}: a long as a double too. */
+  private static boolean numbersFit(DataType needed, DataType type) {
+    return needed == type || needed == DataType.LONG && type == DataType.DOUBLE;
   }
 
   /**
    * {@link #typed} as {@code type}, its column's one type (null: none was fixed, the column had no
-   * value in the sample): a long as a double in a double column; a double in a long column or in a
-   * column of no type as the value it is, a whole number as a long ({@link Values#isWhole}), so
-   * that a value past the sample that its column's type cannot hold is written the same wherever
-   * pages part; any value as its text in a text column, a time as its epoch seconds ({@code
-   * fillnull value=none _time} writes the others so); anything else as its block types it.
+   * value in the sample): a long as a double in a double column (past 2^53 as the long it is, every
+   * digit, whether its page held it in a long block or beside a fraction in a string one); a double
+   * in a long column or in a column of no type as the value it is, a whole number as a long ({@link
+   * Values#isWhole}), so that a value past the sample that its column's type cannot hold is written
+   * the same wherever pages part; any value as its text in a text column (a number tagged in a
+   * string block too), a time as its epoch seconds ({@code fillnull value=none _time} writes the
+   * others so); anything else as its block types it.
    */
   static Object typedAs(Block block, int position, DataType type) {
-    if (block.dataType() == type || block.isNull(position)) {
+    if ((block.dataType() == type && !tagsNumbers(block)) || block.isNull(position)) {
       return typed(block, position);
     }
     int count = block.getValueCount(position);
@@ -161,7 +199,14 @@ final class ResultValues {
                 ? Values.toText(TimeField.secondsOf(((LongBlock) block).getLongValue(i)))
                 : valueText(block, i));
       } else if (type == DataType.DOUBLE && block.dataType() == DataType.LONG) {
-        values.add((double) ((LongBlock) block).getLongValue(i));
+        long whole = ((LongBlock) block).getLongValue(i);
+        // a whole number a double holds exactly as a double; past 2^53 every digit, as it is
+        values.add(exactInDouble(whole) ? (Object) (double) whole : whole);
+      } else if (type == DataType.DOUBLE
+          && block instanceof BytesBlock bytes
+          && Values.stringValue(bytes, i) instanceof Long whole
+          && exactInDouble(whole)) {
+        values.add((double) whole); // as a long block's whole number in a double column
       } else if ((type == DataType.LONG || type == null) && block instanceof DoubleBlock doubles) {
         double value = doubles.getDoubleValue(i);
         values.add(Values.isWhole(value) ? (Object) (long) value : typedValue(block, i));
@@ -170,6 +215,21 @@ final class ResultValues {
       }
     }
     return count == 1 ? values.get(0) : values;
+  }
+
+  /**
+   * Whether a double holds a whole number exactly by the engine's column typing (within 2^53: a
+   * page never puts a greater one in a double block).
+   */
+  private static boolean exactInDouble(long whole) {
+    return whole >= -(1L << 53) && whole <= 1L << 53;
+  }
+
+  /**
+   * Whether a block is a string block with values tagged as numbers ({@link BytesBlock#isNumber}).
+   */
+  private static boolean tagsNumbers(Block block) {
+    return block instanceof BytesBlock bytes && bytes.mayHaveNumbers();
   }
 
   /** The value at a value index of a block as text. */

@@ -12,6 +12,7 @@ import io.quarry.ql.exec.LookupTable;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.ReduceCoverage;
 import io.quarry.ql.exec.TableCells;
+import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -127,7 +128,7 @@ final class EventTable {
         // listing shows no value another row made a column of): extracted as any unlisted cell
         if (target[c] >= 0
             && (!page.block(c).isNull(p) || lists.contains(page.schema().column(c).name()))) {
-          table.set(row, target[c], page.block(c).getValues(p));
+          table.set(row, target[c], Values.valuesOf(page.block(c), p));
         }
       }
       Set<String> gone = new HashSet<>();

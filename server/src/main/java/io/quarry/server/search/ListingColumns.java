@@ -6,6 +6,7 @@ import io.quarry.plugin.api.data.BytesBlock;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.plugin.api.data.Schema;
 import io.quarry.ql.exec.EventText;
+import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -190,7 +191,7 @@ final class ListingColumns {
     for (int i = 0; i < pages.size(); i++) {
       Block block = columnOf.apply(pages.get(i));
       for (int p = ranges.get(i)[0]; p < ranges.get(i)[1]; p++) {
-        Object value = block == null || block.isNull(p) ? null : block.getObject(p);
+        Object value = block == null || block.isNull(p) ? null : Values.valueOf(block, p);
         if (value == null) {
           text.appendNull();
         } else {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.plugin.api.data.Block;
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.exec.Values;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -106,7 +107,7 @@ final class RowExtractions {
         if (unlisted.contains(row)) {
           cells.add(List.of());
         } else if (block != null && !block.isNull(p)) {
-          cells.add(block.getValues(p));
+          cells.add(Values.valuesOf(block, p));
         } else if (extracts
             && !others.contains(row)
             && !cleared.getOrDefault(row, Set.of()).contains(name)) {

@@ -182,7 +182,7 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       Block block = page.block(c);
       List<List<Object>> cells = new ArrayList<>(count);
       for (int p = 0; p < count; p++) {
-        List<Object> values = new ArrayList<>(block.getValues(p));
+        List<Object> values = new ArrayList<>(Values.valuesOf(block, p));
         values.removeIf(java.util.Objects::isNull);
         cells.add(values);
       }

@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.plugin.api.data.Block;
 import io.quarry.ql.exec.PageBuilder;
+import io.quarry.ql.exec.Values;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -76,7 +77,7 @@ final class TypedCells {
       int position = kept == null ? i : kept[i];
       @SuppressWarnings("unchecked")
       List<Object> cell = (List<Object>) built[position];
-      cells.add(cell != null ? cell : builtTexts.getValues(position));
+      cells.add(cell != null ? cell : Values.valuesOf(builtTexts, position));
     }
     return PageBuilder.column(name, cells);
   }

@@ -112,6 +112,43 @@ class ColumnTypePageCutTest {
     assertThat(filled.get("ndjson")).isEqualTo("{\"n\":\"2\",\"x\":0}\n{\"n\":\"1\",\"x\":4}\n");
   }
 
+  /** {@code y}: the number 4 on n=1, the text "a" on every other event (session 42, types42). */
+  private static final String MIXED = "index=main | eval y=if(n==1, 4, \"a\")";
+
+  @Test
+  void aNumberBesideTextIsTheNumberWherePagesPart() throws Exception {
+    // pages of 1,024: y's page holds 4 beside "a"; pages of 1: 4 alone (fails before session 42:
+    // typeof String and no y+1 there, Number and 5 alone)
+    Map<String, Object> alone =
+        sameInEveryFormat(
+            MIXED
+                + " | eval t=typeof(y), z=y+1, s=if(isnum(y), \"y\", \"n\") | where n==1"
+                + " | table n, y, t, z, s");
+    assertThat(alone.get("ndjson"))
+        .isEqualTo("{\"n\":\"1\",\"y\":4,\"t\":\"Number\",\"z\":5,\"s\":\"y\"}\n");
+    // beside the text on the wire: one string column, the number written as its text
+    Map<String, Object> beside = sameInEveryFormat(MIXED + " | eval t=typeof(y) | table n, y, t");
+    assertThat((String) beside.get("ndjson"))
+        .endsWith("{\"n\":\"1\",\"y\":\"4\",\"t\":\"Number\"}\n");
+    Map<String, Object> stats =
+        sameInEveryFormat(MIXED + " | stats first(y) AS f, sum(y) AS s | eval t=typeof(f)");
+    assertThat(stats.get("ndjson")).isEqualTo("{\"f\":\"a\",\"s\":4,\"t\":\"String\"}\n");
+    Map<String, Object> last =
+        sameInEveryFormat(MIXED + " | stats last(y) AS l | eval t=typeof(l)");
+    assertThat(last.get("ndjson")).isEqualTo("{\"l\":4,\"t\":\"Number\"}\n");
+  }
+
+  @Test
+  void aWholeNumberPastTwoToThe53BesideAFractionKeepsEveryDigitWherePagesPart() throws Exception {
+    // pages of 1,024: 2^53 + 1 shares its page with 0.5 (a double block rounded it to ...992)
+    Map<String, Object> answer =
+        sameInEveryFormat(
+            "index=main | eval x=if(n==1, 9007199254740993, 0.5), s=tostring(x) | table n, x, s");
+    assertThat((String) answer.get("ndjson"))
+        .endsWith("{\"n\":\"1\",\"x\":9007199254740993,\"s\":\"9007199254740993\"}\n");
+    assertThat((String) answer.get("csv")).endsWith("1,9007199254740993,9007199254740993\r\n");
+  }
+
   /**
    * Runs {@code query} in pages of each size and checks that every format answers the same; the
    * answers of the last size by format ({@code ndjson}, {@code csv}, {@code export}, {@code json}:

@@ -22,9 +22,12 @@ public final class SpiVersion {
    * constant forms ({@code BytesBlock.dictionary}, {@code getOrdinal}, {@code isConstant}, {@code
    * BytesBlock.constant}, {@code BytesBlock.ordinalBuilder}, {@code
    * BlockFactory.newOrdinalBytesBlockBuilder}, {@code newConstantBytesBlock}); every accessor reads
-   * them as before, so a plugin built against 1.4 runs unchanged.
+   * them as before, so a plugin built against 1.4 runs unchanged. 6: a string block's values may be
+   * numbers written as their text ({@code BytesBlock.isNumber}, {@code mayHaveNumbers}, {@code
+   * BytesBlock.Builder.appendNumber}): a column mixing numbers and text in one page; every accessor
+   * reads such a value as its text, as before.
    */
-  public static final int MINOR = 5;
+  public static final int MINOR = 6;
 
   private SpiVersion() {}
 

@@ -91,12 +91,15 @@ final class BlockValues {
     };
   }
 
-  /** The value as a row holds it: a Long (a timestamp's microseconds), Double, String, Boolean. */
+  /**
+   * The value as a row holds it: a Long (a timestamp's microseconds), Double, String, Boolean; a
+   * string block's value tagged as a number that number ({@link Values#stringValue}).
+   */
   static Object object(Block block, int valueIndex) {
     return switch (block) {
       case LongBlock longs -> longs.getLongValue(valueIndex);
       case DoubleBlock doubles -> doubles.getDoubleValue(valueIndex);
-      case BytesBlock bytes -> bytes.getStringValue(valueIndex);
+      case BytesBlock bytes -> Values.stringValue(bytes, valueIndex);
       case BooleanBlock booleans -> booleans.getBooleanValue(valueIndex);
     };
   }

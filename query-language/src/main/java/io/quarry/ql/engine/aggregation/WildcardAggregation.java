@@ -223,7 +223,7 @@ public final class WildcardAggregation implements PageAggregator {
       for (int p = 0; p < page.positionCount(); p++) {
         Map<String, List<Object>> row = new HashMap<>();
         for (int c = 0; c < page.schema().size(); c++) {
-          row.put(page.schema().column(c).name(), page.block(c).getValues(p));
+          row.put(page.schema().column(c).name(), Values.valuesOf(page.block(c), p));
         }
         rows.put(key(page, p), row);
       }
@@ -241,7 +241,7 @@ public final class WildcardAggregation implements PageAggregator {
           int result = page.schema().indexOf(column);
           for (int p = 0; p < page.positionCount(); p++) {
             Map<String, List<Object>> row = rows.get(key(page, p));
-            List<Object> values = page.block(result).getValues(p);
+            List<Object> values = Values.valuesOf(page.block(result), p);
             if (row != null && !values.isEmpty()) {
               row.put(column, values);
               any = true;
@@ -295,7 +295,7 @@ public final class WildcardAggregation implements PageAggregator {
     List<String> key = new ArrayList<>(command.groupBy().size());
     for (String field : command.groupBy()) {
       Block block = page.block(field);
-      List<Object> values = block == null ? List.of() : block.getValues(p);
+      List<Object> values = block == null ? List.of() : Values.valuesOf(block, p);
       key.add(values.isEmpty() ? "" : Values.toText(values.get(0)));
     }
     return key;

@@ -20,6 +20,13 @@ import java.util.Arrays;
  *       dictionary of one entry and no per-position array at all ({@link #isConstant()}).
  * </ul>
  *
+ * <p>Since SPI 1.6 a value may be tagged as a <b>number written as its text</b> ({@link
+ * #isNumber}): the engine keeps a column whose page mixes numbers and text ({@code eval x=if(n==1,
+ * 4, "a")}), or whole numbers past 2^53 and fractions, in a string block whose number values say
+ * so, so that no value changes type because of what shares its page. Every accessor reads such a
+ * value as its text, exactly as before 1.6; a plugin that copies the value into a block of its own
+ * without the tag hands on text.
+ *
  * <p>A dictionary block's memory ({@link #ramBytesUsed()}) includes its dictionary's, but a {@link
  * BlockFactory} reserves a dictionary shared by several blocks (a filtered copy keeps its source's;
  * the pages of one scan share a segment's) once per account: with the first block holding it,
@@ -34,14 +41,21 @@ public final class BytesBlock implements Block {
   private final long[] nulls;
   private final int[] firstValueIndexes;
   private final int positionCount;
+  private final long[] numbers; // plain form: the value slots that are numbers' texts; else null
 
   private BytesBlock(
-      byte[] bytes, int[] offsets, long[] nulls, int[] firstValueIndexes, int positionCount) {
+      byte[] bytes,
+      int[] offsets,
+      long[] nulls,
+      int[] firstValueIndexes,
+      int positionCount,
+      long[] numbers) {
     this.bytes = bytes;
     this.offsets = offsets;
     this.dictionary = null;
     this.ordinals = null;
     this.valueSlots = offsets.length - 1;
+    this.numbers = numbers;
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
     this.positionCount = positionCount;
@@ -60,6 +74,7 @@ public final class BytesBlock implements Block {
     this.offsets = dictionary.offsets;
     this.dictionary = dictionary;
     this.ordinals = ordinals;
+    this.numbers = null; // the dictionary's entries carry the tags
     this.valueSlots = valueSlots;
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
@@ -168,6 +183,29 @@ public final class BytesBlock implements Block {
     return length(entry(valueIndex));
   }
 
+  /**
+   * Whether the value at a value index is a number written as its text (a whole number's digits, a
+   * fraction's shortest decimal, {@code inf}, {@code -inf}, {@code nan}) in a column that also
+   * holds text, rather than a text; false for a null position's slot. The engine reads it as the
+   * number; every accessor here reads its text. Since SPI 1.6.
+   */
+  public boolean isNumber(int valueIndex) {
+    NullMask.checkIndex(valueIndex, valueSlots);
+    if (dictionary != null) {
+      int entry = entry(valueIndex);
+      return entry >= 0 && dictionary.numbers != null && NullMask.isNull(dictionary.numbers, entry);
+    }
+    return numbers != null && NullMask.isNull(numbers, valueIndex);
+  }
+
+  /**
+   * Whether some value may be a number written as its text ({@link #isNumber}); false means none
+   * is, and code that reads text need not ask per value. Since SPI 1.6.
+   */
+  public boolean mayHaveNumbers() {
+    return dictionary != null ? dictionary.numbers != null : numbers != null;
+  }
+
   private String string(int valueIndex) {
     int entry = entry(valueIndex);
     return new String(bytes, start(entry), length(entry), StandardCharsets.UTF_8);
@@ -217,7 +255,10 @@ public final class BytesBlock implements Block {
   @Override
   public long ramBytesUsed() {
     long own =
-        16L + (nulls == null ? 0 : 8L * nulls.length) + Positions.ramBytesUsed(firstValueIndexes);
+        16L
+            + (nulls == null ? 0 : 8L * nulls.length)
+            + (numbers == null ? 0 : 16L + 8L * numbers.length)
+            + Positions.ramBytesUsed(firstValueIndexes);
     if (dictionary == null) {
       return own + bytes.length + 4L * offsets.length;
     }
@@ -234,6 +275,7 @@ public final class BytesBlock implements Block {
    */
   public static final class Builder {
     private final NullMask nulls = new NullMask();
+    private final NullMask numbers = new NullMask(); // the value slots that are numbers' texts
     private final Positions positions = new Positions();
     private BlockFactory factory;
     private byte[] bytes;
@@ -276,6 +318,24 @@ public final class BytesBlock implements Block {
       return this;
     }
 
+    /**
+     * Appends a number written as its text ({@link BytesBlock#isNumber}), as a position of one
+     * value or a value of the open position entry. Since SPI 1.6.
+     */
+    public Builder appendNumber(String text) {
+      byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+      return appendNumber(utf8, 0, utf8.length);
+    }
+
+    /**
+     * {@link #appendNumber(String)} of UTF-8 bytes {@code utf8[offset, offset + length)}, copied.
+     * Since SPI 1.6.
+     */
+    public Builder appendNumber(byte[] utf8, int offset, int length) {
+      numbers.set(size);
+      return append(utf8, offset, length);
+    }
+
     /** Appends the value, or a null for null. */
     public Builder appendNullable(String value) {
       return value == null ? appendNull() : append(value);
@@ -313,7 +373,8 @@ public final class BytesBlock implements Block {
               Arrays.copyOf(offsets, size + 1),
               nulls.build(),
               firstValueIndexes,
-              positions.positionCount());
+              positions.positionCount(),
+              numbers.build());
       if (factory != null) {
         factory.reserve(block);
       }
