@@ -2,7 +2,6 @@ package io.quarry.server.ingest;
 
 import io.quarry.codecs.store.IndexBusyException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Admission to the ingest pipelines: at most {@code pipelines} batches are parsed and indexed at
@@ -47,6 +46,10 @@ public final class IngestGate {
   private final Object lock = new Object();
   private long queuedBytes; // guarded by lock
   private int queued; // guarded by lock
+  // batches that handed their pipeline on and wait for the fsync: they still hold their bodies,
+  // so they take their place in the queue's bytes until they end (guarded by lock)
+  private long leftBytes;
+  private int left;
 
   public IngestGate(int pipelines, long maxQueuedBytes) {
     if (pipelines < 1) {
@@ -79,7 +82,7 @@ public final class IngestGate {
    */
   public <T> T run(long bytes, LeavingWork<T> work) throws Exception {
     synchronized (lock) {
-      if (queued > 0 && queuedBytes + bytes > maxQueuedBytes) {
+      if ((queued > 0 || left > 0) && queuedBytes + leftBytes + bytes > maxQueuedBytes) {
         throw new Full(
             "ingest queue full: "
                 + queued
@@ -87,7 +90,10 @@ public final class IngestGate {
                 + queuedBytes
                 + " bytes) wait for "
                 + pipelines
-                + " busy pipelines");
+                + " busy pipelines"
+                + (left == 0
+                    ? ""
+                    : ", " + left + " indexed ones (" + leftBytes + " bytes) for the log's fsync"));
       }
       queued++;
       queuedBytes += bytes;
@@ -100,26 +106,57 @@ public final class IngestGate {
         queuedBytes -= bytes;
       }
     }
-    Leave leave = new Leave();
+    Leave leave = new Leave(bytes);
     try {
       return work.run(leave);
     } catch (IndexBusyException e) {
       // an index whose compaction lags refused the batch: busy too, and retried the same way
       throw new Full(e.getMessage());
     } finally {
-      leave.run();
+      leave.end();
     }
   }
 
-  /** Gives an admitted batch's pipeline back, once however often it is called. */
+  /**
+   * Gives an admitted batch's pipeline back, once however often it is called; a batch that leaves
+   * before it ends counts in the queue's bytes until it ends (it still holds its body).
+   */
   private final class Leave implements Runnable {
-    private final AtomicBoolean left = new AtomicBoolean();
+    private final long bytes;
+    private boolean gone; // guarded by lock: left its pipeline
+    private boolean ended; // guarded by lock
+
+    Leave(long bytes) {
+      this.bytes = bytes;
+    }
 
     @Override
     public void run() {
-      if (left.compareAndSet(false, true)) {
-        running.release();
+      synchronized (lock) {
+        if (gone || ended) {
+          return;
+        }
+        gone = true;
+        left++;
+        leftBytes += bytes;
       }
+      running.release();
+    }
+
+    /** The batch ended: its pipeline back if it had not left, else its place in the queue. */
+    void end() {
+      synchronized (lock) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+        if (gone) {
+          left--;
+          leftBytes -= bytes;
+          return;
+        }
+      }
+      running.release();
     }
   }
 
