@@ -99,7 +99,9 @@ public final class SplunkIndexRoutes {
     // retention (storage.indexes.<name>.maxTotalBytes, maxAgeDays); 0 where none is set: the index
     // keeps everything (Splunk has no such value: its defaults are 500,000 MB and six years)
     content.put(
-        "maxTotalDataSizeMB", options.maxTotalBytes().map(b -> b / (1024 * 1024)).orElse(0L));
+        "maxTotalDataSizeMB",
+        // rounded up: a limit under 1 MiB is not 0, which says the index keeps everything
+        options.maxTotalBytes().map(b -> (b + (1024 * 1024) - 1) / (1024 * 1024)).orElse(0L));
     content.put(
         "frozenTimePeriodInSecs", options.maxAge().map(java.time.Duration::toSeconds).orElse(0L));
     return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
