@@ -38,6 +38,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final int[] checksums;
   private final FixedBitSet asciiBlocks; // blocks whose strings are all ASCII (version 1 on)
   private final VerifiedBlocks verified; // shared with clones
+  private final boolean compactSegment; // the segment says its blocks are compact
   private final int numDocs;
   private final boolean clone;
 
@@ -118,6 +119,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.checksums = crcs;
     this.asciiBlocks = ascii;
     this.verified = new VerifiedBlocks(blocks);
+    this.compactSegment = JournalStoredFieldsFormat.isCompact(segment);
     this.numDocs = docs;
 
     String dataName =
@@ -162,6 +164,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.checksums = original.checksums;
     this.asciiBlocks = original.asciiBlocks;
     this.verified = original.verified;
+    this.compactSegment = original.compactSegment;
     this.numDocs = original.numDocs;
     this.clone = true;
   }
@@ -186,6 +189,15 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
    */
   public int formatVersion() {
     return version;
+  }
+
+  /**
+   * Whether the segment says its blocks are compact ({@link JournalStoredFieldsFormat#isCompact}),
+   * whatever level they were written at: a merge of compact segments stays compact even when the
+   * compact level changed since they were written.
+   */
+  boolean compactSegment() {
+    return compactSegment;
   }
 
   public int blockCount() {

@@ -298,13 +298,17 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     return docCount;
   }
 
-  /** Whether every source of the merge is a journal of compact blocks (and there is one). */
+  /**
+   * Whether every source of the merge is a journal of compact blocks (and there is one): of the
+   * compact codec, at its level or in a segment that says it is compact (written at an earlier
+   * compact level: re-encoded at this one below, not written fast and compacted again).
+   */
   private boolean compactSources(MergeState mergeState) {
     JournalCodec compactCodec = compression.codec(true);
     for (StoredFieldsReader source : mergeState.storedFieldsReaders) {
       if (!(source instanceof JournalStoredFieldsReader journal)
           || journal.codec() != compactCodec
-          || journal.level() != compactCodec.level(true)) {
+          || (journal.level() != compactCodec.level(true) && !journal.compactSegment())) {
         return false;
       }
     }
