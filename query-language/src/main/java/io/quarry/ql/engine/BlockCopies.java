@@ -80,12 +80,15 @@ public final class BlockCopies {
   }
 
   /**
-   * Copies one value of a plain string block, a number's tag kept ({@code BytesBlock.isNumber}).
+   * Copies one value of a plain string block, a number's tags kept ({@code BytesBlock.isNumber},
+   * {@code isDouble}).
    */
   private static void appendValue(
       BytesBlock.Builder builder, BytesBlock bytes, int valueIndex, ByteSlice slice) {
     bytes.getBytes(valueIndex, slice);
-    if (bytes.mayHaveNumbers() && bytes.isNumber(valueIndex)) {
+    if (bytes.mayHaveNumbers() && bytes.isDouble(valueIndex)) {
+      builder.appendDouble(slice.bytes(), slice.offset(), slice.length());
+    } else if (bytes.mayHaveNumbers() && bytes.isNumber(valueIndex)) {
       builder.appendNumber(slice.bytes(), slice.offset(), slice.length());
     } else {
       builder.append(slice.bytes(), slice.offset(), slice.length());

@@ -133,9 +133,13 @@ public final class BlockColumn implements ValueColumn {
     return valueKind;
   }
 
-  /** The number a tagged string value spells ({@link Values#numberOfText}). */
+  /**
+   * The number a tagged string value spells ({@link Values#numberOfText}), a double when tagged as
+   * one ({@code BytesBlock.isDouble}).
+   */
   private Object taggedNumber(int position) {
-    return Values.numberOfText(bytes.getString(position));
+    int valueIndex = bytes.getFirstValueIndex(position);
+    return Values.numberOfText(bytes.getStringValue(valueIndex), bytes.isDouble(valueIndex));
   }
 
   @Override

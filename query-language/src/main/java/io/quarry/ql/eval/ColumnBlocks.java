@@ -117,7 +117,9 @@ public final class ColumnBlocks {
    * number beside text on its page stays a number; anything else as its text.
    */
   private static void appendText(BytesBlock.Builder builder, Object value) {
-    if (value instanceof Long || value instanceof Double) {
+    if (value instanceof Double) {
+      builder.appendDouble(Values.toText(value)); // tagged as a double: pow(2,53) stays one
+    } else if (value instanceof Long) {
       builder.appendNumber(Values.toText(value));
     } else {
       builder.append(Values.toText(value));

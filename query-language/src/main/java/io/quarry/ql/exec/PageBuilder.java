@@ -192,8 +192,10 @@ public final class PageBuilder {
             builder::beginPositionEntry,
             builder::endPositionEntry,
             v -> {
-              if (v instanceof Long || v instanceof Double) {
-                builder.appendNumber(Values.toText(v)); // a number beside text keeps its type
+              if (v instanceof Double) {
+                builder.appendDouble(Values.toText(v)); // a number beside text keeps its type
+              } else if (v instanceof Long) {
+                builder.appendNumber(Values.toText(v));
               } else {
                 builder.append(Values.toText(v));
               }

@@ -146,6 +146,23 @@ public final class Values {
     return Double.parseDouble(text);
   }
 
+  /**
+   * {@link #numberOfText(String)} of a value tagged as a double ({@link BytesBlock#isDouble}) too:
+   * a {@code Double} whatever its text, so that a whole double ({@code pow(2,53)}) beside text
+   * stays the double it is alone, not the long its digits spell.
+   */
+  public static Object numberOfText(String text, boolean isDouble) {
+    if (!isDouble) {
+      return numberOfText(text);
+    }
+    return switch (text) {
+      case "inf" -> Double.POSITIVE_INFINITY;
+      case "-inf" -> Double.NEGATIVE_INFINITY;
+      case "nan" -> Double.NaN;
+      default -> Double.parseDouble(text);
+    };
+  }
+
   private static boolean isLongDigits(String text) {
     int length = text.length();
     int i = length > 0 && text.charAt(0) == '-' ? 1 : 0;
@@ -162,11 +179,14 @@ public final class Values {
 
   /**
    * The value at a value index of a string block as the language reads it: a value tagged as a
-   * number ({@link BytesBlock#isNumber}) the number ({@link #numberOfText}), any other its text.
+   * number ({@link BytesBlock#isNumber}) the number ({@link #numberOfText}, a double when tagged as
+   * one: {@link BytesBlock#isDouble}), any other its text.
    */
   public static Object stringValue(BytesBlock bytes, int valueIndex) {
     String text = bytes.getStringValue(valueIndex);
-    return bytes.mayHaveNumbers() && bytes.isNumber(valueIndex) ? numberOfText(text) : text;
+    return bytes.mayHaveNumbers() && bytes.isNumber(valueIndex)
+        ? numberOfText(text, bytes.isDouble(valueIndex))
+        : text;
   }
 
   /**

@@ -27,6 +27,7 @@ public final class AdmittedSearch implements AutoCloseable {
   private final long startedNanos = System.nanoTime();
   private final AtomicBoolean recorded = new AtomicBoolean();
   private volatile Duration planningCpu = Duration.ZERO;
+  private volatile Duration planningElapsed = Duration.ZERO;
 
   private AdmittedSearch(
       Access access, String query, String id, SearchQuotas.Slot slot, AuditTrail audit) {
@@ -95,6 +96,7 @@ public final class AdmittedSearch implements AutoCloseable {
    */
   public SearchPlan plan(java.util.function.Supplier<SearchPlan> planner) {
     long before = io.quarry.server.search.SearchCpu.threadNanos();
+    long beforeWall = System.nanoTime();
     try {
       return planner.get();
     } catch (RuntimeException refused) {
@@ -102,6 +104,7 @@ public final class AdmittedSearch implements AutoCloseable {
       throw refused;
     } finally {
       planningCpu = Duration.ofNanos(io.quarry.server.search.SearchCpu.threadNanos() - before);
+      planningElapsed = Duration.ofNanos(System.nanoTime() - beforeWall);
     }
   }
 
@@ -112,6 +115,14 @@ public final class AdmittedSearch implements AutoCloseable {
    */
   public Duration planningCpu() {
     return planningCpu;
+  }
+
+  /**
+   * The wall time {@link #plan} took, for the search's {@code elapsedMs}, which counts its planning
+   * as its {@code cpuMs} does (handed with the CPU: {@code SearchControl#planning}).
+   */
+  public Duration planningElapsed() {
+    return planningElapsed;
   }
 
   /** The time limit of this search: {@code requested}, at most the roles' {@code srchMaxTime}. */

@@ -75,7 +75,7 @@ final class JobExecution {
         return;
       }
       job.started();
-      job.control().planningCpu(admitted.planningCpu());
+      job.control().planning(admitted.planningCpu(), admitted.planningElapsed());
       try {
         SearchStats stats =
             search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page);

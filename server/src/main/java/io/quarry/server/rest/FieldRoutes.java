@@ -65,7 +65,8 @@ public final class FieldRoutes {
                   SearchRequest.plan(
                       search, access, summary, request.earliest(), request.latest(), false, true));
       io.quarry.server.search.SearchControl control =
-          new io.quarry.server.search.SearchControl().planningCpu(admitted.planningCpu());
+          new io.quarry.server.search.SearchControl()
+              .planning(admitted.planningCpu(), admitted.planningElapsed());
       try {
         stats =
             search.run(summary, plan, admitted.timeLimit(search.maxTime()), control, pages::add);

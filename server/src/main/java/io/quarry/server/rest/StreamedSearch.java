@@ -54,7 +54,7 @@ final class StreamedSearch {
         new SearchControl()
             .summaryLoggedLater()
             .sid(admitted.id())
-            .planningCpu(admitted.planningCpu());
+            .planning(admitted.planningCpu(), admitted.planningElapsed());
     if (everyEventField) {
       control.everyEventField();
     }

@@ -42,14 +42,23 @@ public final class SearchControl {
 
   private volatile boolean everyEventField;
   private volatile Duration planningCpu = Duration.ZERO;
+  private volatile Duration planningElapsed = Duration.ZERO;
 
   /**
-   * The CPU planning this search spent before it ran (its parse, expansion and subsearches,
-   * measured by the caller: {@code auth.AdmittedSearch#plan}); the search's {@code cpuMs} adds it.
+   * The CPU and the wall time planning this search spent before it ran (its parse, expansion and
+   * subsearches, measured by the caller: {@code auth.AdmittedSearch#plan}); the search's {@code
+   * cpuMs} adds the CPU and its {@code elapsedMs} the wall time, so that its CPU is never more than
+   * its elapsed time on every core.
    */
-  public SearchControl planningCpu(Duration spent) {
-    this.planningCpu = java.util.Objects.requireNonNull(spent, "spent is null");
+  public SearchControl planning(Duration cpu, Duration elapsed) {
+    this.planningCpu = java.util.Objects.requireNonNull(cpu, "cpu is null");
+    this.planningElapsed = java.util.Objects.requireNonNull(elapsed, "elapsed is null");
     return this;
+  }
+
+  /** The wall time planning this search spent, zero when its caller did not measure it. */
+  public Duration planningElapsed() {
+    return planningElapsed;
   }
 
   /** The CPU planning this search spent, zero when its caller did not measure it. */

@@ -314,7 +314,7 @@ public final class SearchService implements AutoCloseable {
         throw SearchFailures.of(query, e);
       }
       spent = cpu.stop().plus(control.planningCpu());
-      stats = stats.withCpu(spent);
+      stats = stats.withCpu(spent).plusElapsed(control.planningElapsed());
       if (!control.summaryLoggedLaterAsked()) {
         logSummary(query, stats);
       }
@@ -327,7 +327,8 @@ public final class SearchService implements AutoCloseable {
         control.failed(); // (again) so that the slices still running stop before it is measured
         spent = cpu.stop().plus(control.planningCpu());
       }
-      metrics.searchRun(outcome, Duration.ofNanos(System.nanoTime() - started));
+      metrics.searchRun(
+          outcome, Duration.ofNanos(System.nanoTime() - started).plus(control.planningElapsed()));
       metrics.searchCpu(outcome, spent);
     }
   }

@@ -143,29 +143,42 @@ public record SearchStats(
     return with(
         java.util.Optional.of(metricScan.map(scan -> scan.plus(appended)).orElse(appended)),
         eventsCollected,
-        cpu);
+        cpu,
+        elapsed);
   }
 
   /** These stats with {@code collected} events written by the search's {@code collect}s. */
   public SearchStats withEventsCollected(long collected) {
-    return collected == eventsCollected ? this : with(metricScan, collected, cpu);
+    return collected == eventsCollected ? this : with(metricScan, collected, cpu, elapsed);
   }
 
   /** These stats with {@code spent}, the CPU the search's threads spent. */
   public SearchStats withCpu(Duration spent) {
-    return with(metricScan, eventsCollected, requireNonNull(spent, "spent is null"));
+    return with(metricScan, eventsCollected, requireNonNull(spent, "spent is null"), elapsed);
   }
 
   /**
-   * The one copy of these stats: every component but the three known only once the search is over
+   * These stats with {@code planning} added to their elapsed time: the wall time the search spent
+   * planned (its subsearches run then), as its CPU adds the planning's CPU.
+   */
+  public SearchStats plusElapsed(Duration planning) {
+    return planning.isZero()
+        ? this
+        : with(metricScan, eventsCollected, cpu, elapsed.plus(planning));
+  }
+
+  /**
+   * The one copy of these stats: every component but the four known only once the search is over
    * (the metric scan with what {@code mstats append=true} read, the events {@code collect} wrote,
-   * the CPU) kept as it is. Every wither goes through here, so a component added to the record is
-   * copied in one place ({@code SearchStatsTest} checks each wither keeps every other component).
+   * the CPU, the elapsed time with its planning's) kept as it is. Every wither goes through here,
+   * so a component added to the record is copied in one place ({@code SearchStatsTest} checks each
+   * wither keeps every other component).
    */
   private SearchStats with(
       java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
       long eventsCollected,
-      Duration cpu) {
+      Duration cpu,
+      Duration elapsed) {
     return new SearchStats(
         indexes,
         buckets,

@@ -29,6 +29,19 @@ class SearchStatsTest {
   }
 
   @Test
+  void plusElapsedKeepsEveryOtherComponent() throws Exception {
+    assertKeepsAllBut("elapsed", stats -> stats.plusElapsed(Duration.ofMillis(4_321)));
+  }
+
+  @Test
+  void plusElapsedAddsThePlanningToTheElapsedTime() throws Exception {
+    SearchStats stats = distinct();
+    assertThat(stats.plusElapsed(Duration.ofMillis(4_321)).elapsed())
+        .isEqualTo(stats.elapsed().plus(Duration.ofMillis(4_321)));
+    assertThat(stats.plusElapsed(Duration.ZERO)).isSameAs(stats);
+  }
+
+  @Test
   void withEventsCollectedKeepsEveryOtherComponent() throws Exception {
     assertKeepsAllBut("eventsCollected", stats -> stats.withEventsCollected(123_456_789));
   }

@@ -23,9 +23,10 @@ public final class SpiVersion {
    * BytesBlock.constant}, {@code BytesBlock.ordinalBuilder}, {@code
    * BlockFactory.newOrdinalBytesBlockBuilder}, {@code newConstantBytesBlock}); every accessor reads
    * them as before, so a plugin built against 1.4 runs unchanged. 6: a string block's values may be
-   * numbers written as their text ({@code BytesBlock.isNumber}, {@code mayHaveNumbers}, {@code
-   * BytesBlock.Builder.appendNumber}): a column mixing numbers and text in one page; every accessor
-   * reads such a value as its text, as before.
+   * numbers written as their text ({@code BytesBlock.isNumber}, {@code isDouble}, {@code
+   * mayHaveNumbers}, {@code BytesBlock.Builder.appendNumber}, {@code appendDouble}): a column
+   * mixing numbers and text in one page, each number tagged a double or a whole number; every
+   * accessor reads such a value as its text, as before.
    */
   public static final int MINOR = 6;
 

@@ -42,6 +42,7 @@ public final class BytesBlock implements Block {
   private final int[] firstValueIndexes;
   private final int positionCount;
   private final long[] numbers; // plain form: the value slots that are numbers' texts; else null
+  private final long[] doubles; // plain form: of those, the slots written from doubles; else null
 
   private BytesBlock(
       byte[] bytes,
@@ -49,13 +50,15 @@ public final class BytesBlock implements Block {
       long[] nulls,
       int[] firstValueIndexes,
       int positionCount,
-      long[] numbers) {
+      long[] numbers,
+      long[] doubles) {
     this.bytes = bytes;
     this.offsets = offsets;
     this.dictionary = null;
     this.ordinals = null;
     this.valueSlots = offsets.length - 1;
     this.numbers = numbers;
+    this.doubles = doubles;
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
     this.positionCount = positionCount;
@@ -75,6 +78,7 @@ public final class BytesBlock implements Block {
     this.dictionary = dictionary;
     this.ordinals = ordinals;
     this.numbers = null; // the dictionary's entries carry the tags
+    this.doubles = null;
     this.valueSlots = valueSlots;
     this.nulls = nulls;
     this.firstValueIndexes = firstValueIndexes;
@@ -199,6 +203,21 @@ public final class BytesBlock implements Block {
   }
 
   /**
+   * Whether the value at a value index is a number written as its text ({@link #isNumber}) that was
+   * a double (a 64-bit float) rather than a whole number (a long): the engine reads {@code
+   * 9007199254740992} tagged so as the double 2^53, untagged as the long. False for a value that is
+   * no number. Since SPI 1.6.
+   */
+  public boolean isDouble(int valueIndex) {
+    NullMask.checkIndex(valueIndex, valueSlots);
+    if (dictionary != null) {
+      int entry = entry(valueIndex);
+      return entry >= 0 && dictionary.doubles != null && NullMask.isNull(dictionary.doubles, entry);
+    }
+    return doubles != null && NullMask.isNull(doubles, valueIndex);
+  }
+
+  /**
    * Whether some value may be a number written as its text ({@link #isNumber}); false means none
    * is, and code that reads text need not ask per value. Since SPI 1.6.
    */
@@ -258,6 +277,7 @@ public final class BytesBlock implements Block {
         16L
             + (nulls == null ? 0 : 8L * nulls.length)
             + (numbers == null ? 0 : 16L + 8L * numbers.length)
+            + (doubles == null ? 0 : 16L + 8L * doubles.length)
             + Positions.ramBytesUsed(firstValueIndexes);
     if (dictionary == null) {
       return own + bytes.length + 4L * offsets.length;
@@ -276,6 +296,7 @@ public final class BytesBlock implements Block {
   public static final class Builder {
     private final NullMask nulls = new NullMask();
     private final NullMask numbers = new NullMask(); // the value slots that are numbers' texts
+    private final NullMask doubles = new NullMask(); // of those, the slots written from doubles
     private final Positions positions = new Positions();
     private BlockFactory factory;
     private byte[] bytes;
@@ -336,6 +357,25 @@ public final class BytesBlock implements Block {
       return append(utf8, offset, length);
     }
 
+    /**
+     * Appends a double written as its text (the shortest decimal that reads back as it, {@code
+     * inf}, {@code -inf}, {@code nan}): a number ({@link BytesBlock#isNumber}) that is a double
+     * ({@link BytesBlock#isDouble}), even when its text is a whole number's digits. Since SPI 1.6.
+     */
+    public Builder appendDouble(String text) {
+      byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+      return appendDouble(utf8, 0, utf8.length);
+    }
+
+    /**
+     * {@link #appendDouble(String)} of UTF-8 bytes {@code utf8[offset, offset + length)}, copied.
+     * Since SPI 1.6.
+     */
+    public Builder appendDouble(byte[] utf8, int offset, int length) {
+      doubles.set(size);
+      return appendNumber(utf8, offset, length);
+    }
+
     /** Appends the value, or a null for null. */
     public Builder appendNullable(String value) {
       return value == null ? appendNull() : append(value);
@@ -374,7 +414,8 @@ public final class BytesBlock implements Block {
               nulls.build(),
               firstValueIndexes,
               positions.positionCount(),
-              numbers.build());
+              numbers.build(),
+              doubles.build());
       if (factory != null) {
         factory.reserve(block);
       }

@@ -46,6 +46,48 @@ class BytesBlockNumbersTest {
   }
 
   @Test
+  void aDoubleIsANumberTaggedAsADoubleEvenWhenItsTextIsWhole() {
+    BytesBlock block =
+        BytesBlock.builder(4)
+            .appendDouble("9007199254740992")
+            .appendNumber("9007199254740992")
+            .append("a")
+            .appendDouble("2.5")
+            .build();
+    assertThat(block.isNumber(0)).isTrue();
+    assertThat(block.isDouble(0)).as("a whole double").isTrue();
+    assertThat(block.isNumber(1)).isTrue();
+    assertThat(block.isDouble(1)).as("a long").isFalse();
+    assertThat(block.isDouble(2)).as("a text").isFalse();
+    assertThat(block.isDouble(3)).isTrue();
+    assertThat(block.getString(0)).isEqualTo("9007199254740992");
+    BytesBlock longsOnly = BytesBlock.builder(2).appendNumber("1").appendNumber("2").build();
+    BytesBlock withADouble = BytesBlock.builder(2).appendNumber("1").appendDouble("2").build();
+    assertThat(withADouble.ramBytesUsed())
+        .as("the doubles' mask is counted")
+        .isGreaterThan(longsOnly.ramBytesUsed());
+    assertThatThrownBy(() -> block.isDouble(4)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
+  void aDictionaryBlockReadsItsEntriesDoubleTags() {
+    BytesBlock dictionary =
+        BytesBlock.builder(3).append("a").appendNumber("10").appendDouble("10").build();
+    BytesBlock block =
+        BytesBlock.ordinalBuilder(dictionary, 4)
+            .appendOrdinal(2)
+            .appendNull()
+            .appendOrdinal(1)
+            .appendOrdinal(0)
+            .build();
+    assertThat(block.isDouble(0)).isTrue();
+    assertThat(block.isDouble(1)).as("a null's slot").isFalse();
+    assertThat(block.isDouble(2)).isFalse();
+    assertThat(block.isNumber(2)).isTrue();
+    assertThat(block.isDouble(3)).isFalse();
+  }
+
+  @Test
   void aBlockWithoutNumbersSaysSoAndCostsNothingMore() {
     BytesBlock plain = BytesBlock.builder(2).append("4").append("a").build();
     assertThat(plain.mayHaveNumbers()).isFalse();
@@ -82,12 +124,18 @@ class BytesBlockNumbersTest {
       BytesBlock.Builder builder = factory.newBytesBlockBuilder(8);
       int size = random.nextInt(3000);
       boolean[] numbers = new boolean[size];
+      boolean[] doubles = new boolean[size];
       for (int p = 0; p < size; p++) {
-        switch (random.nextInt(3)) {
+        switch (random.nextInt(4)) {
           case 0 -> builder.appendNull();
           case 1 -> {
             builder.appendNumber(Long.toString(random.nextLong()));
             numbers[p] = true;
+          }
+          case 2 -> {
+            builder.appendDouble(Double.toString(random.nextDouble()));
+            numbers[p] = true;
+            doubles[p] = true;
           }
           default -> builder.append("text " + p);
         }
@@ -96,6 +144,7 @@ class BytesBlockNumbersTest {
       assertThat(account.used()).isEqualTo(block.ramBytesUsed());
       for (int p = 0; p < size; p++) {
         assertThat(block.isNumber(p)).as("position %d", p).isEqualTo(numbers[p]);
+        assertThat(block.isDouble(p)).as("position %d", p).isEqualTo(doubles[p]);
       }
       factory.release(block);
       assertThat(account.used()).isZero();
@@ -108,7 +157,11 @@ class BytesBlockNumbersTest {
     BlockFactory factory = new BlockFactory(account);
     BytesBlock.Builder builder = factory.newBytesBlockBuilder(100);
     for (int p = 0; p < 100; p++) {
-      builder.appendNumber(Integer.toString(p));
+      if (p % 2 == 0) {
+        builder.appendNumber(Integer.toString(p));
+      } else {
+        builder.appendDouble(Integer.toString(p));
+      }
     }
     assertThatThrownBy(builder::build).isInstanceOf(MemoryLimitExceededException.class);
     assertThat(account.used()).isZero();
