@@ -10,8 +10,10 @@ import io.quarry.server.sourcetype.KeyPlaces;
  * in runs takes one pass per block, not one per run. A block's pass is taken once {@value
  * #AFTER_TEXTS} of its texts were asked and they hold at least a {@value #SHARE}th of its bytes
  * (what the pass reads): a filter admitting a few events of a large block scans those alone; a scan
- * that asks every text of its blocks ({@link KeyValueStates}) takes it at the first. The least
- * recently asked block gives its slot to a new one. Not thread-safe: one per column.
+ * that asks every text of its blocks ({@link KeyValueStates}) takes it at the first, even where a
+ * time range admits only a few of the block's events (same answers; the pass reads the whole
+ * block). The least recently asked block gives its slot to a new one. Not thread-safe: one per
+ * column.
  */
 final class RegionPlaces {
   static final int SLOTS = 4;
