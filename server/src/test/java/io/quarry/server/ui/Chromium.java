@@ -259,23 +259,50 @@ final class Chromium implements AutoCloseable {
     }
   }
 
-  /** A real mouse click at the centre of the first element {@code selector} matches. */
+  /**
+   * A real mouse click at the centre of the first element {@code selector} matches, once it is
+   * where a user would click it: visible, its box unchanged over two animation frames (a poll's
+   * re-render or a scroll clamp can move it between measuring and pressing) and the element itself
+   * at that point ({@code elementFromPoint}), as a browser-automation tool's actionability checks
+   * do. Fails naming the selector when it never settles.
+   */
   void click(String selector) {
     click(selector, 0);
   }
 
   /** The same with modifier keys (CDP bits: 1 Alt, 2 Ctrl, 4 Meta, 8 Shift). */
   void click(String selector, int modifiers) {
-    waitUntil(selector + " visible", visible(selector));
-    JsonNode box =
-        eval(
-            "(() => { const e = document.querySelector("
-                + JSON.valueToTree(selector)
-                + "); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-                + " return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()");
-    mouse("mouseMoved", box.get("x").asDouble(), box.get("y").asDouble(), modifiers);
-    mouse("mousePressed", box.get("x").asDouble(), box.get("y").asDouble(), modifiers);
-    mouse("mouseReleased", box.get("x").asDouble(), box.get("y").asDouble(), modifiers);
+    JsonNode[] box = new JsonNode[1];
+    waitFor(
+        selector + " visible, still and on top",
+        () -> {
+          box[0] = eval(settledBox(selector));
+          return box[0] != null && box[0].isObject();
+        });
+    double x = box[0].get("x").asDouble();
+    double y = box[0].get("y").asDouble();
+    mouse("mouseMoved", x, y, modifiers);
+    mouse("mousePressed", x, y, modifiers);
+    mouse("mouseReleased", x, y, modifiers);
+  }
+
+  /**
+   * JavaScript resolving to the centre of {@code selector}'s element once scrolled into view and
+   * unmoved over two animation frames with itself (or a child) topmost there; null otherwise.
+   */
+  private static String settledBox(String selector) {
+    return "(async () => { const e = document.querySelector("
+        + JSON.valueToTree(selector)
+        + "); if (!e || e.getClientRects().length === 0) return null;"
+        + " e.scrollIntoView({block: 'center'});"
+        + " const frame = () => new Promise((r) => requestAnimationFrame(() => r()));"
+        + " await frame(); const a = e.getBoundingClientRect(); await frame(); await frame();"
+        + " const b = e.getBoundingClientRect();"
+        + " if (a.left !== b.left || a.top !== b.top || a.width !== b.width"
+        + " || a.height !== b.height || b.width === 0) return null;"
+        + " const x = b.left + b.width / 2, y = b.top + b.height / 2;"
+        + " const hit = document.elementFromPoint(x, y);"
+        + " return hit && (hit === e || e.contains(hit)) ? {x, y} : null; })()";
   }
 
   /**

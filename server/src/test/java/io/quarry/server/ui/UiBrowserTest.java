@@ -302,29 +302,27 @@ class UiBrowserTest {
     browser.press("Escape");
 
     // a long search, finalized: it stops and keeps what it found. Each row (its own value, so no
-    // answer is reused) costs a backtracking regex over 18 a's (~2^18 steps): minutes in all, so
-    // the job still runs when the button is clicked however loaded the machine (a million plain
-    // rows finished in ~100 ms and raced the click at load 20-30)
+    // answer is reused) costs a regex with a backreference over 20 a's, which java.util.regex
+    // cannot memoize (~2^20 steps, ~17 ms a row): hours for a million, so the job still runs when
+    // the button is clicked however loaded or fast the machine. Without the backreference
+    // ^(a+)+$ is memoized by java.util.regex (~13 us over 32 a's): a million rows took ~2 s and
+    // the cancelled search below finished in ~0.2 s, racing the click (CI failed on it)
     setQueryAndRun(
-        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaa!\" . random()"
-            + " | where match(s, \"^(a+)+$\") OR s!=\"\"");
+        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaaaa!\" . random()"
+            + " | where match(s, \"^(a+)+\\\\1$\") OR s!=\"\"");
     browser.waitUntil("a running search", Chromium.visible("#job-finalize"));
     browser.click("#job-finalize");
-    browser.waitUntil(
-        "the finalized search",
-        "document.querySelector('#job-state').textContent.includes('Finalized')",
-        60);
+    waitForJobState("Finalized");
 
-    // a long search, cancelled
+    // a long search, cancelled: one evaluation of the same backtracking regex over 40 a's (the
+    // value is constant, so pages may share one answer) outlasts any test; the cancel stops it
+    // inside the regex (StoppableText)
     setQueryAndRun(
-        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\""
-            + " | where match(s, \"^(a+)+$\")");
+        "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\""
+            + " | where match(s, \"^(a+)+\\\\1$\")");
     browser.waitUntil("a running search", Chromium.visible("#job-cancel"));
     browser.click("#job-cancel");
-    browser.waitUntil(
-        "the cancelled search",
-        "document.querySelector('#job-state').textContent.includes('Cancelled')",
-        60);
+    waitForJobState("Cancelled");
     boolean cancelled = false;
     for (JsonNode job : get("/api/v1/jobs").get("jobs")) {
       if (job.get("query").asText().startsWith("| makeresults")) {
@@ -355,6 +353,34 @@ class UiBrowserTest {
     browser.viewport(1440, 900, false);
 
     assertThat(browser.pageErrors()).isEmpty();
+  }
+
+  /**
+   * Waits up to 60 s (the server stopping a job, which a loaded machine stretches) for the job bar
+   * to say {@code state}; a timeout names what the page and the server said instead.
+   */
+  private void waitForJobState(String state) throws Exception {
+    try {
+      browser.waitUntil(
+          "the job state " + state,
+          "document.querySelector('#job-state').textContent.includes('" + state + "')",
+          60);
+    } catch (AssertionError timedOut) {
+      List<String> jobs = new ArrayList<>();
+      for (JsonNode job : get("/api/v1/jobs").get("jobs")) {
+        jobs.add(job.get("state").asText() + " " + job.get("query").asText());
+      }
+      throw new AssertionError(
+          timedOut.getMessage()
+              + "; the page says '"
+              + browser.text("document.querySelector('#job-state').textContent")
+              + "', its failure '"
+              + browser.text(
+                  "document.querySelector('#search-error').hidden ? '' : document.querySelector('#search-error').textContent")
+              + "'; the server's jobs: "
+              + jobs,
+          timedOut);
+    }
   }
 
   /** The count on the Events tab. */
