@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * pairs and does not extract the field itself, and which is not JSON-like; its values found as
  * {@link KeyValueCells} finds them ({@link KeyPlaces} over the block, else {@link KeyValueBytes}).
  * No value: the event joins no group (answered, nothing added). One value: added — a run's values
- * in batches ({@link BytesCounts#addTimedAll}: many keys' cache misses in flight at once; one by
- * one the path was slower than pages). Several values of the key in one event (a multivalue) — and
+ * in batches ({@link BytesCounts#addRows}: many keys' cache misses in flight at once; one by one
+ * the path was slower than pages). Several values of the key in one event (a multivalue) — and
  * every event it does not answer (past ASCII, an index-time value, the sourcetype's extraction,
  * JSON) — go to the page source it wraps ({@code remainder}, {@link EventPages}) exactly as without
  * this class, whose pages the slice's partial aggregation adds as input. A table that fills with
@@ -150,7 +150,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
     int values = find(ascii.array(), ascii.offset(), ascii.length(), event.textRegion());
     boolean full =
         values == 1
-            && counts.addTimed(
+            && counts.addRow(
                 ascii.array(),
                 valueStart,
                 valueEnd - valueStart,
@@ -260,8 +260,8 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
   }
 
   /**
-   * The run's batch of values added to the table together ({@link BytesCounts#addTimedAll}); the
-   * table handed on whenever it fills, its time left out of the run's.
+   * The run's batch of values added to the table together ({@link BytesCounts#addRows}); the table
+   * handed on whenever it fills, its time left out of the run's.
    */
   private void flush(byte[] bytes) {
     int from = 0;
@@ -274,7 +274,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
         batched = n;
         from = 0;
       }
-      from = counts.addTimedAll(bytes, batchStarts, batchLengths, batchTimes, n);
+      from = counts.addRows(bytes, batchStarts, batchLengths, batchTimes, n);
       if (counts.full()) {
         elsewhere(handOnFull());
       }
