@@ -7,15 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 /**
- * {@link BytesCounts#addTimedAll} as {@link KeyValueStates} calls it for {@code sessions_range}
+ * {@link BytesCounts#addRows} as {@link KeyValueStates} calls it for {@code sessions_range}
  * (session 42, sesskey): session-id-like keys of 14 bytes ({@code SD} and twelve letters or
  * digits), drawn uniformly, copied into a block-like buffer 257 bytes apart, looked up 256 at a
- * time into one timed table of {@link KeyStateTables#MAX_KEYS}; thread CPU of the lookups alone per
- * round. Built against another jar's {@code BytesCounts} (this class first on the class path, the
- * jar after: the same package), it compares two tables with one workload:
+ * time into one table of {@link KeyStateTables#MAX_KEYS}, timed ({@code sessions_range}) or counts
+ * alone ({@code stats count by}; {@code timed} false); thread CPU of the lookups alone per round.
+ * Built against another jar's {@code BytesCounts} (this class first on the class path, the jar
+ * after: the same package), it compares two tables with one workload:
  *
  * <pre>
- * java -cp benchmarks.jar io.quarry.server.search.BytesCountsCpu [lookups] [rounds] [keys]
+ * java -cp benchmarks.jar io.quarry.server.search.BytesCountsCpu [lookups] [rounds] [keys] [timed]
  * </pre>
  */
 public final class BytesCountsCpu {
@@ -28,6 +29,7 @@ public final class BytesCountsCpu {
     int lookups = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 6;
     int keys = args.length > 2 ? Integer.parseInt(args[2]) : 200_000;
+    boolean timed = args.length <= 3 || Boolean.parseBoolean(args[3]);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Random random = new Random(42);
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -46,7 +48,7 @@ public final class BytesCountsCpu {
     long sink = 0;
     for (int round = 0; round < rounds; round++) {
       BytesCounts counts =
-          new BytesCounts(MemoryTracker.unbounded("bench"), true, KeyStateTables.MAX_KEYS);
+          new BytesCounts(MemoryTracker.unbounded("bench"), timed, KeyStateTables.MAX_KEYS);
       long spent = 0;
       for (int done = 0; done < lookups; done += BATCH) {
         for (int i = 0; i < BATCH; i++) { // the keys where a block's texts would hold them
@@ -57,7 +59,7 @@ public final class BytesCountsCpu {
           times[i] = done + i;
         }
         long start = threads.getCurrentThreadCpuTime();
-        sink += counts.addTimedAll(block, starts, lengths, times, BATCH);
+        sink += counts.addRows(block, starts, lengths, times, BATCH);
         spent += threads.getCurrentThreadCpuTime() - start;
       }
       System.out.printf(

@@ -71,9 +71,9 @@ final class BytesCounts {
   }
 
   /**
-   * An empty table that also keeps each key's least and greatest time ({@code timed}: {@link
-   * #addTimed}, {@link #minTimes}, {@link #maxTimes}), full at {@code maxKeys} keys (below
-   * 2<sup>20</sup>).
+   * An empty table, full at {@code maxKeys} keys (below 2<sup>20</sup>), that also keeps each key's
+   * least and greatest time where {@code timed} ({@link #addRow}, {@link #minTimes}, {@link
+   * #maxTimes}); untimed, a record is half as long (four longs, two records a cache line).
    */
   BytesCounts(MemoryTracker memory, boolean timed, int maxKeys) {
     if (maxKeys <= 0 || maxKeys >= ID_MASK) {
@@ -109,21 +109,23 @@ final class BytesCounts {
 
   /**
    * Adds one row of {@code time} (epoch microseconds) to the key {@code bytes[offset, offset +
-   * length)} of a table that {@link #timed keeps times}: its count and its least and greatest time;
-   * true when the table is full, as {@link #add}.
+   * length)}: its count, and in a table that {@link #timed keeps times} its least and greatest time
+   * (else the time is not read); true when the table is full, as {@link #add}.
    */
-  boolean addTimed(byte[] bytes, int offset, int length, long time) {
+  boolean addRow(byte[] bytes, int offset, int length, long time) {
     int held = size;
-    addRow(find(bytes, offset, length), time);
+    addRowAt(find(bytes, offset, length), time);
     return size != held && full();
   }
 
-  /** One row of {@code time} added to the timed record at {@code at}. */
-  private void addRow(int at, long time) {
+  /** One row of {@code time} added to the record at {@code at}: its time too where timed. */
+  private void addRowAt(int at, long time) {
     long[] records = this.records;
     records[at + COUNT]++;
-    records[at + MIN_TIME] = Math.min(records[at + MIN_TIME], time);
-    records[at + MAX_TIME] = Math.max(records[at + MAX_TIME], time);
+    if (stride > COUNT + 1) {
+      records[at + MIN_TIME] = Math.min(records[at + MIN_TIME], time);
+      records[at + MAX_TIME] = Math.max(records[at + MAX_TIME], time);
+    }
   }
 
   /**
@@ -136,12 +138,12 @@ final class BytesCounts {
 
   /**
    * Adds one row of {@code times[i]} to each key {@code bytes[starts[i], starts[i] + lengths[i])}
-   * for {@code i} in {@code [0, n)}, as {@link #addTimed} one by one would, in passes over them all
-   * — their hashes, then their index entries, then their records touched, then the rows added — so
+   * for {@code i} in {@code [0, n)}, as {@link #addRow} one by one would, in passes over them all —
+   * their hashes, then their index entries, then their records touched, then the rows added — so
    * that the cache misses of many keys are in flight at once rather than one after another. Stops
    * after the key that filled the table: returns how many were added ({@code n} unless full).
    */
-  int addTimedAll(byte[] bytes, int[] starts, int[] lengths, long[] times, int n) {
+  int addRows(byte[] bytes, int[] starts, int[] lengths, long[] times, int n) {
     if (hashes.length < n) {
       hashes = new long[n];
     }
@@ -167,7 +169,7 @@ final class BytesCounts {
       int start = starts[i];
       int length = lengths[i];
       long first = KeyWords.firstWord(bytes, start, length);
-      addRow(
+      addRowAt(
           find(bytes, start, length, first, KeyWords.secondWord(bytes, start, length), hashes[i]),
           times[i]);
       if (size != held && full()) {
@@ -177,8 +179,8 @@ final class BytesCounts {
     return n;
   }
 
-  private long[] hashes = new long[0]; // addTimedAll's, per key of a batch
-  private long sink; // what addTimedAll's touching read, kept so that it is not left out
+  private long[] hashes = new long[0]; // addRows's, per key of a batch
+  private long sink; // what addRows's touching read, kept so that it is not left out
 
   /** Where the record of the key {@code bytes[offset, offset + length)} starts, made if new. */
   private int find(byte[] bytes, int offset, int length) {

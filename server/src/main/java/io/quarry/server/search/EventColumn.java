@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventFields;
 import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.StoredEvent;
@@ -12,18 +11,16 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.ql.engine.DictionaryBlockBuilder;
 import io.quarry.ql.exec.RexExtraction;
 import io.quarry.ql.exec.Values;
-import io.quarry.server.sourcetype.AccessLogSpans;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
  * One field's values for the page {@link EventPages} builds, appended event by event from the
  * cheapest place that gives them: a fused {@code rex}'s match over the journal's bytes, the default
  * fields, an index-time field's ordinal or values, the access-log or key=value scan of the event's
- * bytes, else the sourcetype's full extraction ({@link FieldExtractor}). {@code _time} is a
- * timestamp column, a default field a dictionary column, every other field a string column (a
- * multivalue a position with several values), typed as {@code PageBuilder} types values where
- * {@link EventReading#typed} asks.
+ * bytes (those cut from the bytes: {@link EventBytesCells}), else the sourcetype's full extraction
+ * ({@link FieldExtractor}). {@code _time} is a timestamp column, a default field a dictionary
+ * column, every other field a string column (a multivalue a position with several values), typed as
+ * {@code PageBuilder} types values where {@link EventReading#typed} asks.
  */
 final class EventColumn {
   private static final long UNDECIDED_SPAN = RexExtraction.UNDECIDED_SPAN;
@@ -36,7 +33,7 @@ final class EventColumn {
   private static final int OTHER = 0, TIME = 1, RAW = 2, HOST = 3, SOURCE = 4, SOURCETYPE = 5;
   private static final int INDEX = 6;
   private final int[] producers; // the fused rex commands that may set this field
-  private final int accessLogField; // its index among the access-log fields, or -1
+  private final EventBytesCells fromBytes; // the cells cut from the event's bytes
   private LongBlock.Builder times;
   private BytesBlock.Builder texts;
   private final DictionaryBlockBuilder defaults; // host, source, sourcetype, index: few values
@@ -49,8 +46,7 @@ final class EventColumn {
     this.reading = reading;
     this.pageSize = pageSize;
     this.name = name;
-    this.keyValues = new KeyValueCells(name.getBytes(StandardCharsets.US_ASCII));
-    this.sourcetypes = new KeyValueSourcetypes(reading.sourcetypes(), name);
+    this.fromBytes = new EventBytesCells(reading, name);
     this.typed = new TypedCells(name, pageSize);
     this.kind =
         switch (name) {
@@ -62,7 +58,6 @@ final class EventColumn {
           case EventFields.INDEX -> INDEX;
           default -> OTHER;
         };
-    this.accessLogField = AccessLogSpans.field(name);
     this.producers =
         own
             ? new int[0]
@@ -100,7 +95,7 @@ final class EventColumn {
     if (ordinals.append(event)) {
       return true;
     }
-    if (textLacks(event)) {
+    if (fromBytes.textLacks(event)) {
       ordinals.appendNull();
       return true;
     }
@@ -156,7 +151,7 @@ final class EventColumn {
   FieldExtractor append(StoredEvent event, FieldExtractor extracted, int position) {
     long span =
         producers.length == 1
-            ? spanFromBytes(event, reading.rexes()[producers[0]])
+            ? fromBytes.rexSpan(event, reading.rexes()[producers[0]], texts)
             : UNDECIDED_SPAN;
     return append(event, extracted, position, span);
   }
@@ -191,11 +186,11 @@ final class EventColumn {
         List<String> indexed = event.indexedField(name);
         if (indexed != null) {
           appendValues(indexed);
-        } else if (!reading.extracts() || textLacks(event)) {
+        } else if (!reading.extracts() || fromBytes.textLacks(event)) {
           texts.appendNull(); // no value, and none the text could give: not read
-        } else if (accessLogField >= 0 && accessLogFromBytes(event)) {
+        } else if (fromBytes.accessLogField() && fromBytes.accessLog(event, texts)) {
           return extracted; // appended
-        } else if (extracted == null && !keyValuesFromBytes(event)) {
+        } else if (extracted == null && !fromBytes.keyValues(event, texts)) {
           extracted = reading.extractor(event);
           appendExtracted(extracted);
         } else if (extracted != null) {
@@ -223,7 +218,7 @@ final class EventColumn {
   boolean keyValueField() {
     return kind == OTHER
         && producers.length == 0
-        && accessLogField < 0
+        && !fromBytes.accessLogField()
         && reading.extracts()
         && !DateFields.is(name);
   }
@@ -314,53 +309,7 @@ final class EventColumn {
    * checked it), its block's texts lying in {@code region}.
    */
   void appendKeyValues(byte[] bytes, int offset, int length, TextRegion region) {
-    keyValues.appendNotJson(texts, bytes, offset, length, region);
-  }
-
-  /**
-   * The field from the one {@code rex} that may set it, by the one-pass matcher over the event's
-   * bytes, copied into the block without a {@code String}: the span it appended, {@link
-   * RexExtraction#NO_SPAN} when the rex did not match (the event's own value applies), {@link
-   * RexExtraction#UNDECIDED_SPAN} when that matcher cannot tell (nothing appended).
-   */
-  private long spanFromBytes(StoredEvent event, RexExtraction rex) {
-    if (!(reading.rawText(event) instanceof AsciiText raw)) {
-      return UNDECIDED_SPAN;
-    }
-    long started = reading.extraction().start();
-    long span = rex.span(raw.array(), raw.offset(), raw.length());
-    reading.extraction().stop(started);
-    if (span >= 0) {
-      int start = (int) (span >>> 32);
-      texts.append(raw.array(), raw.offset() + start, (int) span - start);
-    }
-    return span;
-  }
-
-  /**
-   * The field by automatic key=value extraction over the event's bytes, where that is what the full
-   * extraction ({@link FieldExtractor}) would find (neither the sourcetype nor JSON gives it);
-   * false when it is not.
-   */
-  private boolean keyValuesFromBytes(StoredEvent event) {
-    if (sourcetypeExtracts(event.sourcetype())
-        || !(reading.rawText(event) instanceof AsciiText raw)) {
-      return false;
-    }
-    long started = reading.extraction().start();
-    boolean appended =
-        keyValuesFromBytes(raw.array(), raw.offset(), raw.length(), event.textRegion());
-    reading.extraction().stop(started);
-    return appended;
-  }
-
-  /**
-   * Whether the event surely has no value of this field: none at index time, none its text could
-   * give by key=value or JSON extraction ({@link StoredEvent#textLacks}), and its sourcetype's own
-   * extraction cannot give it.
-   */
-  private boolean textLacks(StoredEvent event) {
-    return event.textLacks(name) && !sourcetypeExtracts(event.sourcetype());
+    fromBytes.keyValuesNotJson(bytes, offset, length, region, texts);
   }
 
   /**
@@ -368,35 +317,7 @@ final class EventColumn {
    * KeyValueSourcetypes}): then the full extraction answers.
    */
   boolean sourcetypeExtracts(String sourcetypeName) {
-    return sourcetypes.extracts(sourcetypeName);
-  }
-
-  /**
-   * The field by automatic key=value extraction over an ASCII text's bytes, its block's texts lying
-   * in {@code region}; false (nothing appended) when the text may be JSON.
-   */
-  private boolean keyValuesFromBytes(byte[] bytes, int offset, int length, TextRegion region) {
-    return keyValues.append(texts, bytes, offset, length, region);
-  }
-
-  private final KeyValueCells keyValues; // the field's key=value cells
-
-  private final KeyValueSourcetypes sourcetypes;
-
-  /**
-   * The field from the built-in access-log extraction, cut out of the event's bytes where the
-   * event's sourcetype uses it and its parser knows the line and finds the field (the line is
-   * parsed once per event for all such columns); false when the ordinary extraction answers.
-   */
-  private boolean accessLogFromBytes(StoredEvent event) {
-    AccessLogSpans accessLog = reading.accessLog(event);
-    int start = accessLog != null ? accessLog.start(accessLogField) : -1;
-    if (start < 0) {
-      return false;
-    }
-    AsciiText raw = (AsciiText) reading.rawText(event);
-    texts.append(raw.array(), raw.offset() + start, accessLog.end(accessLogField) - start);
-    return true;
+    return fromBytes.sourcetypeExtracts(sourcetypeName);
   }
 
   private void appendObject(Object value) {

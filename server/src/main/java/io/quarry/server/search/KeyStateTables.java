@@ -1,10 +1,12 @@
 package io.quarry.server.search;
 
 import io.quarry.plugin.api.data.Page;
+import io.quarry.ql.engine.aggregation.CountPages;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.engine.aggregation.TimeExtremeStates;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.StageStats;
+import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,17 +15,19 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * The per-key state tables ({@link BytesCounts}, timed) of a search whose scan aggregates a
- * key=value field itself ({@link KeyValueStates}), about one per search thread, as {@link
- * PageAggregation} keeps its partials: a segment slice takes an idle table (or makes one), adds its
- * events' states and puts it back, so a table outlives its slices — a slice of 131,072 events meets
- * most of a session id's ~50 events only in other slices; kept over a thread's slices, the 200,000
- * keys of the 10M access log are each met ~19 times per table before they are handed on. A table's
- * states go to the final aggregation ({@link TimeExtremeStates#page}, under its lock) when it holds
- * {@link #MAX_KEYS} keys, when it is put back over a second after its last hand-on while a preview
- * is asked (as {@link PageAggregation} merges partials), and all of them when the scan is over
- * ({@link #drain}). Each table's memory is charged to its own tracker of the aggregation's stage as
- * it grows, given back once: when drained, or by {@link #release} when the search fails.
+ * The per-key state tables ({@link BytesCounts}: timed where the {@code stats} reads {@code _time},
+ * else counts alone, half the bytes a key) of a search whose scan aggregates a key=value field
+ * itself ({@link KeyValueStates}), about one per search thread, as {@link PageAggregation} keeps
+ * its partials: a segment slice takes an idle table (or makes one), adds its events' states and
+ * puts it back, so a table outlives its slices — a slice of 131,072 events meets most of a session
+ * id's ~50 events only in other slices; kept over a thread's slices, the 200,000 keys of the 10M
+ * access log are each met ~19 times per table before they are handed on. A table's states go to the
+ * final aggregation ({@link TimeExtremeStates#page}, or for counts alone {@link CountPages#groups};
+ * under its lock) when it holds {@link #MAX_KEYS} keys, when it is put back over a second after its
+ * last hand-on while a preview is asked (as {@link PageAggregation} merges partials), and all of
+ * them when the scan is over ({@link #drain}). Each table's memory is charged to its own tracker of
+ * the aggregation's stage as it grows, given back once: when drained, or by {@link #release} when
+ * the search fails.
  */
 final class KeyStateTables {
   /** The most keys a table holds before it is handed on: 200,000 session ids fit in one. */
@@ -127,7 +131,7 @@ final class KeyStateTables {
   Held take() {
     Held held = idle.poll();
     if (held == null) {
-      held = new Held(new BytesCounts(memory.get(), true, MAX_KEYS));
+      held = new Held(new BytesCounts(memory.get(), timed, MAX_KEYS));
       all.add(held);
     }
     return held;
@@ -169,8 +173,10 @@ final class KeyStateTables {
     long started = System.nanoTime();
     BytesCounts counts = held.counts;
     Page page =
-        TimeExtremeStates.page(
-            field, counts.values(), counts.counts(), counts.minTimes(), counts.maxTimes());
+        timed
+            ? TimeExtremeStates.page(
+                field, counts.values(), counts.counts(), counts.minTimes(), counts.maxTimes())
+            : CountPages.groups(List.of(field), List.of(counts.values()), counts.counts());
     if (last) {
       counts.release(); // the page holds the states now
     }

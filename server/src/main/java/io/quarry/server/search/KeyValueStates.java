@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.StoredEvent;
@@ -32,8 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * pairs and does not extract the field itself, and which is not JSON-like; its values found as
  * {@link KeyValueCells} finds them ({@link KeyPlaces} over the block, else {@link KeyValueBytes}).
  * No value: the event joins no group (answered, nothing added). One value: added — a run's values
- * in batches ({@link BytesCounts#addTimedAll}: many keys' cache misses in flight at once; one by
- * one the path was slower than pages). Several values of the key in one event (a multivalue) — and
+ * in batches ({@link BytesCounts#addRows}: many keys' cache misses in flight at once; one by one
+ * the path was slower than pages). Several values of the key in one event (a multivalue) — and
  * every event it does not answer (past ASCII, an index-time value, the sourcetype's extraction,
  * JSON) — go to the page source it wraps ({@code remainder}, {@link EventPages}) exactly as without
  * this class, whose pages the slice's partial aggregation adds as input. A table that fills with
@@ -67,7 +66,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
   private KeyStateTables.Held held; // the table taken for this slice
   private BytesCounts counts;
 
-  private boolean paged; // the table filled with keys seen about once: the rest goes to pages
+  private TextRegion region; // where the texts of the run being read lie
   private int found; // values of the key in the text being read
   private int valueStart; // the first one's range
   private int valueEnd;
@@ -91,12 +90,9 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
       Command aggregation,
       boolean filtered,
       boolean indexedFieldsOnly) {
-    if (filtered
-        || indexedFieldsOnly
+    if (!scansBytes(shape, filtered, indexedFieldsOnly)
         || !filters.isEmpty()
         || shape.fused() != 0
-        || !shape.onPages()
-        || shape.ownText()
         || !TimeExtremeStates.supports(aggregation)) {
       return null;
     }
@@ -136,88 +132,82 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
     this.sourcetypes = new KeyValueSourcetypes(sourcetypes, field);
   }
 
-  /** An event of a block not read by run, or of the event layout. */
+  /** A run whose block may hold the field at index time goes to the remainder whole. */
   @Override
-  public boolean visit(StoredEvent event) {
-    if (paged
-        || tables.paged()
-        || event.indexedField(field) != null
-        || sourcetypes.extracts(event.sourcetype())
-        || !(event.rawText() instanceof AsciiText ascii)) {
-      return remainder.visit(event);
+  boolean startsRun(EventRun run) {
+    paged |= tables.paged(); // another thread's table judged the search's keys
+    if (paged || run.mayHaveField(field)) {
+      return false;
     }
-    long started = clock.start();
-    int values = find(ascii.array(), ascii.offset(), ascii.length(), event.textRegion());
+    region = run.textRegion();
+    return true;
+  }
+
+  @Override
+  boolean takesEvent(StoredEvent event) {
+    return !tables.paged()
+        && event.indexedField(field) == null
+        && !sourcetypes.extracts(event.sourcetype());
+  }
+
+  /** An event read alone: added where the page path would find the key as this scan does. */
+  @Override
+  int answer(byte[] bytes, int offset, int length, StoredEvent event) {
+    int values = find(bytes, offset, length, event.textRegion());
+    if (values < 0) {
+      return REMAINDER;
+    }
     boolean full =
         values == 1
-            && counts.addTimed(
-                ascii.array(),
-                valueStart,
-                valueEnd - valueStart,
-                readsTime ? event.timeMicros() : 0);
-    clock.stop(started);
-    if (values < 0) {
-      return remainder.visit(event);
-    }
+            && counts.addRow(
+                bytes, valueStart, valueEnd - valueStart, readsTime ? event.timeMicros() : 0);
     if (full) {
-      handOnFull();
+      return HAND_ON;
     }
+    judge();
+    return ANSWERED;
+  }
+
+  @Override
+  void handOnDue() {
+    handOnFull();
+    judge();
+  }
+
+  /** The table's keyed events judged once there are enough ({@link KeyStateTables#judge}). */
+  private void judge() {
     if (tables.judge(held)) {
-      paged = true;
+      paged = true; // the slice's and the search's later events: pages
     }
-    return checked();
   }
 
   /**
-   * A run added event by event where the page path would find the key in an ASCII text; a block
-   * that may hold the field at index time goes to the remainder whole.
+   * An event of a run: its value batched where the page path would find the key as this scan does
+   * (added when the batch is full or the run's answers are over, {@link #runAnswered}).
    */
   @Override
-  public boolean visit(EventRun run) {
-    if (paged || tables.paged() || run.mayHaveField(field)) {
-      paged |= tables.paged();
-      return remainder.visit(run);
+  boolean answer(EventRun run, int e, byte[] bytes, int offset, int length) {
+    if (sourcetypes.extracts(run.sourcetype(e))) {
+      return false;
     }
-    runStarts();
-    boolean ascii = run.ascii();
-    byte[] bytes = run.bytes();
-    int size = run.size();
-    int[] bounds = run.textBounds();
-    int first = run.first();
-    TextRegion region = run.textRegion();
-    for (int e = 0; e < size; e++) {
-      int offset = bounds[first + e];
-      int length = bounds[first + e + 1] - offset;
-      int values =
-          paged
-                  || !(ascii || AsciiText.isAscii(bytes, offset, length))
-                  || sourcetypes.extracts(run.sourcetype(e))
-              ? -1
-              : find(bytes, offset, length, region);
-      boolean going;
-      if (values >= 0) {
-        if (values == 1) {
-          batchStarts[batched] = valueStart;
-          batchLengths[batched] = valueEnd - valueStart;
-          batchTimes[batched] = readsTime ? run.time(e) : 0;
-          if (++batched == BATCH) {
-            flush(bytes);
-          }
-        }
-        going = checked();
-      } else {
-        going = toRemainder(run, e, paged);
-      }
-      if (!going) {
+    int values = find(bytes, offset, length, region);
+    if (values < 0) {
+      return false;
+    }
+    if (values == 1) {
+      batchStarts[batched] = valueStart;
+      batchLengths[batched] = valueEnd - valueStart;
+      batchTimes[batched] = readsTime ? run.time(e) : 0;
+      if (++batched == BATCH) {
         flush(bytes);
-        run.stoppedAfter(e + 1);
-        runEnds();
-        return false;
       }
     }
-    flush(bytes);
-    runEnds();
     return true;
+  }
+
+  @Override
+  void runAnswered(byte[] bytes) {
+    flush(bytes);
   }
 
   /**
@@ -260,8 +250,8 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
   }
 
   /**
-   * The run's batch of values added to the table together ({@link BytesCounts#addTimedAll}); the
-   * table handed on whenever it fills, its time left out of the run's.
+   * The run's batch of values added to the table together ({@link BytesCounts#addRows}); the table
+   * handed on whenever it fills, its time left out of the run's.
    */
   private void flush(byte[] bytes) {
     int from = 0;
@@ -274,14 +264,14 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
         batched = n;
         from = 0;
       }
-      from = counts.addTimedAll(bytes, batchStarts, batchLengths, batchTimes, n);
+      from = counts.addRows(bytes, batchStarts, batchLengths, batchTimes, n);
       if (counts.full()) {
         elsewhere(handOnFull());
       }
     }
     batched = 0;
-    if (held != null && tables.judge(held)) {
-      paged = true; // the run's later events, the slice's and the search's later runs: pages
+    if (held != null) {
+      judge(); // the run's later events too
     }
   }
 

@@ -1,6 +1,5 @@
 package io.quarry.server.search;
 
-import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.EventRun;
 import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.StoredEvent;
@@ -65,7 +64,6 @@ final class RexCounting extends FusedScan {
 
   private long countedRows; // counted since the counts were last handed on (then answered)
   private boolean judged; // whether the keys' repeats were judged (after JUDGED_AFTER matches)
-  private boolean paged; // judged to repeat too little: the rest of the slice goes to pages
 
   /**
    * The {@code rex} whose field the scan can count itself, or null: the search has no filter and no
@@ -81,12 +79,9 @@ final class RexCounting extends FusedScan {
       Command aggregation,
       boolean filtered,
       boolean indexedFieldsOnly) {
-    if (filtered
-        || indexedFieldsOnly
+    if (!scansBytes(shape, filtered, indexedFieldsOnly)
         || filters.isEmpty()
-        || shape.fused() != filters.size()
-        || !shape.onPages()
-        || shape.ownText()) {
+        || shape.fused() != filters.size()) {
       return null;
     }
     CountShortcut counting = CountShortcut.of(aggregation);
@@ -135,73 +130,41 @@ final class RexCounting extends FusedScan {
     this.statsAt = statsAt;
   }
 
-  /**
-   * An event of a block not read by run, or of the event layout: counted where its text is ASCII.
-   */
   @Override
-  public boolean visit(StoredEvent event) {
-    if (paged) {
-      return remainder.visit(event);
-    }
-    long started = clock.start();
-    CharSequence raw = event.rawText();
-    long span =
-        raw instanceof AsciiText ascii
-            ? rex.span(ascii.array(), ascii.offset(), ascii.length())
-            : RexExtraction.UNDECIDED_SPAN;
-    if (span < 0) {
-      clock.stop(started);
-      return remainder.visit(event);
-    }
-    AsciiText ascii = (AsciiText) raw;
-    boolean due = count(ascii.array(), ascii.offset(), span);
-    clock.stop(started);
-    if (due) {
-      handOn();
-    }
-    return checked();
+  boolean startsRun(EventRun run) {
+    return true;
   }
 
-  /**
-   * A run counted event by event where the {@code rex} matches an ASCII text; in a block with a
-   * text past ASCII each text is checked first, and one past ASCII goes to the remainder.
-   */
   @Override
-  public boolean visit(EventRun run) {
-    if (paged) {
-      return remainder.visit(run);
+  boolean takesEvent(StoredEvent event) {
+    return true;
+  }
+
+  /** An event read alone: counted where the {@code rex} matches. */
+  @Override
+  int answer(byte[] bytes, int offset, int length, StoredEvent event) {
+    long span = rex.span(bytes, offset, length);
+    if (span < 0) {
+      return REMAINDER; // not matched, or undecided: the event's own value applies
     }
-    runStarts();
-    boolean ascii = run.ascii();
-    byte[] bytes = run.bytes();
-    int size = run.size();
-    int[] bounds = run.textBounds();
-    int first = run.first();
-    long span; // the rex's match in the event's text, found only while the slice is counted here
-    for (int e = 0; e < size; e++) {
-      int offset = bounds[first + e];
-      int length = bounds[first + e + 1] - offset;
-      boolean going;
-      if (!paged
-          && (span =
-                  ascii || AsciiText.isAscii(bytes, offset, length)
-                      ? rex.span(bytes, offset, length)
-                      : RexExtraction.UNDECIDED_SPAN)
-              >= 0) {
-        if (count(bytes, offset, span)) {
-          elsewhere(handOn());
-        }
-        going = checked();
-      } else { // once paged, the rest of the run the page path's (EventPages times it)
-        going = toRemainder(run, e, paged);
-      }
-      if (!going) {
-        run.stoppedAfter(e + 1);
-        runEnds();
-        return false;
-      }
+    return count(bytes, offset, span) ? HAND_ON : ANSWERED;
+  }
+
+  @Override
+  void handOnDue() {
+    handOn();
+  }
+
+  /** An event of a run: counted where the {@code rex} matches, the counts handed on when due. */
+  @Override
+  boolean answer(EventRun run, int e, byte[] bytes, int offset, int length) {
+    long span = rex.span(bytes, offset, length);
+    if (span < 0) {
+      return false;
     }
-    runEnds();
+    if (count(bytes, offset, span)) {
+      elsewhere(handOn());
+    }
     return true;
   }
 

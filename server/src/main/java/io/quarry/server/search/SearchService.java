@@ -289,9 +289,23 @@ public final class SearchService implements AutoCloseable {
       SearchControl control,
       Consumer<Page> pages)
       throws IOException {
+    return run(query, plan, timeLimit, control, pages, memory.search());
+  }
+
+  /**
+   * As above, its operators' memory on {@code account} (closed when the search ends): a test hands
+   * an account of its own, without the breaker, to see what the search left held when it ended.
+   */
+  SearchStats run(
+      String query,
+      SearchPlan plan,
+      Duration timeLimit,
+      SearchControl control,
+      Consumer<Page> pages,
+      io.quarry.plugin.api.data.MemoryAccount account)
+      throws IOException {
     long started = System.nanoTime();
     String outcome = "failed";
-    io.quarry.plugin.api.data.MemoryAccount account = memory.search();
     SearchCpu cpu = SearchCpu.start(searchPool);
     Duration spent = null;
     try {

@@ -28,10 +28,10 @@
  * page source; {@code KeyValueStates} adds each event to its key=value field's states (rows, {@code
  * _time} extremes) for {@code stats count, range(_time) … by} that field, in tables kept over a
  * thread's slices ({@code KeyStateTables}) handed to the aggregation as intermediate states (the
- * two share {@code FusedScan}: the remainder, the run timing, the accounting; {@code KeyRepeats}
- * judges whether their keys repeat enough to pay, {@code KeyValueSourcetypes} which sourcetypes
- * leave a field to key=value, as for {@code EventColumn}); a {@code stats} by one index-time
- * keyword field straight after the search groups by the segment's ordinals ({@code
+ * two share {@code FusedScan}: the scan loop, the remainder, the run timing, the accounting; {@code
+ * KeyRepeats} judges whether their keys repeat enough to pay, {@code KeyValueSourcetypes} which
+ * sourcetypes leave a field to key=value, as for {@code EventColumn}); a {@code stats} by one
+ * index-time keyword field straight after the search groups by the segment's ordinals ({@code
  * PageShape.byOrdinal}: the pages hold ordinals into the segment's whole dictionary, {@code
  * SegmentDictionaryBlocks}, charged while a slice holds it); {@code EventFilter} is the per-event
  * check of an inexact translation over the page sources' pages; {@code FieldExtractor} extracts an

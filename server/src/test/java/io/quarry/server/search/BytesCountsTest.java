@@ -67,6 +67,45 @@ class BytesCountsTest {
   }
 
   @Test
+  void anUntimedTableCountsRowsOneByOneAndInBatchesAsAMapWould() {
+    BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"), false, 1 << 18);
+    assertThat(counts.timed()).isFalse();
+    int n = 200;
+    byte[] text = new byte[n * 8];
+    int[] starts = new int[n];
+    int[] lengths = new int[n];
+    long[] times = new long[n];
+    Map<String, Long> expected = new HashMap<>();
+    Random random = new Random(44);
+    for (int round = 0; round < 50; round++) {
+      for (int i = 0; i < n; i++) {
+        String key = "k" + random.nextInt(3_000); // records side by side, neighbours intact
+        byte[] bytes = key.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(bytes, 0, text, i * 8, bytes.length);
+        starts[i] = i * 8;
+        lengths[i] = bytes.length;
+        times[i] = random.nextLong();
+        expected.merge(key, 1L, Long::sum);
+      }
+      if (round % 2 == 0) {
+        assertThat(counts.addRows(text, starts, lengths, times, n)).isEqualTo(n);
+      } else {
+        for (int i = 0; i < n; i++) {
+          assertThat(counts.addRow(text, starts[i], lengths[i], times[i])).isFalse();
+        }
+      }
+    }
+    BytesBlock values = counts.values();
+    LongBlock counted = counts.counts();
+    Map<String, Long> held = new HashMap<>();
+    for (int p = 0; p < values.positionCount(); p++) {
+      held.put(values.getStringValue(p), counted.getLongValue(p));
+    }
+    assertThat(held).isEqualTo(expected);
+    assertThatThrownBy(counts::minTimes).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void aTimedTableKeepsEachKeysCountAndTimesAsAMapWould() {
     Random random = new Random(41);
     BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"), true, 1 << 18);
@@ -82,7 +121,7 @@ class BytesCountsTest {
         }
         long time = random.nextLong() >> 8; // before and after the epoch
         String value = new String(text, offset, length, StandardCharsets.US_ASCII);
-        assertThat(counts.addTimed(text, offset, length, time)).isFalse();
+        assertThat(counts.addRow(text, offset, length, time)).isFalse();
         long[] row =
             expected.computeIfAbsent(value, k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
         row[0]++;
@@ -124,9 +163,9 @@ class BytesCountsTest {
         lengths[i] = random.nextInt(24);
         starts[i] = random.nextInt(2_000) * 3; // keys met again, and differing by length
         times[i] = random.nextLong() >> 8;
-        single.addTimed(text, starts[i], lengths[i], times[i]);
+        single.addRow(text, starts[i], lengths[i], times[i]);
       }
-      assertThat(batched.addTimedAll(text, starts, lengths, times, n)).isEqualTo(n);
+      assertThat(batched.addRows(text, starts, lengths, times, n)).isEqualTo(n);
     }
     assertThat(batched.size()).isEqualTo(single.size());
     assertThat(asLists(timedHeld(batched))).isEqualTo(asLists(timedHeld(single)));
@@ -147,7 +186,7 @@ class BytesCountsTest {
       times[i] = 1_000L * i;
     }
     BytesCounts counts = new BytesCounts(MemoryTracker.unbounded("stats"), true, 100);
-    assertThat(counts.addTimedAll(text, starts, lengths, times, keys))
+    assertThat(counts.addRows(text, starts, lengths, times, keys))
         .as("stops after the 100th key, which filled the table")
         .isEqualTo(100);
     assertThat(counts.size()).isEqualTo(100);
@@ -157,7 +196,7 @@ class BytesCountsTest {
     System.arraycopy(starts, 100, starts, 0, rest);
     System.arraycopy(lengths, 100, lengths, 0, rest);
     System.arraycopy(times, 100, times, 0, rest);
-    assertThat(counts.addTimedAll(text, starts, lengths, times, rest)).isEqualTo(rest);
+    assertThat(counts.addRows(text, starts, lengths, times, rest)).isEqualTo(rest);
     Map<String, long[]> held = timedHeld(counts);
     assertThat(held).hasSize(rest).doesNotContainKey("0099");
     assertThat(held.get("014"))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,7 +26,33 @@ final class FusedScanFixtures {
   /** A stage before the aggregation that keeps the search on the page path (nothing fused). */
   static final String PAGE_STAGE = " | eval unused=1";
 
+  /** The memory tests' distinct keys ({@link #startWithPaddedKeys}). */
+  static final int PADDED_KEYS = 3_000;
+
   private FusedScanFixtures() {}
+
+  /**
+   * The memory tests' server: both layouts, search.maxMemoryBytes at 2 MiB, loaded with {@value
+   * #PADDED_KEYS} lines {@code from <before><i><300 p's> took=3}: as many distinct keys of ~306
+   * bytes, a table of ~1.2 MB in the scan (an arena of 1 MiB) and as much again in the groups.
+   */
+  static QuarryServer startWithPaddedKeys(Path root, String password, String before)
+      throws Exception {
+    QuarryServer server =
+        TestServers.startLayouts(
+            root.resolve("data"),
+            password,
+            TestServers.TOKEN,
+            settings -> settings.put("search.maxMemoryBytes", 2L << 20));
+    StringBuilder lines = new StringBuilder();
+    String pad = "p".repeat(300);
+    for (int i = 0; i < PADDED_KEYS; i++) {
+      lines.append("2026-01-07T10:00:00Z from ").append(before).append(i).append(pad);
+      lines.append(" took=3\n");
+    }
+    loadLayouts(server, lines.toString());
+    return server;
+  }
 
   /** Posts {@code lines} as sourcetype {@code app} into {@code index}; answered 200. */
   static void load(QuarryServer server, String index, String lines) throws Exception {

@@ -15,7 +15,6 @@ import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.parser.Parser;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -36,11 +35,15 @@ class KeyStateTablesTest {
   }
 
   private static KeyStateTables tables(MemoryAccount account, PageAggregator total) {
+    return tables(account, total, true);
+  }
+
+  private static KeyStateTables tables(MemoryAccount account, PageAggregator total, boolean timed) {
     SearchResources resources = new SearchResources(account, () -> false, w -> {});
     return new KeyStateTables(
         "k",
         total,
-        true,
+        timed,
         () -> resources.tracker("stats"),
         () -> false,
         new StageStats(List.of("stats")),
@@ -51,7 +54,7 @@ class KeyStateTablesTest {
     for (int r = 0; r < repeats; r++) {
       for (int i = 0; i < keys; i++) {
         byte[] key = ("key-" + i).getBytes(StandardCharsets.US_ASCII);
-        held.counts.addTimed(key, 0, key.length, 1_000_000L * (i + r));
+        held.counts.addRow(key, 0, key.length, 1_000_000L * (i + r));
         held.rows++;
         held.keyed++;
       }
@@ -75,7 +78,7 @@ class KeyStateTablesTest {
     java.util.Random random = new java.util.Random(42);
     for (int i = 0; i < KeyStateTables.JUDGED_AFTER; i++) {
       byte[] key = ("s-" + random.nextInt(200_000)).getBytes(StandardCharsets.US_ASCII);
-      spread.counts.addTimed(key, 0, key.length, i);
+      spread.counts.addRow(key, 0, key.length, i);
       spread.rows++;
       spread.keyed++;
     }
@@ -113,23 +116,54 @@ class KeyStateTablesTest {
     assertThat(search.used()).as("given back when drained").isZero();
     tables.release();
     assertThat(search.used()).as("once").isZero();
-    total.finish();
-    List<Page> pages = new ArrayList<>();
-    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
-      pages.add(page);
+    assertThat(groupsAndRows(total)).containsExactly(30_000L, 20_000L * 2 + 30_000);
+  }
+
+  @Test
+  void aCountAloneKeepsNoTimesInHalfTheRecordsAndAnswersTheSameCounts() {
+    long[] held = new long[2];
+    for (boolean timed : new boolean[] {true, false}) {
+      MemoryAccount search = new MemoryAccount("search", 256L << 20);
+      PageAggregator total =
+          PageAggregator.of(
+              new Parser(CommandRegistry.builtIns())
+                  .parse("* | stats count by k")
+                  .commands()
+                  .get(1),
+              ZoneOffset.UTC,
+              MemoryTracker.unbounded("total"),
+              1024);
+      KeyStateTables tables = tables(search, total, timed);
+      assertThat(tables.timed()).isEqualTo(timed);
+      KeyStateTables.Held table = tables.take();
+      assertThat(table.counts.timed()).isEqualTo(timed);
+      fill(table, 100_000, 2);
+      held[timed ? 0 : 1] = search.used();
+      tables.put(table);
+      tables.drain();
+      assertThat(search.used()).as("given back when drained").isZero();
+      assertThat(groupsAndRows(total)).as("timed " + timed).containsExactly(100_000L, 200_000L);
     }
+    // each key's record four longs shorter (index, arena and ids the same): at least 3.2 MB
+    assertThat(held[0] - held[1])
+        .as("timed against counts alone")
+        .isGreaterThanOrEqualTo(100_000L * 4 * 8);
+  }
+
+  /** The finished aggregation's groups and the rows they count; the aggregation closed. */
+  private static List<Long> groupsAndRows(PageAggregator total) {
+    total.finish();
     long groups = 0;
     long rows = 0;
-    for (Page page : pages) {
+    for (Page page = total.getOutput(); page != null; page = total.getOutput()) {
       groups += page.positionCount();
-      var counts = page.block("count");
+      var counts = (io.quarry.plugin.api.data.LongBlock) page.block("count");
       for (int p = 0; p < page.positionCount(); p++) {
-        rows += ((io.quarry.plugin.api.data.LongBlock) counts).getLongValue(p);
+        rows += counts.getLongValue(p);
       }
     }
-    assertThat(groups).isEqualTo(30_000);
-    assertThat(rows).isEqualTo(20_000 * 2 + 30_000);
     total.close();
+    return List.of(groups, rows);
   }
 
   @Test

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class KeyValueStatesMemoryReviewTest {
   private static final String PASSWORD = "kv-memory-review-pw";
   private static final String STATS = " | stats count, range(_time) by k";
-  private static final int KEYS = 3_000;
   private static final List<String> INDEXES = FusedScanFixtures.LAYOUTS;
 
   @TempDir static Path root;
@@ -30,25 +29,15 @@ class KeyValueStatesMemoryReviewTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.startLayouts(
-            root.resolve("data"),
-            PASSWORD,
-            TestServers.TOKEN,
-            settings -> settings.put("search.maxMemoryBytes", 2L << 20));
-    StringBuilder lines = new StringBuilder();
-    String pad = "p".repeat(300);
-    for (int i = 0; i < KEYS; i++) {
-      lines.append("2026-01-07T10:00:00Z from k=k").append(i).append(pad).append(" took=3\n");
-    }
-    FusedScanFixtures.loadLayouts(server, lines.toString());
+    server = FusedScanFixtures.startWithPaddedKeys(root, PASSWORD, "k=k");
   }
 
   @Test
   void theFusedPathAnswersWhereThePagePathAnswers() throws Exception {
     for (String index : INDEXES) {
       HttpResponse<String> paged =
-          TestServers.export(server, PASSWORD, "index=" + index + " | eval unused=1" + STATS);
+          TestServers.export(
+              server, PASSWORD, "index=" + index + FusedScanFixtures.PAGE_STAGE + STATS);
       HttpResponse<String> fused = TestServers.export(server, PASSWORD, "index=" + index + STATS);
       assertThat(fused.statusCode() + " " + fused.body().substring(0, 300))
           .as(index + ": the page path answered " + paged.statusCode())

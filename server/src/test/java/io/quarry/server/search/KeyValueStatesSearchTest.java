@@ -152,7 +152,7 @@ class KeyValueStatesSearchTest {
   void aggregatesAsTheLinesWereMadeInBothLayouts() throws Exception {
     String minMax =
         " | eval unused=1 | stats count, min(_time) AS first, max(_time) AS last by JSESSIONID";
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       String fusedSearch =
           "index="
               + index
@@ -167,7 +167,7 @@ class KeyValueStatesSearchTest {
 
   @Test
   void answersAsThePagePathDoesInBothLayouts() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       for (String stats :
           List.of(
               SESSIONS,
@@ -185,7 +185,7 @@ class KeyValueStatesSearchTest {
   @Test
   void aTimeRangeCuttingThroughBlocksAggregatesOnlyItsEvents() throws Exception {
     String stats = " | stats count, min(_time) AS first, max(_time) AS last by JSESSIONID";
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       assertThat(states("index=" + index + RANGE + stats))
           .as(index)
           .usingRecursiveComparison()
@@ -198,7 +198,7 @@ class KeyValueStatesSearchTest {
 
   @Test
   void theScanAggregatesExactlyWhereThePlanSays() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       String search = "index=" + index + SESSIONS;
       // every ASCII line with at most one value: the others went to the page source
       assertThat(aggregatedByKeyValue(search)).as(index).isEqualTo(fused);

@@ -84,7 +84,7 @@ class RexCountingEdgeReviewTest {
 
   @Test
   void everyKeyLengthAndMoreKeysThanTheTableHoldsCountAsTheLinesWereMade() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       String search = "index=" + index + REX + " | stats count by ip";
       assertThat(counts(search)).as(index).isEqualTo(byIp);
       assertThat(counts("index=" + index + REX + PAGE_STAGE + " | stats count by ip"))
@@ -95,7 +95,7 @@ class RexCountingEdgeReviewTest {
 
   @Test
   void topRareAndRenamedCountsAsThePagePathDoes() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       for (String tail :
           List.of(
               " | top limit=5 countfield=n percentfield=p ip",
@@ -115,7 +115,7 @@ class RexCountingEdgeReviewTest {
 
   @Test
   void aTermFilterCountsOnlyItsEvents() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       assertThat(counts("index=" + index + " took" + REX + " | stats count by ip"))
           .as(index)
           .isEqualTo(byIpTook);
@@ -127,7 +127,7 @@ class RexCountingEdgeReviewTest {
 
   @Test
   void severalFusedRexesCountAsThePagePathDoes() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       String other = " | rex \"(?<w>\\w+)\"";
       assertThat(counts("index=" + index + other + REX + " | stats count by ip"))
           .as(index)

@@ -25,7 +25,7 @@ class RexCountingMemoryTest {
   private static final String PASSWORD = "rex-memory-password";
   private static final String REX = " | rex \"from (?<k>\\S+)\" | stats count by k";
   private static final String ONE = " | rex \"took=(?<t>\\S+)\" | stats count by t";
-  private static final int KEYS = 3_000;
+  private static final int KEYS = FusedScanFixtures.PADDED_KEYS;
   private static final List<String> INDEXES = FusedScanFixtures.LAYOUTS;
 
   @TempDir static Path root;
@@ -33,18 +33,7 @@ class RexCountingMemoryTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.startLayouts(
-            root.resolve("data"),
-            PASSWORD,
-            TestServers.TOKEN,
-            settings -> settings.put("search.maxMemoryBytes", 2L << 20));
-    StringBuilder lines = new StringBuilder();
-    String pad = "p".repeat(300);
-    for (int i = 0; i < KEYS; i++) {
-      lines.append("2026-01-07T10:00:00Z from k").append(i).append(pad).append(" took=3\n");
-    }
-    FusedScanFixtures.loadLayouts(server, lines.toString());
+    server = FusedScanFixtures.startWithPaddedKeys(root, PASSWORD, "k");
   }
 
   @Test

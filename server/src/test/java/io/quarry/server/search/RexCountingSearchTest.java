@@ -114,7 +114,7 @@ class RexCountingSearchTest {
 
   @Test
   void countsAsTheLinesWereMadeInBothLayouts() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       assertThat(counts("index=" + index + REX + " | stats count by ip", "ip"))
           .as(index)
           .isEqualTo(byIp);
@@ -126,7 +126,7 @@ class RexCountingSearchTest {
 
   @Test
   void aTimeRangeCuttingThroughBlocksCountsOnlyItsEvents() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       assertThat(counts("index=" + index + RANGE + REX + " | stats count by ip", "ip"))
           .as(index)
           .isEqualTo(byIpInRange);
@@ -136,7 +136,7 @@ class RexCountingSearchTest {
   @Test
   void anEmptyCaptureCountsAsThePagePathDoes() throws Exception {
     String rex = " | rex \"sid=(?<s>\\w*)\"";
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       Map<String, Long> counted = counts("index=" + index + rex + " | stats count by s", "s");
       assertThat(counted)
           .as(index)
@@ -147,7 +147,7 @@ class RexCountingSearchTest {
 
   @Test
   void topCountsAndPercentagesAsThePagePathDoes() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       String top = " | top limit=0 ip";
       List<JsonNode> fused =
           EventRunSearchTest.results(server, PASSWORD, "index=" + index + REX + top);
@@ -159,7 +159,7 @@ class RexCountingSearchTest {
 
   @Test
   void theScanCountsExactlyWhereThePlanSays() throws Exception {
-    for (String index : List.of("ev", "bl")) {
+    for (String index : FusedScanFixtures.LAYOUTS) {
       String search = "index=" + index + REX + " | stats count by ip";
       // every ASCII line the rex matches (in a block with a non-ASCII line too): the others went
       // to the page source
