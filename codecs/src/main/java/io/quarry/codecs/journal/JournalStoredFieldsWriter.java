@@ -52,15 +52,13 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   private final ByteBuffersDataOutput blockDocuments =
       ByteBuffersDataOutput.newResettableInstance();
   private final ByteBuffersDataOutput lengths = ByteBuffersDataOutput.newResettableInstance();
-  private final ByteBuffersDataOutput blockIndex = ByteBuffersDataOutput.newResettableInstance();
+  private final JournalBlockIndex.Writer blockIndex = new JournalBlockIndex.Writer();
   private final CRC32C crc = new CRC32C();
   private int[] documentLengths = new int[64];
   private int documentsInBlock;
   private boolean asciiBlock = true; // every string of the block's documents so far is ASCII
   private int fieldsInDocument;
   private int numDocs;
-  private int blockCount;
-  private long previousBlockStart;
   private byte[] raw = new byte[0];
   private byte[] compressed = new byte[0];
 
@@ -91,18 +89,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
           JournalStoredFieldsFormat.VERSION_CURRENT,
           segmentInfo.getId(),
           "");
-      index =
-          directory.createOutput(
-              IndexFileNames.segmentFileName(
-                  segment, "", JournalStoredFieldsFormat.INDEX_EXTENSION),
-              context);
-      CodecUtil.writeIndexHeader(
-          index,
-          JournalStoredFieldsFormat.INDEX_CODEC,
-          JournalStoredFieldsFormat.VERSION_CURRENT,
-          segmentInfo.getId(),
-          "");
-      previousBlockStart = 0; // the first block's start is written absolute
+      index = JournalBlockIndex.create(directory, segmentInfo, context);
       success = true;
     } finally {
       if (!success) {
@@ -222,7 +209,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     int compressedLength = codec.compress(raw, rawLength, documentsInBlock, compressed, compact);
     long start = data.getFilePointer();
     data.writeBytes(compressed, 0, compressedLength);
-    indexBlock(
+    blockIndex.add(
         documentsInBlock, asciiBlock, start, compressedLength, rawLength, (int) crc.getValue());
 
     documentsInBlock = 0;
@@ -235,19 +222,6 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       raw = new byte[0];
       compressed = new byte[0];
     }
-  }
-
-  /** Adds the block-index entry of a block written at {@code start} of the data file. */
-  private void indexBlock(
-      int docCount, boolean ascii, long start, int compressedLength, int rawLength, int checksum)
-      throws IOException {
-    blockIndex.writeVInt(docCount << 1 | (ascii ? 1 : 0));
-    blockIndex.writeVLong(start - previousBlockStart);
-    blockIndex.writeVInt(compressedLength);
-    blockIndex.writeVInt(rawLength);
-    blockIndex.writeInt(checksum);
-    previousBlockStart = start;
-    blockCount++;
   }
 
   /**
@@ -340,7 +314,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     start();
     long start = data.getFilePointer();
     source.copyCompressed(block, data);
-    indexBlock(
+    blockIndex.add(
         source.docCount(block),
         source.ascii(block),
         start,
@@ -377,10 +351,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     }
     start();
     CodecUtil.writeFooter(data);
-    index.writeVInt(blockCount);
-    blockIndex.copyTo(index);
-    index.writeVInt(numDocs);
-    CodecUtil.writeFooter(index);
+    blockIndex.finish(index, numDocs);
   }
 
   @Override
