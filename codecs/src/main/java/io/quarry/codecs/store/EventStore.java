@@ -343,7 +343,7 @@ public final class EventStore implements Closeable {
    * matches everything and the bucket lies inside the time range; otherwise it counts nothing and
    * every event of its candidate blocks is visited, so a caller searching an index that {@link
    * IndexStore#holdsBlocks holds blocks} must check every visited event against its filter and may
-   * count up front only what needs no check.
+   * count up front only what needs no check ({@link CountingScan}).
    */
   public ScanStats pullParallelCounting(
       List<String> indexNames,
@@ -355,60 +355,21 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<ScanSlice> slices,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
-    Query rest =
-        counted instanceof org.apache.lucene.search.MatchAllDocsQuery || counted.equals(query)
-            ? new org.apache.lucene.search.MatchNoDocsQuery("every candidate was counted")
-            : new org.apache.lucene.search.BooleanQuery.Builder()
-                .add(query, org.apache.lucene.search.BooleanClause.Occur.FILTER)
-                .add(counted, org.apache.lucene.search.BooleanClause.Occur.MUST_NOT)
-                .build();
     return ScanSources.with(
         this::index,
         indexNames,
         earliestMicros,
         latestMicros,
-        sources -> {
-          long documents = 0;
-          long countStarted = System.nanoTime();
-          List<TimeOrderedScan.Source> visited = new ArrayList<>();
-          for (TimeOrderedScan.Source source : sources) {
-            if (source.bucket().format() == BucketFormat.BLOCKS) {
-              // a block document is not an event: a bucket wholly in range counts its blocks'
-              // events when every event counts, else its candidates' events are visited
-              Bucket bucket = source.bucket();
-              if (counted instanceof org.apache.lucene.search.MatchAllDocsQuery
-                  && bucket.minTime() >= earliestMicros
-                  && bucket.maxTime() < latestMicros) {
-                documents += BlockSequences.events(source.searcher().getIndexReader());
-              } else {
-                visited.add(source);
-              }
-              continue;
-            }
-            visited.add(source);
-            documents +=
-                source
-                    .searcher()
-                    .count(
-                        TimeOrderedScan.withTimeRange(
-                            counted, source, earliestMicros, latestMicros));
-          }
-          long countNanos = System.nanoTime() - countStarted;
-          countedSink.accept(documents);
-          ScanStats scanned =
-              new ParallelScan(visited, rest, query, earliestMicros, latestMicros)
-                  .run(slices, executor)
-                  .plusCosts(ScanStats.Costs.indexLookup(countNanos));
-          return new ScanStats(
-              scanned.indexes(),
-              sources.size(),
-              scanned.bucketsSkipped(),
-              scanned.segments(),
-              scanned.segmentsSkipped(),
-              scanned.eventsRead(),
-              scanned.costs(),
-              scanned.warnings());
-        });
+        sources ->
+            CountingScan.run(
+                sources,
+                query,
+                counted,
+                earliestMicros,
+                latestMicros,
+                countedSink,
+                slices,
+                executor));
   }
 
   @Override
