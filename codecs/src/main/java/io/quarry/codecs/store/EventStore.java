@@ -5,18 +5,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.FSDirectory;
 
@@ -223,29 +219,11 @@ public final class EventStore implements Closeable {
 
   /**
    * The indexes matching any of the patterns ({@code *} wildcards, case-insensitive); {@code *}
-   * alone means every index except internal ones (names starting with {@code _}), as in Splunk.
+   * alone means every index except internal ones (names starting with {@code _}), as in Splunk
+   * ({@link IndexPatterns}).
    */
   public List<String> resolve(List<String> patterns) {
-    List<String> matched = new ArrayList<>();
-    for (String name : indexes.keySet()) {
-      for (String pattern : patterns) {
-        String lower = pattern.toLowerCase(Locale.ROOT);
-        boolean internal = name.startsWith("_") && !lower.startsWith("_");
-        if (!internal && globMatches(lower, name)) {
-          matched.add(name);
-          break;
-        }
-      }
-    }
-    return matched;
-  }
-
-  private static boolean globMatches(String pattern, String name) {
-    String regex =
-        Arrays.stream(pattern.split("\\*", -1))
-            .map(Pattern::quote)
-            .collect(Collectors.joining(".*"));
-    return Pattern.matches(regex, name);
+    return IndexPatterns.resolve(indexes.keySet(), patterns);
   }
 
   /**
