@@ -226,13 +226,13 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
 
   /**
    * Merges the sources' journals, copying the compressed blocks this writer would write the same
-   * way and re-encoding the other documents (the conditions: {@link JournalStoredFieldsFormat},
-   * "Merges copy blocks"). Documents keep the sources' order, skipping deleted ones, as Lucene's
-   * merge maps them when no index sort applies; with one, Lucene's document-at-a-time merge runs.
+   * way and re-encoding the other documents (the conditions: {@link JournalBlockCopies}). Documents
+   * keep the sources' order, skipping deleted ones, as Lucene's merge maps them when no index sort
+   * applies; with one, Lucene's document-at-a-time merge runs.
    */
   @Override
   public int merge(MergeState mergeState) throws IOException {
-    if (!compact && compactSources(mergeState)) {
+    if (!compact && JournalBlockCopies.compactSources(mergeState, compression)) {
       // copied as they are below; with an index sort re-encoded compact once rather than fast now
       // and compact again at the next compaction
       compact = true;
@@ -250,14 +250,13 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       source.checkIntegrity();
       Bits liveDocs = mergeState.liveDocs[i];
       MergeVisitor visitor = new MergeVisitor(mergeState, i);
-      if (matching.matchingReaders[i]
-          && source instanceof JournalStoredFieldsReader journal
-          && journal.codec() == codec
-          && journal.level() == level) {
+      JournalStoredFieldsReader journal =
+          JournalBlockCopies.candidate(source, matching.matchingReaders[i], codec, level);
+      if (journal != null) {
         for (int block = 0; block < journal.blockCount(); block++) {
           int first = journal.docBase(block);
           int count = journal.docCount(block);
-          if (copyable(journal, block, liveDocs)) {
+          if (JournalBlockCopies.copyable(journal, block, liveDocs, blockSize)) {
             copyBlock(journal, block);
             docCount += count;
           } else {
@@ -270,38 +269,6 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     }
     finish(docCount);
     return docCount;
-  }
-
-  /**
-   * Whether every source of the merge is a journal of compact blocks (and there is one): of the
-   * compact codec, at its level or in a segment that says it is compact (written at an earlier
-   * compact level: re-encoded at this one below, not written fast and compacted again).
-   */
-  private boolean compactSources(MergeState mergeState) {
-    JournalCodec compactCodec = compression.codec(true);
-    for (StoredFieldsReader source : mergeState.storedFieldsReaders) {
-      if (!(source instanceof JournalStoredFieldsReader journal)
-          || journal.codec() != compactCodec
-          || (journal.level() != compactCodec.level(true) && !journal.compactSegment())) {
-        return false;
-      }
-    }
-    return mergeState.storedFieldsReaders.length > 0;
-  }
-
-  /** Whether a source block may be copied: none of its documents deleted, at least half full. */
-  private boolean copyable(JournalStoredFieldsReader source, int block, Bits liveDocs) {
-    int first = source.docBase(block);
-    int count = source.docCount(block);
-    if (liveDocs != null) {
-      for (int doc = first; doc < first + count; doc++) {
-        if (!liveDocs.get(doc)) {
-          return false;
-        }
-      }
-    }
-    return source.rawLength(block) >= blockSize / 2
-        || count >= JournalStoredFieldsFormat.MAX_DOCS_PER_BLOCK / 2;
   }
 
   /**
