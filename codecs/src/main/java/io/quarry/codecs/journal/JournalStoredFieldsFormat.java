@@ -72,7 +72,7 @@ import org.apache.lucene.store.MergeInfo;
  * first flushes the documents re-encoded before it as a block of their own. Each source's data file
  * is checksummed whole before its blocks are read ({@code checkIntegrity}), since copied bytes are
  * not decoded; segments older than version 2 do not name their level and are re-encoded. See {@link
- * JournalStoredFieldsWriter#merge}.
+ * JournalBlockCopies} (the conditions) and {@link JournalStoredFieldsWriter#merge}.
  *
  * <p><b>Limitations.</b> A single document larger than the block size makes a block of its own.
  */

@@ -1,7 +1,6 @@
 package io.quarry.codecs.journal;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.zip.CRC32C;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.codecs.StoredFieldsReader;
@@ -10,20 +9,19 @@ import org.apache.lucene.index.FieldInfos;
 import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.index.SegmentInfo;
 import org.apache.lucene.index.StoredFieldVisitor;
-import org.apache.lucene.store.ChecksumIndexInput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.util.ArrayUtil;
-import org.apache.lucene.util.FixedBitSet;
 import org.apache.lucene.util.IOUtils;
 
 /**
  * Reads the journal of one segment. Point lookups decode the document's block, keeping the last one
  * decoded, so documents read in order cost one decode per block. Dense scans call {@link
- * #decodeBlock} themselves with a {@link JournalBlock} of their own. Not thread-safe: Lucene hands
- * each thread its own {@link #clone()}.
+ * #decodeBlock} themselves with a {@link JournalBlock} of their own. Where each block lies, its
+ * lengths and checksum come from the segment's block index ({@link JournalBlockIndex}, read once
+ * and shared with clones). Not thread-safe: Lucene hands each thread its own {@link #clone()}.
  */
 public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final FieldInfos fieldInfos;
@@ -31,15 +29,9 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   private final JournalCodec codec;
   private final int level; // JournalCodec.level of the blocks, -1 before version 2 (not recorded)
   private final int version; // the data file's format version
-  private final int[] docBases;
-  private final long[] starts;
-  private final int[] compressedLengths;
-  private final int[] rawLengths;
-  private final int[] checksums;
-  private final FixedBitSet asciiBlocks; // blocks whose strings are all ASCII (version 1 on)
+  private final JournalBlockIndex blocks; // the .qjx file, shared with clones
   private final VerifiedBlocks verified; // shared with clones
   private final boolean compactSegment; // the segment says its blocks are compact
-  private final int numDocs;
   private final boolean clone;
 
   private final JournalBlock cached = new JournalBlock();
@@ -51,76 +43,9 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
       throws IOException {
     this.fieldInfos = fieldInfos;
     this.clone = false;
-    String indexName =
-        IndexFileNames.segmentFileName(segment.name, "", JournalStoredFieldsFormat.INDEX_EXTENSION);
-    int blocks = 0;
-    int[] bases = new int[0];
-    long[] blockStarts = new long[0];
-    int[] compressedLength = new int[0];
-    int[] rawLength = new int[0];
-    int[] crcs = new int[0];
-    FixedBitSet ascii = new FixedBitSet(0);
-    int docs = 0;
-    try (ChecksumIndexInput index = directory.openChecksumInput(indexName)) {
-      Throwable failure = null;
-      try {
-        int version =
-            CodecUtil.checkIndexHeader(
-                index,
-                JournalStoredFieldsFormat.INDEX_CODEC,
-                JournalStoredFieldsFormat.VERSION_START,
-                JournalStoredFieldsFormat.VERSION_CURRENT,
-                segment.getId(),
-                "");
-        blocks = index.readVInt();
-        bases = new int[blocks + 1];
-        blockStarts = new long[blocks];
-        compressedLength = new int[blocks];
-        rawLength = new int[blocks];
-        crcs = new int[blocks];
-        ascii = new FixedBitSet(blocks);
-        long start = -1;
-        for (int i = 0; i < blocks; i++) {
-          int docCount = index.readVInt();
-          if (version >= JournalStoredFieldsFormat.VERSION_ASCII_FLAG) {
-            if ((docCount & 1) != 0) {
-              ascii.set(i);
-            }
-            docCount >>>= 1;
-          }
-          bases[i + 1] = bases[i] + docCount;
-          start = i == 0 ? index.readVLong() : start + index.readVLong();
-          blockStarts[i] = start;
-          compressedLength[i] = index.readVInt();
-          rawLength[i] = index.readVInt();
-          crcs[i] = index.readInt();
-        }
-        docs = index.readVInt();
-        if (docs != bases[blocks] || docs != segment.maxDoc()) {
-          throw new CorruptIndexException(
-              "journal holds "
-                  + bases[blocks]
-                  + " documents, index says "
-                  + docs
-                  + ", segment has "
-                  + segment.maxDoc(),
-              index);
-        }
-      } catch (Throwable t) {
-        failure = t;
-      } finally {
-        CodecUtil.checkFooter(index, failure);
-      }
-    }
-    this.docBases = bases;
-    this.starts = blockStarts;
-    this.compressedLengths = compressedLength;
-    this.rawLengths = rawLength;
-    this.checksums = crcs;
-    this.asciiBlocks = ascii;
-    this.verified = new VerifiedBlocks(blocks);
+    this.blocks = JournalBlockIndex.read(directory, segment);
+    this.verified = new VerifiedBlocks(blocks.blockCount());
     this.compactSegment = JournalStoredFieldsFormat.isCompact(segment);
-    this.numDocs = docs;
 
     String dataName =
         IndexFileNames.segmentFileName(segment.name, "", JournalStoredFieldsFormat.DATA_EXTENSION);
@@ -157,15 +82,9 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     this.codec = original.codec;
     this.level = original.level;
     this.version = original.version;
-    this.docBases = original.docBases;
-    this.starts = original.starts;
-    this.compressedLengths = original.compressedLengths;
-    this.rawLengths = original.rawLengths;
-    this.checksums = original.checksums;
-    this.asciiBlocks = original.asciiBlocks;
+    this.blocks = original.blocks;
     this.verified = original.verified;
     this.compactSegment = original.compactSegment;
-    this.numDocs = original.numDocs;
     this.clone = true;
   }
 
@@ -201,22 +120,12 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   }
 
   public int blockCount() {
-    return starts.length;
+    return blocks.blockCount();
   }
 
   /** The block holding a document. */
   public int blockOf(int docId) {
-    if (docId < 0 || docId >= numDocs) {
-      throw new IndexOutOfBoundsException("doc " + docId + " of " + numDocs);
-    }
-    int found = Arrays.binarySearch(docBases, 0, starts.length, docId);
-    if (found >= 0) {
-      while (found + 1 < starts.length && docBases[found + 1] == docId) {
-        found++; // skip empty blocks (none are written, but be exact)
-      }
-      return found;
-    }
-    return -found - 2;
+    return blocks.blockOf(docId);
   }
 
   /**
@@ -230,39 +139,31 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
 
   /** Compressed bytes of the journal, for compression-ratio reporting. */
   public long compressedBytes() {
-    long total = 0;
-    for (int length : compressedLengths) {
-      total += length;
-    }
-    return total;
+    return blocks.compressedBytes();
   }
 
   /** Decompressed bytes of the journal. */
   public long rawBytes() {
-    long total = 0;
-    for (int length : rawLengths) {
-      total += length;
-    }
-    return total;
+    return blocks.rawBytes();
   }
 
   /** The segment doc id of a block's first document. */
   int docBase(int block) {
-    return docBases[block];
+    return blocks.docBases[block];
   }
 
   int docCount(int block) {
-    return docBases[block + 1] - docBases[block];
+    return blocks.docCount(block);
   }
 
   /** A block's decompressed length. */
   public int rawLength(int block) {
-    return rawLengths[block];
+    return blocks.rawLengths[block];
   }
 
   /** A block's compressed length. */
   public int compressedLength(int block) {
-    return compressedLengths[block];
+    return blocks.compressedLengths[block];
   }
 
   /**
@@ -271,12 +172,12 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
    * JournalDecodePath}); reads go through {@link #decodeBlock}.
    */
   public long blockStart(int block) {
-    return starts[block];
+    return blocks.starts[block];
   }
 
   /** The CRC32C of a block's decompressed bytes. */
   int checksum(int block) {
-    return checksums[block];
+    return blocks.checksums[block];
   }
 
   /** The blocks verified in this process, shared with clones ({@link VerifiedBlocks}). */
@@ -285,7 +186,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
   }
 
   boolean ascii(int block) {
-    return asciiBlocks.get(block);
+    return blocks.asciiBlocks.get(block);
   }
 
   /**
@@ -293,8 +194,8 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
    * data file was checksummed whole ({@link #checkIntegrity}) before.
    */
   void copyCompressed(int block, IndexOutput out) throws IOException {
-    data.seek(starts[block]);
-    out.copyBytes(data, compressedLengths[block]);
+    data.seek(blocks.starts[block]);
+    out.copyBytes(data, blocks.compressedLengths[block]);
   }
 
   /**
@@ -304,12 +205,13 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
    */
   public void decodeBlock(int block, JournalBlock into) throws IOException {
     long started = System.nanoTime();
-    int compressedLength = compressedLengths[block];
-    int rawLength = rawLengths[block];
+    JournalBlockIndex blocks = this.blocks;
+    int compressedLength = blocks.compressedLengths[block];
+    int rawLength = blocks.rawLengths[block];
     if (compressed.length < compressedLength) {
       compressed = new byte[ArrayUtil.oversize(compressedLength, 1)];
     }
-    data.seek(starts[block]);
+    data.seek(blocks.starts[block]);
     data.readBytes(compressed, 0, compressedLength);
     if (into.loans > 0 || into.bytes.length < rawLength) {
       into.bytes = new byte[ArrayUtil.oversize(rawLength, 1)];
@@ -327,12 +229,12 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     if (!verified.verified(block, compressedChecksum)) {
       crc.reset();
       crc.update(into.bytes, 0, rawLength);
-      if ((int) crc.getValue() != checksums[block]) {
+      if ((int) crc.getValue() != blocks.checksums[block]) {
         throw new CorruptIndexException(
             "journal block "
                 + block
                 + " checksum mismatch: expected "
-                + Integer.toHexString(checksums[block])
+                + Integer.toHexString(blocks.checksums[block])
                 + ", got "
                 + Long.toHexString(crc.getValue()),
             data);
@@ -341,10 +243,10 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
     }
     into.index(
         block,
-        docBases[block],
-        docBases[block + 1] - docBases[block],
+        blocks.docBases[block],
+        blocks.docBases[block + 1] - blocks.docBases[block],
         rawLength,
-        asciiBlocks.get(block));
+        blocks.asciiBlocks.get(block));
     JournalReads.add(System.nanoTime() - started, rawLength);
   }
 
@@ -353,19 +255,20 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
    * for ({@link JournalPrefix#ensure}): no checksum is checked (see {@link JournalPrefix}).
    */
   public void readPrefix(int docId, JournalPrefix into) throws IOException {
-    int block = blockOf(docId);
-    int compressedLength = compressedLengths[block];
+    JournalBlockIndex blocks = this.blocks;
+    int block = blocks.blockOf(docId);
+    int compressedLength = blocks.compressedLengths[block];
     if (into.compressed.length < compressedLength) {
       into.compressed = new byte[ArrayUtil.oversize(compressedLength, 1)];
     }
-    data.seek(starts[block]);
+    data.seek(blocks.starts[block]);
     data.readBytes(into.compressed, 0, compressedLength);
     into.start(
         codec,
         compressedLength,
-        rawLengths[block],
-        docId - docBases[block],
-        docBases[block + 1] - docBases[block],
+        blocks.rawLengths[block],
+        docId - blocks.docBases[block],
+        blocks.docBases[block + 1] - blocks.docBases[block],
         "journal block " + block);
   }
 
@@ -405,7 +308,7 @@ public final class JournalStoredFieldsReader extends StoredFieldsReader {
         + ", level="
         + level
         + ", blocks="
-        + starts.length
+        + blocks.blockCount()
         + ")";
   }
 }

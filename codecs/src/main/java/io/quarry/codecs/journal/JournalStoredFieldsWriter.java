@@ -52,15 +52,13 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   private final ByteBuffersDataOutput blockDocuments =
       ByteBuffersDataOutput.newResettableInstance();
   private final ByteBuffersDataOutput lengths = ByteBuffersDataOutput.newResettableInstance();
-  private final ByteBuffersDataOutput blockIndex = ByteBuffersDataOutput.newResettableInstance();
+  private final JournalBlockIndex.Writer blockIndex = new JournalBlockIndex.Writer();
   private final CRC32C crc = new CRC32C();
   private int[] documentLengths = new int[64];
   private int documentsInBlock;
   private boolean asciiBlock = true; // every string of the block's documents so far is ASCII
   private int fieldsInDocument;
   private int numDocs;
-  private int blockCount;
-  private long previousBlockStart;
   private byte[] raw = new byte[0];
   private byte[] compressed = new byte[0];
 
@@ -91,18 +89,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
           JournalStoredFieldsFormat.VERSION_CURRENT,
           segmentInfo.getId(),
           "");
-      index =
-          directory.createOutput(
-              IndexFileNames.segmentFileName(
-                  segment, "", JournalStoredFieldsFormat.INDEX_EXTENSION),
-              context);
-      CodecUtil.writeIndexHeader(
-          index,
-          JournalStoredFieldsFormat.INDEX_CODEC,
-          JournalStoredFieldsFormat.VERSION_CURRENT,
-          segmentInfo.getId(),
-          "");
-      previousBlockStart = 0; // the first block's start is written absolute
+      index = JournalBlockIndex.create(directory, segmentInfo, context);
       success = true;
     } finally {
       if (!success) {
@@ -222,7 +209,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     int compressedLength = codec.compress(raw, rawLength, documentsInBlock, compressed, compact);
     long start = data.getFilePointer();
     data.writeBytes(compressed, 0, compressedLength);
-    indexBlock(
+    blockIndex.add(
         documentsInBlock, asciiBlock, start, compressedLength, rawLength, (int) crc.getValue());
 
     documentsInBlock = 0;
@@ -237,28 +224,15 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     }
   }
 
-  /** Adds the block-index entry of a block written at {@code start} of the data file. */
-  private void indexBlock(
-      int docCount, boolean ascii, long start, int compressedLength, int rawLength, int checksum)
-      throws IOException {
-    blockIndex.writeVInt(docCount << 1 | (ascii ? 1 : 0));
-    blockIndex.writeVLong(start - previousBlockStart);
-    blockIndex.writeVInt(compressedLength);
-    blockIndex.writeVInt(rawLength);
-    blockIndex.writeInt(checksum);
-    previousBlockStart = start;
-    blockCount++;
-  }
-
   /**
    * Merges the sources' journals, copying the compressed blocks this writer would write the same
-   * way and re-encoding the other documents (the conditions: {@link JournalStoredFieldsFormat},
-   * "Merges copy blocks"). Documents keep the sources' order, skipping deleted ones, as Lucene's
-   * merge maps them when no index sort applies; with one, Lucene's document-at-a-time merge runs.
+   * way and re-encoding the other documents (the conditions: {@link JournalBlockCopies}). Documents
+   * keep the sources' order, skipping deleted ones, as Lucene's merge maps them when no index sort
+   * applies; with one, Lucene's document-at-a-time merge runs.
    */
   @Override
   public int merge(MergeState mergeState) throws IOException {
-    if (!compact && compactSources(mergeState)) {
+    if (!compact && JournalBlockCopies.compactSources(mergeState, compression)) {
       // copied as they are below; with an index sort re-encoded compact once rather than fast now
       // and compact again at the next compaction
       compact = true;
@@ -276,14 +250,13 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
       source.checkIntegrity();
       Bits liveDocs = mergeState.liveDocs[i];
       MergeVisitor visitor = new MergeVisitor(mergeState, i);
-      if (matching.matchingReaders[i]
-          && source instanceof JournalStoredFieldsReader journal
-          && journal.codec() == codec
-          && journal.level() == level) {
+      JournalStoredFieldsReader journal =
+          JournalBlockCopies.candidate(source, matching.matchingReaders[i], codec, level);
+      if (journal != null) {
         for (int block = 0; block < journal.blockCount(); block++) {
           int first = journal.docBase(block);
           int count = journal.docCount(block);
-          if (copyable(journal, block, liveDocs)) {
+          if (JournalBlockCopies.copyable(journal, block, liveDocs, blockSize)) {
             copyBlock(journal, block);
             docCount += count;
           } else {
@@ -299,38 +272,6 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
   }
 
   /**
-   * Whether every source of the merge is a journal of compact blocks (and there is one): of the
-   * compact codec, at its level or in a segment that says it is compact (written at an earlier
-   * compact level: re-encoded at this one below, not written fast and compacted again).
-   */
-  private boolean compactSources(MergeState mergeState) {
-    JournalCodec compactCodec = compression.codec(true);
-    for (StoredFieldsReader source : mergeState.storedFieldsReaders) {
-      if (!(source instanceof JournalStoredFieldsReader journal)
-          || journal.codec() != compactCodec
-          || (journal.level() != compactCodec.level(true) && !journal.compactSegment())) {
-        return false;
-      }
-    }
-    return mergeState.storedFieldsReaders.length > 0;
-  }
-
-  /** Whether a source block may be copied: none of its documents deleted, at least half full. */
-  private boolean copyable(JournalStoredFieldsReader source, int block, Bits liveDocs) {
-    int first = source.docBase(block);
-    int count = source.docCount(block);
-    if (liveDocs != null) {
-      for (int doc = first; doc < first + count; doc++) {
-        if (!liveDocs.get(doc)) {
-          return false;
-        }
-      }
-    }
-    return source.rawLength(block) >= blockSize / 2
-        || count >= JournalStoredFieldsFormat.MAX_DOCS_PER_BLOCK / 2;
-  }
-
-  /**
    * Appends a source block as it is, after the documents buffered so far (a block of their own).
    */
   private void copyBlock(JournalStoredFieldsReader source, int block) throws IOException {
@@ -340,7 +281,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     start();
     long start = data.getFilePointer();
     source.copyCompressed(block, data);
-    indexBlock(
+    blockIndex.add(
         source.docCount(block),
         source.ascii(block),
         start,
@@ -377,10 +318,7 @@ final class JournalStoredFieldsWriter extends StoredFieldsWriter {
     }
     start();
     CodecUtil.writeFooter(data);
-    index.writeVInt(blockCount);
-    blockIndex.copyTo(index);
-    index.writeVInt(numDocs);
-    CodecUtil.writeFooter(index);
+    blockIndex.finish(index, numDocs);
   }
 
   @Override

@@ -3,9 +3,7 @@ package io.quarry.codecs.store;
 import io.quarry.codecs.block.EventBlock;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.StoredFields;
 
@@ -35,7 +33,7 @@ final class BlockEvents implements StoredEvent.Loader {
   private final int count;
   private final BlockColumns elsewhere;
   private final int blockDoc;
-  private Map<String, BlockColumns.Values> read; // columns read from elsewhere, by field
+  private ElsewhereColumns read; // the columns read from elsewhere, by field; made when first asked
 
   private BlockPayload payload; // the decoded payload's bytes, null until decoded
 
@@ -112,18 +110,14 @@ final class BlockEvents implements StoredEvent.Loader {
    * (the block is decoded, or its doc values do not give every event exactly one value of it).
    */
   private BlockColumns.Values counted(String name) throws IOException {
-    if (block != null) {
-      return null;
-    }
+    return block != null ? null : read().counted(name, count);
+  }
+
+  private ElsewhereColumns read() {
     if (read == null) {
-      read = new HashMap<>();
+      read = new ElsewhereColumns(elsewhere, blockDoc);
     }
-    if (read.containsKey(name)) {
-      return read.get(name);
-    }
-    BlockColumns.Values values = elsewhere.readIfCounted(blockDoc, name, count);
-    read.put(name, values);
-    return values;
+    return read;
   }
 
   /**
@@ -206,15 +200,7 @@ final class BlockEvents implements StoredEvent.Loader {
 
   /** The column of {@code name} the payload holds elsewhere, read when first asked for. */
   private BlockColumns.Values elsewhere(String name) throws IOException {
-    if (read == null) {
-      read = new HashMap<>();
-    }
-    BlockColumns.Values values = read.get(name);
-    if (values == null) {
-      values = elsewhere.read(blockDoc, name, count());
-      read.put(name, values);
-    }
-    return values;
+    return read().read(name, count());
   }
 
   /**

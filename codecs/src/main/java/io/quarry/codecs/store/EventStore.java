@@ -5,18 +5,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.store.FSDirectory;
 
@@ -223,29 +219,11 @@ public final class EventStore implements Closeable {
 
   /**
    * The indexes matching any of the patterns ({@code *} wildcards, case-insensitive); {@code *}
-   * alone means every index except internal ones (names starting with {@code _}), as in Splunk.
+   * alone means every index except internal ones (names starting with {@code _}), as in Splunk
+   * ({@link IndexPatterns}).
    */
   public List<String> resolve(List<String> patterns) {
-    List<String> matched = new ArrayList<>();
-    for (String name : indexes.keySet()) {
-      for (String pattern : patterns) {
-        String lower = pattern.toLowerCase(Locale.ROOT);
-        boolean internal = name.startsWith("_") && !lower.startsWith("_");
-        if (!internal && globMatches(lower, name)) {
-          matched.add(name);
-          break;
-        }
-      }
-    }
-    return matched;
-  }
-
-  private static boolean globMatches(String pattern, String name) {
-    String regex =
-        Arrays.stream(pattern.split("\\*", -1))
-            .map(Pattern::quote)
-            .collect(Collectors.joining(".*"));
-    return Pattern.matches(regex, name);
+    return IndexPatterns.resolve(indexes.keySet(), patterns);
   }
 
   /**
@@ -343,7 +321,7 @@ public final class EventStore implements Closeable {
    * matches everything and the bucket lies inside the time range; otherwise it counts nothing and
    * every event of its candidate blocks is visited, so a caller searching an index that {@link
    * IndexStore#holdsBlocks holds blocks} must check every visited event against its filter and may
-   * count up front only what needs no check.
+   * count up front only what needs no check ({@link CountingScan}).
    */
   public ScanStats pullParallelCounting(
       List<String> indexNames,
@@ -355,60 +333,21 @@ public final class EventStore implements Closeable {
       java.util.function.Supplier<ScanSlice> slices,
       java.util.concurrent.ExecutorService executor)
       throws IOException {
-    Query rest =
-        counted instanceof org.apache.lucene.search.MatchAllDocsQuery || counted.equals(query)
-            ? new org.apache.lucene.search.MatchNoDocsQuery("every candidate was counted")
-            : new org.apache.lucene.search.BooleanQuery.Builder()
-                .add(query, org.apache.lucene.search.BooleanClause.Occur.FILTER)
-                .add(counted, org.apache.lucene.search.BooleanClause.Occur.MUST_NOT)
-                .build();
     return ScanSources.with(
         this::index,
         indexNames,
         earliestMicros,
         latestMicros,
-        sources -> {
-          long documents = 0;
-          long countStarted = System.nanoTime();
-          List<TimeOrderedScan.Source> visited = new ArrayList<>();
-          for (TimeOrderedScan.Source source : sources) {
-            if (source.bucket().format() == BucketFormat.BLOCKS) {
-              // a block document is not an event: a bucket wholly in range counts its blocks'
-              // events when every event counts, else its candidates' events are visited
-              Bucket bucket = source.bucket();
-              if (counted instanceof org.apache.lucene.search.MatchAllDocsQuery
-                  && bucket.minTime() >= earliestMicros
-                  && bucket.maxTime() < latestMicros) {
-                documents += BlockSequences.events(source.searcher().getIndexReader());
-              } else {
-                visited.add(source);
-              }
-              continue;
-            }
-            visited.add(source);
-            documents +=
-                source
-                    .searcher()
-                    .count(
-                        TimeOrderedScan.withTimeRange(
-                            counted, source, earliestMicros, latestMicros));
-          }
-          long countNanos = System.nanoTime() - countStarted;
-          countedSink.accept(documents);
-          ScanStats scanned =
-              new ParallelScan(visited, rest, query, earliestMicros, latestMicros)
-                  .run(slices, executor)
-                  .plusCosts(ScanStats.Costs.indexLookup(countNanos));
-          return new ScanStats(
-              scanned.indexes(),
-              sources.size(),
-              scanned.bucketsSkipped(),
-              scanned.segments(),
-              scanned.segmentsSkipped(),
-              scanned.eventsRead(),
-              scanned.costs(),
-              scanned.warnings());
-        });
+        sources ->
+            CountingScan.run(
+                sources,
+                query,
+                counted,
+                earliestMicros,
+                latestMicros,
+                countedSink,
+                slices,
+                executor));
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.quarry.plugin.api.data;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * A block of UTF-8 strings. See {@link Block} for positions with several values. It holds its
@@ -44,7 +43,8 @@ public final class BytesBlock implements Block {
   private final long[] numbers; // plain form: the value slots that are numbers' texts; else null
   private final long[] doubles; // plain form: of those, the slots written from doubles; else null
 
-  private BytesBlock(
+  /** A plain block ({@link PlainSlots#build}). */
+  BytesBlock(
       byte[] bytes,
       int[] offsets,
       long[] nulls,
@@ -294,19 +294,11 @@ public final class BytesBlock implements Block {
    * {@link #endPositionEntry} the values of one position.
    */
   public static final class Builder {
-    private final NullMask nulls = new NullMask();
-    private final NullMask numbers = new NullMask(); // the value slots that are numbers' texts
-    private final NullMask doubles = new NullMask(); // of those, the slots written from doubles
-    private final Positions positions = new Positions();
+    private final PlainSlots slots; // the implementation, in its own file
     private BlockFactory factory;
-    private byte[] bytes;
-    private int[] offsets;
-    private int size; // value slots
 
     private Builder(int expectedSize) {
-      int positions = Math.max(expectedSize, 8);
-      this.bytes = new byte[positions * 16];
-      this.offsets = new int[positions + 1];
+      this.slots = new PlainSlots(expectedSize);
     }
 
     /** Appends a position of one value, or a value to the open position entry. */
@@ -324,18 +316,7 @@ public final class BytesBlock implements Block {
      * value to the open position entry; the bytes are copied. Since SPI 1.3.
      */
     public Builder append(byte[] utf8, int offset, int length) {
-      int start = offsets[size];
-      if (start + length > bytes.length) {
-        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, start + length));
-      }
-      System.arraycopy(utf8, offset, bytes, start, length);
-      if (size + 1 == offsets.length) {
-        offsets = Arrays.copyOf(offsets, offsets.length * 2);
-      }
-      if (!positions.entryOpen()) {
-        positions.single(size);
-      }
-      offsets[++size] = start + length;
+      slots.append(utf8, offset, length);
       return this;
     }
 
@@ -353,7 +334,7 @@ public final class BytesBlock implements Block {
      * Since SPI 1.6.
      */
     public Builder appendNumber(byte[] utf8, int offset, int length) {
-      numbers.set(size);
+      slots.nextIsNumber();
       return append(utf8, offset, length);
     }
 
@@ -372,7 +353,7 @@ public final class BytesBlock implements Block {
      * Since SPI 1.6.
      */
     public Builder appendDouble(byte[] utf8, int offset, int length) {
-      doubles.set(size);
+      slots.nextIsDouble();
       return appendNumber(utf8, offset, length);
     }
 
@@ -383,22 +364,19 @@ public final class BytesBlock implements Block {
 
     /** Appends a null position (not allowed inside a position entry). */
     public Builder appendNull() {
-      positions.checkNullAllowed();
-      nulls.set(positions.positionCount());
-      return append(new byte[0]);
+      slots.appendNull();
+      return this;
     }
 
     /** Starts a position whose values are the {@link #append}s up to {@link #endPositionEntry}. */
     public Builder beginPositionEntry() {
-      positions.begin(size);
+      slots.beginPositionEntry();
       return this;
     }
 
     /** Ends the position entry; one without values is a null position. */
     public Builder endPositionEntry() {
-      if (positions.end(size) == 0) {
-        appendNull();
-      }
+      slots.endPositionEntry();
       return this;
     }
 
@@ -406,16 +384,7 @@ public final class BytesBlock implements Block {
      * Builds the block (reserved against the factory's account when the factory made the builder).
      */
     public BytesBlock build() {
-      int[] firstValueIndexes = positions.build(size);
-      BytesBlock block =
-          new BytesBlock(
-              Arrays.copyOf(bytes, offsets[size]),
-              Arrays.copyOf(offsets, size + 1),
-              nulls.build(),
-              firstValueIndexes,
-              positions.positionCount(),
-              numbers.build(),
-              doubles.build());
+      BytesBlock block = slots.build();
       if (factory != null) {
         factory.reserve(block);
       }
