@@ -148,9 +148,18 @@ class SearchApiTest {
                 + "\"rows\":[[\"200\",2000],[\"500\",1000]]}],\"messages\":[]}");
 
     HttpResponse<String> ndjson = streamed("application/x-ndjson", query);
-    assertThat(ndjson.body().split("\n"))
+    String[] lines = ndjson.body().split("\n");
+    assertThat(java.util.Arrays.copyOf(lines, lines.length - 1))
         .containsExactly(
             "{\"status\":\"200\",\"count\":2000}", "{\"status\":\"500\",\"count\":1000}");
+    // the last line, never a row (a value that is an object): the costs and the messages
+    JsonNode trailer = JSON.readTree(lines[lines.length - 1]);
+    assertThat(trailer.path("messages").isArray()).as(ndjson.body()).isTrue();
+    assertThat(trailer.path("costs").path("rows").asLong()).as(ndjson.body()).isEqualTo(2);
+    assertThat(trailer.path("costs").path("eventsMatched").asLong())
+        .as(ndjson.body())
+        .isGreaterThanOrEqualTo(3000);
+    assertThat(trailer.path("costs").path("cpuMs").asDouble()).as(ndjson.body()).isPositive();
 
     HttpResponse<String> csv = streamed("text/csv, */*;q=0.1", query);
     assertThat(csv.body()).isEqualTo("status,count\r\n200,2000\r\n500,1000\r\n");
@@ -476,6 +485,11 @@ class SearchApiTest {
       }
       assertThat(sizes).containsExactly(1024, 1024, 452);
       assertThat(pages.messages()).isEmpty();
+      io.quarry.client.SearchCosts costs = pages.costs().orElseThrow();
+      assertThat(costs.rows()).isEqualTo(2500);
+      assertThat(costs.eventsRead()).isGreaterThanOrEqualTo(2500);
+      assertThat(costs.cpuMs()).isPositive();
+      assertThat(costs.elapsedMs()).isNotNegative();
     }
     try (io.quarry.client.ResultStream early = client.stream("index=main", null, null)) {
       assertThat(early.next().rows()).hasSize(1024); // then close: the server cancels the search
