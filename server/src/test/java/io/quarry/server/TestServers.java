@@ -287,6 +287,22 @@ public final class TestServers {
     return rows;
   }
 
+  /**
+   * An export's answer without its costs (the last line's {@code "costs"}, which differ run to run;
+   * the line dropped when nothing else but {@code "preview"} is left): for comparing two answers.
+   */
+  public static String withoutCosts(String exportBody) throws Exception {
+    int last = exportBody.lastIndexOf('\n', exportBody.length() - 2) + 1;
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode line =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(exportBody.substring(last));
+    assertThat(line.path("costs").isObject()).as(exportBody).isTrue();
+    line.remove("costs");
+    String rest = exportBody.substring(0, last);
+    return line.size() == 1 && line.has("preview") ? rest : rest + line + "\n";
+  }
+
   /** {@code Authorization: Basic} for admin. */
   public static String basic(String password) {
     return "Basic "

@@ -166,17 +166,23 @@ final class ExportLines {
     flush();
   }
 
-  /** The last row, with {@code lastrow}, and the search's warnings. */
+  /**
+   * The last row, with {@code lastrow}, then a line with the search's warnings (when it has any)
+   * and its costs, Quarry's: {@code {"preview":false,"messages":[…],"costs":{…}}} (no {@code
+   * result}, so Splunk's readers, which take rows from {@code result} and messages from {@code
+   * messages}, pass over the costs).
+   */
   void finish(SearchStats stats) throws IOException {
     if (heldPage != null) {
       lines.row(heldPage, heldPosition, offset++, true);
       heldPage = null;
     }
-    if (!stats.messages().isEmpty()) {
-      ByteArrayOutputStream message = new ByteArrayOutputStream();
-      try (JsonGenerator json = JSON.createGenerator(message, JsonEncoding.UTF8)) {
-        json.writeStartObject();
-        json.writeBooleanField("preview", false);
+    ByteArrayOutputStream message = new ByteArrayOutputStream();
+    try (JsonGenerator json = JSON.createGenerator(message, JsonEncoding.UTF8)) {
+      json.setCodec(MAPPER);
+      json.writeStartObject();
+      json.writeBooleanField("preview", false);
+      if (!stats.messages().isEmpty()) {
         json.writeArrayFieldStart("messages");
         for (String text : stats.messages()) {
           json.writeStartObject();
@@ -185,11 +191,12 @@ final class ExportLines {
           json.writeEndObject();
         }
         json.writeEndArray();
-        json.writeEndObject();
       }
-      message.write('\n');
-      lines.append(message.toByteArray(), 0, message.size());
+      json.writeObjectField("costs", JobCosts.brief(stats));
+      json.writeEndObject();
     }
+    message.write('\n');
+    lines.append(message.toByteArray(), 0, message.size());
     flush();
   }
 
