@@ -174,7 +174,7 @@ class ColumnTypePageCutTest {
     return Map.of(
         "ndjson", ndjsonRows(text(search(query, "application/x-ndjson"))),
         "csv", text(search(query, "text/csv")),
-        "export", TestServers.withoutCosts(TestServers.exportOk(server, PASSWORD, query)),
+        "export", TestServers.exportOk(server, PASSWORD, query),
         "json", jsonRows(text(search(query, "application/json"))),
         "arrow", arrowTable(search(query, "application/vnd.apache.arrow.stream")));
   }

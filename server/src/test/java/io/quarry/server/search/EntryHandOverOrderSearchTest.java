@@ -276,13 +276,9 @@ class EntryHandOverOrderSearchTest {
     for (String index : List.of("bl", "bl2")) {
       String events = index.equals("bl") ? "ev" : "ev2";
       String tail = "| stats count, range(_time) AS d by session | sort - count | head 20";
-      assertThat(
-              TestServers.withoutCosts(
-                  TestServers.exportOk(server, PASSWORD, "search index=" + index + " " + tail)))
+      assertThat(TestServers.exportOk(server, PASSWORD, "search index=" + index + " " + tail))
           .as(index)
-          .isEqualTo(
-              TestServers.withoutCosts(
-                  TestServers.exportOk(server, PASSWORD, "search index=" + events + " " + tail)));
+          .isEqualTo(TestServers.exportOk(server, PASSWORD, "search index=" + events + " " + tail));
       String filtered = "level=l1 " + QUERY;
       assertThat(answer("search index=" + index + " " + filtered))
           .as(index)
