@@ -233,16 +233,12 @@ public final class TestServers {
             HttpResponse.BodyHandlers.ofString());
   }
 
-  /**
-   * Runs a search through {@link #export} and expects it answered (200): the answer's body without
-   * its costs ({@link #withoutCosts}: they differ run to run, and answers are compared whole),
-   * which {@link #export} gives as sent.
-   */
+  /** Runs a search through {@link #export} and expects it answered (200): the answer's body. */
   public static String exportOk(QuarryServer server, String password, String query)
       throws Exception {
     HttpResponse<String> response = export(server, password, query);
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return withoutCosts(response.body());
+    return response.body();
   }
 
   /** The events in {@code index}, by {@code search index=<index> | stats count} as admin. */
@@ -289,22 +285,6 @@ public final class TestServers {
       }
     }
     return rows;
-  }
-
-  /**
-   * An export's answer without its costs (the last line's {@code "costs"}, which differ run to run;
-   * the line dropped when nothing else but {@code "preview"} is left): for comparing two answers.
-   */
-  public static String withoutCosts(String exportBody) throws Exception {
-    int last = exportBody.lastIndexOf('\n', exportBody.length() - 2) + 1;
-    com.fasterxml.jackson.databind.ObjectMapper json =
-        new com.fasterxml.jackson.databind.ObjectMapper();
-    com.fasterxml.jackson.databind.node.ObjectNode line =
-        (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(exportBody.substring(last));
-    assertThat(line.path("costs").isObject()).as(exportBody).isTrue();
-    line.remove("costs");
-    String rest = exportBody.substring(0, last);
-    return line.size() == 1 && line.has("preview") ? rest : rest + line + "\n";
   }
 
   /** {@code Authorization: Basic} for admin. */

@@ -25,7 +25,8 @@ import java.util.Locale;
  *       "costs":{…}}} (costs where the caller gives them: the streaming route's search's) — the
  *       schema travels with every page, since a search over events can find new fields as it goes;
  *   <li>NDJSON: one JSON object per row, typed values, nulls left out, and a last line with the
- *       costs and messages where the caller gives costs;
+ *       costs and messages where the caller gives costs (the streaming route only when the request
+ *       asks: {@code "costs": true});
  *   <li>CSV: a header, then one line per row;
  *   <li>Arrow IPC stream: see {@link ArrowStreamEncoder}.
  * </ul>

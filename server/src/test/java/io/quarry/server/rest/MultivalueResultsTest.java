@@ -157,10 +157,7 @@ class MultivalueResultsTest {
         .isEqualTo(
             "{\"fields\":[{\"name\":\"n\",\"type\":\"string\"},{\"name\":\"m\",\"type\":\"long\"}],"
                 + "\"rows\":[[\"4\",[4,40]],[\"3\",[3,30]],[\"2\",[2,20]],[\"1\",[1,10]]]}");
-    String[] ndjson = text("application/x-ndjson", SPLIT).split("\n");
-    assertThat(JSON.readTree(ndjson[ndjson.length - 1]).path("costs").path("rows").asLong())
-        .isEqualTo(4); // the last line: the costs
-    assertThat(java.util.Arrays.copyOf(ndjson, ndjson.length - 1))
+    assertThat(text("application/x-ndjson", SPLIT).split("\n"))
         .containsExactly(
             "{\"n\":\"4\"}",
             "{\"n\":\"3\",\"parts\":[\"red\",\"blue\",\"green\"]}",

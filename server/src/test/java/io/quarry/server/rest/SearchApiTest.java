@@ -148,18 +148,9 @@ class SearchApiTest {
                 + "\"rows\":[[\"200\",2000],[\"500\",1000]]}],\"messages\":[]}");
 
     HttpResponse<String> ndjson = streamed("application/x-ndjson", query);
-    String[] lines = ndjson.body().split("\n");
-    assertThat(java.util.Arrays.copyOf(lines, lines.length - 1))
+    assertThat(ndjson.body().split("\n"))
         .containsExactly(
             "{\"status\":\"200\",\"count\":2000}", "{\"status\":\"500\",\"count\":1000}");
-    // the last line, never a row (a value that is an object): the costs and the messages
-    JsonNode trailer = JSON.readTree(lines[lines.length - 1]);
-    assertThat(trailer.path("messages").isArray()).as(ndjson.body()).isTrue();
-    assertThat(trailer.path("costs").path("rows").asLong()).as(ndjson.body()).isEqualTo(2);
-    assertThat(trailer.path("costs").path("eventsMatched").asLong())
-        .as(ndjson.body())
-        .isGreaterThanOrEqualTo(3000);
-    assertThat(trailer.path("costs").path("cpuMs").asDouble()).as(ndjson.body()).isPositive();
 
     HttpResponse<String> csv = streamed("text/csv, */*;q=0.1", query);
     assertThat(csv.body()).isEqualTo("status,count\r\n200,2000\r\n500,1000\r\n");
