@@ -27,7 +27,8 @@ import java.util.NoSuchElementException;
  * first appears after them is left out, and the server logs it; use {@code | table} or an
  * aggregation for a fixed set of columns), multivalues arrive as lists too (a column with
  * multivalues among those rows is an Arrow list column; a later multivalue in a column without any
- * there is sent as null and logged), and there are no warnings.
+ * there is sent as null and logged), and there are no warnings. The JSON stream ends with what the
+ * search cost ({@link #costs}); the Arrow stream has no place for them.
  */
 public final class ResultStream implements Iterator<TypedResults>, Closeable {
   /** Where pages come from: one reader per wire format. */
@@ -37,6 +38,11 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
 
     /** Warnings, complete at the end. */
     List<String> messages();
+
+    /** What the search cost, once read at the end; null before or where the format has none. */
+    default SearchCosts costs() {
+      return null;
+    }
   }
 
   private final PageReader reader;
@@ -81,6 +87,15 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
     return reader.messages();
   }
 
+  /**
+   * What the search cost (events read and matched, rows, elapsed and CPU milliseconds), once every
+   * page was read in the JSON format; empty before, and always in the Arrow format, which has no
+   * place for them (read {@code /api/v1/jobs/{id}/inspect} of a search job instead).
+   */
+  public java.util.Optional<SearchCosts> costs() {
+    return java.util.Optional.ofNullable(reader.costs());
+  }
+
   /** Stops reading; before the end this cancels the search on the server. */
   @Override
   public void close() {
@@ -92,13 +107,17 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
     }
   }
 
-  /** Quarry's JSON stream: {@code {"pages":[{"fields":[…],"rows":[…]}, …], "messages":[…]}}. */
+  /**
+   * Quarry's JSON stream: {@code {"pages":[{"fields":[…],"rows":[…]}, …], "messages":[…],
+   * "costs":{…}}}.
+   */
   static final class JsonPages implements PageReader {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final InputStream body;
     private final JsonParser parser;
     private final List<String> messages = new ArrayList<>();
+    private SearchCosts costs;
     private long offset;
 
     JsonPages(InputStream body) throws IOException {
@@ -119,6 +138,8 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
           JsonNode value = JSON.readTree(parser);
           if (name.equals("messages")) {
             value.forEach(message -> messages.add(message.asText()));
+          } else if (name.equals("costs")) {
+            costs = SearchCosts.fromJson(value);
           } else if (name.equals("error")) {
             // the search failed after the stream began (docs/api.md): the pages read are not all
             throw ServerAnswers.midStreamFailure(value, offset);
@@ -139,6 +160,11 @@ public final class ResultStream implements Iterator<TypedResults>, Closeable {
     @Override
     public List<String> messages() {
       return List.copyOf(messages);
+    }
+
+    @Override
+    public SearchCosts costs() {
+      return costs;
     }
 
     private void expect(JsonToken expected) throws IOException {

@@ -81,7 +81,7 @@ record NodeRoutes(
     new SplunkJobRoutes(authenticator, jobRoutes, jobs).register(router);
     new SplunkServerRoutes(authenticator, hostName).register(router);
     new IndexRoutes(authenticator, store, metricStore).register(router);
-    new SplunkIndexRoutes(authenticator, store).register(router);
+    new SplunkIndexRoutes(authenticator, store, metricStore).register(router);
     new SplunkReceiverRoutes(authenticator, ingest, hostName, clock).register(router);
     new SourcetypeRoutes(authenticator, sourcetypes).register(router);
     new FieldRoutes(authenticator, search).register(router);

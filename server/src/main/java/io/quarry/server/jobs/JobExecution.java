@@ -74,8 +74,9 @@ final class JobExecution {
         admitted.cancelledBeforeStart(job.plan());
         return;
       }
-      job.started();
+      // the planning first: a status read as the job starts shows its run duration with it
       job.control().planning(admitted.planningCpu(), admitted.planningElapsed());
+      job.started();
       try {
         SearchStats stats =
             search.run(job.query(), job.plan(), job.timeLimit(), job.control(), job::page);

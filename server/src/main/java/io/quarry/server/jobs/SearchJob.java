@@ -155,14 +155,19 @@ public final class SearchJob {
     return stats != null ? stats.eventsRead() : control.eventsRead();
   }
 
-  /** Time spent running (so far, or in all). */
+  /**
+   * Time spent planning and running (so far, or in all), not the time queued: its planning's wall
+   * time (its subsearches run then; handed on through {@link SearchControl#planning} as it starts
+   * running) plus the time since it started, as its {@code elapsedMs} counts and its {@code cpuMs}
+   * its planning's CPU; zero until it starts.
+   */
   public Duration runDuration() {
     long start = startedNanos;
     if (start == 0) {
       return Duration.ZERO;
     }
     long end = finishedNanos != 0 ? finishedNanos : System.nanoTime();
-    return Duration.ofNanos(end - start);
+    return Duration.ofNanos(end - start).plus(control.planningElapsed());
   }
 
   public Duration ttl() {

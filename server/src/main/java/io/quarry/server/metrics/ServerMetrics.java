@@ -76,7 +76,11 @@ public final class ServerMetrics implements Closeable {
     }
   }
 
-  /** {@code quarry_searches_seconds{outcome}}: count and time of searches, by outcome. */
+  /**
+   * {@code quarry_searches_seconds{outcome}}: count and time of searches, by outcome; a search
+   * refused while it was planned (a query that does not parse) is {@code failed}, its time its
+   * planning's.
+   */
   public void searchRun(String outcome, Duration elapsed) {
     Timer.builder("quarry.searches")
         .description("Searches run")
@@ -98,6 +102,35 @@ public final class ServerMetrics implements Closeable {
         .tag("outcome", outcome)
         .register(registry)
         .record(cpu);
+  }
+
+  /**
+   * {@code quarry_search_failures_total{stage,status,code}}: searches that failed, each counted
+   * once by where ({@code planning}: parsing, expanding, checking, its subsearches; {@code
+   * running}) and by the HTTP status and stable error code it was answered with ({@code
+   * QUERY_PARSE}, {@code MEMORY_LIMIT}, {@code SEARCH_MEMORY_BREAKER}, {@code SUBSEARCH_FAILED},
+   * {@code INTERNAL}, …). Summed over its series it is {@code
+   * quarry_searches_seconds_count{outcome="failed"}}.
+   */
+  public void searchFailed(String stage, int status, String code) {
+    Counter.builder("quarry.search.failures")
+        .description("Searches that failed, by stage and error code")
+        .tag("stage", stage)
+        .tag("status", Integer.toString(status))
+        .tag("code", code)
+        .register(registry)
+        .increment();
+  }
+
+  /**
+   * {@code quarry_search_time_limited_total}: searches that reached their time limit and answered
+   * with the events read until then (counted {@code completed} in {@code quarry_searches_seconds}).
+   */
+  public void searchTimeLimited() {
+    Counter.builder("quarry.search.time.limited")
+        .description("Searches stopped at their time limit, answering with what they had read")
+        .register(registry)
+        .increment();
   }
 
   /** {@code quarry_search_events_scanned_total} */

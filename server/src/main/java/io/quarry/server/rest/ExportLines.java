@@ -166,25 +166,37 @@ final class ExportLines {
     flush();
   }
 
-  /** The last row, with {@code lastrow}, and the search's warnings. */
-  void finish(SearchStats stats) throws IOException {
+  /**
+   * The last row, with {@code lastrow}, then a line with the search's warnings when it has any, as
+   * Splunk's export ends: {@code {"preview":false,"messages":[…]}}. With {@code costs} (the
+   * Quarry-only {@code quarry_costs=true}) that line is always there and carries the search's costs
+   * too: {@code {"preview":false,["messages":[…],]"costs":{…}}} (no {@code result}, so Splunk's
+   * readers, which take rows from {@code result} and messages from {@code messages}, pass over it).
+   */
+  void finish(SearchStats stats, boolean costs) throws IOException {
     if (heldPage != null) {
       lines.row(heldPage, heldPosition, offset++, true);
       heldPage = null;
     }
-    if (!stats.messages().isEmpty()) {
+    if (costs || !stats.messages().isEmpty()) {
       ByteArrayOutputStream message = new ByteArrayOutputStream();
       try (JsonGenerator json = JSON.createGenerator(message, JsonEncoding.UTF8)) {
+        json.setCodec(MAPPER);
         json.writeStartObject();
         json.writeBooleanField("preview", false);
-        json.writeArrayFieldStart("messages");
-        for (String text : stats.messages()) {
-          json.writeStartObject();
-          json.writeStringField("type", "WARN");
-          json.writeStringField("text", text);
-          json.writeEndObject();
+        if (!stats.messages().isEmpty()) {
+          json.writeArrayFieldStart("messages");
+          for (String text : stats.messages()) {
+            json.writeStartObject();
+            json.writeStringField("type", "WARN");
+            json.writeStringField("text", text);
+            json.writeEndObject();
+          }
+          json.writeEndArray();
         }
-        json.writeEndArray();
+        if (costs) {
+          json.writeObjectField("costs", JobCosts.brief(stats));
+        }
         json.writeEndObject();
       }
       message.write('\n');

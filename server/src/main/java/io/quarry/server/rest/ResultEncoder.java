@@ -24,7 +24,9 @@ import java.util.Locale;
  *   <li>JSON: {@code {"pages":[{"fields":[{"name","type"}],"rows":[[…]]}, …],"messages":[…],
  *       "costs":{…}}} (costs where the caller gives them: the streaming route's search's) — the
  *       schema travels with every page, since a search over events can find new fields as it goes;
- *   <li>NDJSON: one JSON object per row, typed values, nulls left out;
+ *   <li>NDJSON: one JSON object per row, typed values, nulls left out, and a last line with the
+ *       costs and messages where the caller gives costs (the streaming route only when the request
+ *       asks: {@code "costs": true});
  *   <li>CSV: a header, then one line per row;
  *   <li>Arrow IPC stream: see {@link ArrowStreamEncoder}.
  * </ul>
@@ -171,8 +173,10 @@ public final class ResultEncoder implements AutoCloseable {
 
   /**
    * The bytes that end the stream, with the search's messages and {@code costs} (null: none) where
-   * the format has room: JSON's {@code "costs"} member after {@code "messages"}; NDJSON, whose
-   * every line is a row, CSV and Arrow have none.
+   * the format has room: JSON's {@code "costs"} member after {@code "messages"}; NDJSON's last line
+   * {@code {"costs":{…},"messages":[…]}} when there are costs (never a row: a row's values are
+   * scalars or arrays, as its error line; without costs no such line, since {@code
+   * {"messages":[…]}} alone could be a row); CSV and Arrow have none (docs/api.md says why).
    */
   public byte[] finish(List<String> messages, java.util.Map<String, Object> costs)
       throws IOException {
@@ -193,6 +197,18 @@ public final class ResultEncoder implements AutoCloseable {
           json.writeObject(costs);
         }
         json.writeRaw("}");
+      }
+    } else if (format == Format.NDJSON) {
+      if (costs != null) {
+        try (JsonGenerator json = FACTORY.createGenerator(buffer, JsonEncoding.UTF8)) {
+          json.setCodec(JSON);
+          json.setRootValueSeparator(null);
+          json.writeRaw("{\"costs\":");
+          json.writeObject(costs);
+          json.writeRaw(",\"messages\":");
+          json.writeObject(messages);
+          json.writeRaw("}\n");
+        }
       }
     } else if (format == Format.CSV || format == Format.ARROW) {
       if (format == Format.ARROW) {

@@ -21,8 +21,9 @@ import java.util.Locale;
  * "lastrow":true}, streamed page by page as the search produces them. Values are text, a multivalue
  * an array of texts, as Splunk writes them. Parameters come from the form body or the query string:
  * {@code search}, {@code output_mode}, {@code earliest_time}, {@code latest_time}, {@code
- * adhoc_search_level} ({@link SearchLevel}). A search that fails after the first line ends with a
- * {@code FATAL} message line ({@link StreamFailure}).
+ * adhoc_search_level} ({@link SearchLevel}), and Quarry's own {@code quarry_costs} ({@link
+ * #quarryCosts}). A search that fails after the first line ends with a {@code FATAL} message line
+ * ({@link StreamFailure}).
  */
 public final class SearchExportRoute {
   private final Authenticator authenticator;
@@ -63,6 +64,7 @@ public final class SearchExportRoute {
     }
     java.time.Duration timeLimit = maxTime(exchange.parameter("max_time"));
     boolean everyEventField = SearchLevel.everyEventField(exchange.parameter("adhoc_search_level"));
+    boolean costs = quarryCosts(exchange.parameter("quarry_costs"));
     if (timeLimit == null) {
       timeLimit = search.maxTime();
     }
@@ -101,7 +103,7 @@ public final class SearchExportRoute {
             exchange,
             lines::page,
             stats -> {
-              lines.finish(stats);
+              lines.finish(stats, costs);
               lines.stream().finish();
             },
             everyEventField);
@@ -135,5 +137,27 @@ public final class SearchExportRoute {
           "INVALID_PARAMETER",
           "max_time must be a positive number of seconds, not '" + maxTime + "'");
     }
+  }
+
+  /**
+   * Quarry's {@code quarry_costs} parameter, which Splunk's export does not have: whether the
+   * answer ends with a line of the search's costs ({@link ExportLines#finish}). Off by default, so
+   * the answer is Splunk's lines alone, as Splunk's readers and scripts expect; {@code true} or
+   * {@code 1} turns it on, {@code false} or {@code 0} (any case, spaces around ignored) or an
+   * absent or blank one leaves it off.
+   *
+   * @throws ApiException 400 {@code INVALID_PARAMETER} for any other value
+   */
+  static boolean quarryCosts(String value) {
+    if (value == null || value.isBlank()) {
+      return false;
+    }
+    return switch (value.strip().toLowerCase(Locale.ROOT)) {
+      case "true", "1" -> true;
+      case "false", "0" -> false;
+      default ->
+          throw ApiException.badRequest(
+              "INVALID_PARAMETER", "quarry_costs must be true or false, not '" + value + "'");
+    };
   }
 }

@@ -22,11 +22,14 @@ import java.util.function.Supplier;
  * HTTP chunk per result page, in the format the {@code Accept} header asks for (JSON, NDJSON, CSV
  * or Arrow; see {@link ResultEncoder}).
  *
- * <p>The body is {@code {"query", "earliest", "latest", "timeout", "compression"}}. A slow client
- * slows the search (the stream waits while the socket is full); a client that disconnects cancels
- * it. The status line goes out with the first bytes of the answer: a search that fails before then
- * answers with its error status, one that fails later ends its answer as {@link StreamFailure}
- * says.
+ * <p>The body is {@code {"query", "earliest", "latest", "timeout", "compression", "costs"}}; {@code
+ * "costs": true} ends an NDJSON answer with a line of the search's costs and messages, which it
+ * does not have by default (every line a row, as NDJSON readers take it); JSON carries the costs
+ * either way, and CSV and Arrow have no room for them (asking for them there is a 400). A slow
+ * client slows the search (the stream waits while the socket is full); a client that disconnects
+ * cancels it. The status line goes out with the first bytes of the answer: a search that fails
+ * before then answers with its error status, one that fails later ends its answer as {@link
+ * StreamFailure} says.
  */
 public final class SearchStreamRoute {
   private final Authenticator authenticator;
@@ -54,11 +57,19 @@ public final class SearchStreamRoute {
       throw ApiException.badRequest(
           "INVALID_PARAMETER", "'compression' must be none or zstd, not '" + compression + "'");
     }
+    boolean costs = request.bool("costs", false);
+    if (costs && (format == ResultEncoder.Format.CSV || format == ResultEncoder.Format.ARROW)) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER",
+          "'costs' is for application/json and application/x-ndjson; "
+              + format.mediaType
+              + " has no room for them (run the search as a job and read its inspect instead)");
+    }
     // admitted before planning: subsearches run while the query is planned
     try (io.quarry.server.auth.AdmittedSearch admitted =
         io.quarry.server.auth.AdmittedSearch.admit(authenticator, access, query, null)) {
       SearchPlan plan = admitted.plan(() -> request.plan(search, access));
-      stream(exchange, format, compression, admitted, query, plan, timeLimit);
+      stream(exchange, format, compression, costs, admitted, query, plan, timeLimit);
     }
   }
 
@@ -66,6 +77,7 @@ public final class SearchStreamRoute {
       Exchange exchange,
       ResultEncoder.Format format,
       String compression,
+      boolean costs,
       io.quarry.server.auth.AdmittedSearch admitted,
       String query,
       SearchPlan plan,
@@ -81,7 +93,8 @@ public final class SearchStreamRoute {
         new Writer(
             format,
             () -> exchange.stream(HttpResponseStatus.OK, contentType),
-            compression.equals("zstd"))) {
+            compression.equals("zstd"),
+            costs || format == ResultEncoder.Format.JSON)) {
       try {
         StreamedSearch.run(
             search,
@@ -106,11 +119,20 @@ public final class SearchStreamRoute {
   private static final class Writer implements AutoCloseable {
     private final ResultEncoder encoder;
     private final Supplier<Exchange.Stream> opener;
+    private final boolean costs;
     private Exchange.Stream stream;
 
-    Writer(ResultEncoder.Format format, Supplier<Exchange.Stream> opener, boolean zstd) {
+    /**
+     * @param costs whether the answer ends with the search's costs (JSON always; NDJSON when asked)
+     */
+    Writer(
+        ResultEncoder.Format format,
+        Supplier<Exchange.Stream> opener,
+        boolean zstd,
+        boolean costs) {
       this.encoder = new ResultEncoder(format, zstd);
       this.opener = opener;
+      this.costs = costs;
     }
 
     /**
@@ -126,7 +148,7 @@ public final class SearchStreamRoute {
     }
 
     void finish(SearchStats stats) throws IOException {
-      send(encoder.finish(stats.messages(), JobCosts.brief(stats)));
+      send(encoder.finish(stats.messages(), costs ? JobCosts.brief(stats) : null));
       stream().finish();
     }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.quarry.codecs.metricstore.MetricStore;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.auth.Access;
 import io.quarry.server.auth.Authenticator;
@@ -20,8 +21,9 @@ import java.util.Map;
 
 /**
  * Splunk's {@code data/indexes} (what {@code service.indexes} of its SDKs lists), under {@code
- * /services} and {@code /servicesNS/{owner}/{app}}: {@code GET} the event indexes the caller may
- * search, or one by name, with Splunk's {@code totalEventCount}, {@code currentDBSizeMB}, {@code
+ * /services} and {@code /servicesNS/{owner}/{app}}: {@code GET} the indexes the caller may search —
+ * event ones, metric ones with {@code datatype=metric}, both with {@code datatype=all}, as Splunk's
+ * — or one by name, with Splunk's {@code totalEventCount}, {@code currentDBSizeMB}, {@code
  * minTime}/{@code maxTime}, {@code datatype}, {@code isReady} and the retention ({@code
  * maxTotalDataSizeMB}, {@code frozenTimePeriodInSecs}: 0 when the index keeps everything), its
  * totals the same as {@code GET /api/v1/indexes}' ({@link IndexTotals}). Indexes are declared in
@@ -32,10 +34,17 @@ public final class SplunkIndexRoutes {
 
   private final Authenticator authenticator;
   private final EventStore store;
+  private final MetricStore metricStore;
 
   public SplunkIndexRoutes(Authenticator authenticator, EventStore store) {
+    this(authenticator, store, MetricStore.empty());
+  }
+
+  /** As above, listing the metric indexes of {@code metricStore} too ({@code datatype: metric}). */
+  public SplunkIndexRoutes(Authenticator authenticator, EventStore store, MetricStore metricStore) {
     this.authenticator = requireNonNull(authenticator, "authenticator is null");
     this.store = requireNonNull(store, "store is null");
+    this.metricStore = requireNonNull(metricStore, "metricStore is null");
   }
 
   public void register(Router router) {
@@ -53,10 +62,26 @@ public final class SplunkIndexRoutes {
 
   private void list(Exchange exchange) throws IOException {
     Access access = access(exchange);
+    // Splunk's datatype parameter: event indexes unless it asks for metric ones or all
+    String datatype = exchange.parameter("datatype");
+    datatype = datatype == null || datatype.isEmpty() ? "event" : datatype;
+    if (!datatype.equals("event") && !datatype.equals("metric") && !datatype.equals("all")) {
+      throw ApiException.badRequest(
+          "INVALID_PARAMETER", "datatype must be event, metric or all, not '" + datatype + "'");
+    }
     List<SplunkEntities.Entity> indexes = new ArrayList<>();
-    for (String name : store.indexNames()) {
-      if (access.mayRead(name)) {
-        indexes.add(entity(name));
+    if (!datatype.equals("metric")) {
+      for (String name : store.indexNames()) {
+        if (access.mayRead(name)) {
+          indexes.add(entity(name));
+        }
+      }
+    }
+    if (!datatype.equals("event")) {
+      for (String name : metricStore.indexNames()) {
+        if (access.mayRead(name)) {
+          indexes.add(metricEntity(name));
+        }
       }
     }
     SplunkEntities.answer(exchange, HttpResponseStatus.OK, PATH, indexes);
@@ -65,6 +90,10 @@ public final class SplunkIndexRoutes {
   private void show(Exchange exchange) throws IOException {
     Access access = access(exchange);
     String name = exchange.pathParameter("name");
+    if (metricStore.hasIndex(name) && access.mayRead(name)) {
+      SplunkEntities.answer(exchange, HttpResponseStatus.OK, PATH, List.of(metricEntity(name)));
+      return;
+    }
     if (!store.hasIndex(name) || !access.mayRead(name)) {
       throw new ApiException(
           HttpResponseStatus.NOT_FOUND,
@@ -96,6 +125,11 @@ public final class SplunkIndexRoutes {
     content.put("isInternal", name.startsWith("_"));
     content.put("isReady", true);
     content.put("numBuckets", totals.buckets());
+    // Quarry's own, named as GET /api/v1/indexes names them: the journal before and after
+    // compression and the bytes on disk by what they hold
+    content.put("journalRawBytes", totals.journalRawBytes());
+    content.put("journalBytes", totals.journalBytes());
+    content.put("bytesByKind", index.bytesByKind());
     // retention (storage.indexes.<name>.maxTotalBytes, maxAgeDays); 0 where none is set: the index
     // keeps everything (Splunk has no such value: its defaults are 500,000 MB and six years)
     content.put(
@@ -104,6 +138,30 @@ public final class SplunkIndexRoutes {
         options.maxTotalBytes().map(b -> (b + (1024 * 1024) - 1) / (1024 * 1024)).orElse(0L));
     content.put(
         "frozenTimePeriodInSecs", options.maxAge().map(java.time.Duration::toSeconds).orElse(0L));
+    return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
+  }
+
+  /**
+   * A metric index as Splunk lists one ({@code datatype: metric}, {@code totalEventCount} its data
+   * points, the hot bucket's among them), with Quarry's {@code points}, {@code hotPoints}, {@code
+   * bytesByKind} as {@code GET /api/v1/indexes}' {@code metricIndexes} names them. No retention
+   * values: a metric index's ({@code maxAgeDays}) is not readable from its store here.
+   */
+  private SplunkEntities.Entity metricEntity(String name) throws IOException {
+    io.quarry.codecs.metricstore.MetricIndexInfo info = metricStore.index(name).info();
+    Map<String, Object> content = new LinkedHashMap<>();
+    content.put("totalEventCount", info.points());
+    content.put("currentDBSizeMB", info.bytesOnDisk() / (1024 * 1024));
+    content.put("minTime", info.points() == 0 ? "" : iso(info.minTime()));
+    content.put("maxTime", info.points() == 0 ? "" : iso(info.maxTime()));
+    content.put("datatype", "metric");
+    content.put("disabled", false);
+    content.put("isInternal", name.startsWith("_"));
+    content.put("isReady", true);
+    content.put("numBuckets", info.warmBuckets() + (info.hotPoints() > 0 ? 1 : 0));
+    content.put("points", info.points());
+    content.put("hotPoints", info.hotPoints());
+    content.put("bytesByKind", info.bytesByKind());
     return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
   }
 

@@ -363,6 +363,20 @@ public final class SearchControl {
     return pagesInPlace.sum();
   }
 
+  /** The scan's fast-path counters so far ({@link ScanPaths}), over every thread of the search. */
+  ScanPaths paths() {
+    return new ScanPaths(
+        eventsByRun(),
+        pagesByOrdinal(),
+        pagesByEntry(),
+        pagesInPlace(),
+        groupsHandedWhole(),
+        blocksSelectedByWords(),
+        blocksCountedByCodePairs(),
+        countedByRex(),
+        aggregatedByKeyValue());
+  }
+
   /** The search-time field extraction time so far, over every thread of the search. */
   java.time.Duration extraction() {
     return java.time.Duration.ofNanos(extractionNanos.sum());

@@ -179,7 +179,7 @@ public final class SearchService implements AutoCloseable {
    * @throws QueryParseException naming where it is wrong
    */
   public void checkSyntax(String query) {
-    planning.checkSyntax(query);
+    refusedWhilePlanned(() -> planning.checkSyntax(query));
   }
 
   /**
@@ -231,7 +231,48 @@ public final class SearchService implements AutoCloseable {
       Access access,
       boolean writeNothing,
       boolean readOnly) {
+    return refusedWhilePlanned(
+        () -> planning.plan(query, earliest, latest, access, writeNothing, readOnly));
+  }
+
+  /**
+   * {@link #plan(String, String, String, Access, boolean, boolean)} for a subsearch: its failure is
+   * its outer search's, counted once as that search's.
+   */
+  SearchPlan planSubsearch(
+      String query,
+      String earliest,
+      String latest,
+      Access access,
+      boolean writeNothing,
+      boolean readOnly) {
     return planning.plan(query, earliest, latest, access, writeNothing, readOnly);
+  }
+
+  /**
+   * Runs a search's planning ({@code planned}), counting a search refused by it as a failed search
+   * in {@code /metrics}: its outcome, its wall time, the CPU its thread spent and its error code.
+   */
+  private <T> T refusedWhilePlanned(java.util.function.Supplier<T> planned) {
+    long cpuBefore = SearchCpu.threadNanos();
+    long started = System.nanoTime();
+    try {
+      return planned.get();
+    } catch (RuntimeException | Error refused) {
+      FailureCode failure = FailureCode.of(refused);
+      metrics.searchRun("failed", Duration.ofNanos(System.nanoTime() - started));
+      metrics.searchCpu("failed", Duration.ofNanos(SearchCpu.threadNanos() - cpuBefore));
+      metrics.searchFailed("planning", failure.status(), failure.code());
+      throw refused;
+    }
+  }
+
+  private void refusedWhilePlanned(Runnable planned) {
+    refusedWhilePlanned(
+        () -> {
+          planned.run();
+          return null;
+        });
   }
 
   /**
@@ -308,6 +349,7 @@ public final class SearchService implements AutoCloseable {
     String outcome = "failed";
     SearchCpu cpu = SearchCpu.start(searchPool);
     Duration spent = null;
+    Throwable failure = null;
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
       SearchStats stats;
@@ -333,7 +375,13 @@ public final class SearchService implements AutoCloseable {
         logSummary(query, stats);
       }
       outcome = control.cancelled() ? "cancelled" : "completed";
+      if (control.stoppedByTimeLimit()) {
+        metrics.searchTimeLimited();
+      }
       return stats;
+    } catch (IOException | RuntimeException | Error e) {
+      failure = e;
+      throw e;
     } finally {
       account.close(); // whatever the search's operators still hold leaves the breaker
       if (spent == null) {
@@ -344,6 +392,10 @@ public final class SearchService implements AutoCloseable {
       metrics.searchRun(
           outcome, Duration.ofNanos(System.nanoTime() - started).plus(control.planningElapsed()));
       metrics.searchCpu(outcome, spent);
+      if (outcome.equals("failed")) {
+        FailureCode code = failure == null ? FailureCode.INTERNAL : FailureCode.of(failure);
+        metrics.searchFailed("running", code.status(), code.code());
+      }
     }
   }
 

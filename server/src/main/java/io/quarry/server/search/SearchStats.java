@@ -20,32 +20,9 @@ import java.util.List;
  * @param exactIndexQuery whether the term index answered the search expression alone
  * @param scanCosts where the scan's time went: term index, journal decode (summed over threads)
  * @param fieldExtraction search-time field extraction time (sampled, summed over threads)
- * @param eventsByRun events the scan put on pages by block runs, one loop per column over a run of
- *     a block's events rather than event by event (see {@code EventPages}); 0 for the events a
- *     {@code rex} counted in the scan ({@code RexCounting}: no page)
- * @param pagesByOrdinal pages of a {@code stats … by} grouped by segment ordinal: their by-field a
- *     segment's whole dictionary ({@link PageShape#byOrdinal}, {@code SegmentDictionaryBlocks})
- * @param pagesByEntry pages of a {@code stats … by} whose groups the aggregation kept by entry of
- *     that whole dictionary ({@code aggregation.EntryPartial}: no key hashed per page; a dictionary
- *     of more than 1,024 entries), the entries hashed once when the groups are handed over
- * @param pagesInPlace of those, the pages added to states kept a group per dictionary entry, a
- *     row's states found by its ordinal ({@code aggregation.InPlaceEntries}: once a quarter of the
- *     entries were met)
- * @param groupsHandedWhole groups of such a dictionary's entries whose keys the final aggregation
- *     never hashed ({@code aggregation.GroupKeys#unhashed} when the answer was built): handed over
- *     as keys in entry order, no lookup after (a later partial's keys looked up among them hashes
- *     them all, so with several segments mostly 0), their answer order checked against the
- *     dictionary's instead of sorted
- * @param blocksSelectedByWords blocks counted from their value codes whose filter's matching events
- *     were found sixteen four-bit codes at a time ({@code store.NibbleSelect}: {@code status>=500 |
- *     stats count by clientip})
- * @param blocksCountedByCodePairs blocks whose events a {@code stats count by f1, f2} counted by
- *     the pair of their codes straight from the packed bytes ({@code store.CodePairCounts})
- * @param eventsCountedByRex events whose fused {@code rex} value the scan counted itself, no page
- *     made ({@code RexCounting}: {@code rex … | stats count by} its field)
- * @param eventsAggregatedByKeyValue events a {@code stats} of counts and {@code _time} extremes by
- *     a key=value field aggregated in the scan itself, no page made ({@code KeyValueStates}), those
- *     without the key among them (no group)
+ * @param paths how much of the scan went by its fast paths ({@link ScanPaths}: block runs,
+ *     dictionary ordinals and entries, value codes, fused {@code rex} and key=value counting): the
+ *     counters a new path adds to, in one place
  * @param stages per pipeline stage: rows in and out, time spent (see {@link StageStats})
  * @param messages warnings for the user (missing index, truncated results)
  * @param metricScan for a search of metric indexes ({@code mstats} …): the buckets, series, chunks
@@ -67,15 +44,7 @@ public record SearchStats(
     Duration elapsed,
     io.quarry.codecs.store.ScanStats.Costs scanCosts,
     Duration fieldExtraction,
-    long eventsByRun,
-    long pagesByOrdinal,
-    long pagesByEntry,
-    long pagesInPlace,
-    long groupsHandedWhole,
-    long blocksSelectedByWords,
-    long blocksCountedByCodePairs,
-    long eventsCountedByRex,
-    long eventsAggregatedByKeyValue,
+    ScanPaths paths,
     List<StageStats.Stage> stages,
     List<String> messages,
     java.util.Optional<io.quarry.codecs.metricstore.MetricScanStats> metricScan,
@@ -84,8 +53,54 @@ public record SearchStats(
 
   public SearchStats {
     indexes = List.copyOf(indexes);
+    requireNonNull(paths, "paths is null");
     stages = List.copyOf(stages);
     messages = List.copyOf(messages);
+  }
+
+  /** {@link ScanPaths#eventsByRun}. */
+  public long eventsByRun() {
+    return paths.eventsByRun();
+  }
+
+  /** {@link ScanPaths#pagesByOrdinal}. */
+  public long pagesByOrdinal() {
+    return paths.pagesByOrdinal();
+  }
+
+  /** {@link ScanPaths#pagesByEntry}. */
+  public long pagesByEntry() {
+    return paths.pagesByEntry();
+  }
+
+  /** {@link ScanPaths#pagesInPlace}. */
+  public long pagesInPlace() {
+    return paths.pagesInPlace();
+  }
+
+  /** {@link ScanPaths#groupsHandedWhole}. */
+  public long groupsHandedWhole() {
+    return paths.groupsHandedWhole();
+  }
+
+  /** {@link ScanPaths#blocksSelectedByWords}. */
+  public long blocksSelectedByWords() {
+    return paths.blocksSelectedByWords();
+  }
+
+  /** {@link ScanPaths#blocksCountedByCodePairs}. */
+  public long blocksCountedByCodePairs() {
+    return paths.blocksCountedByCodePairs();
+  }
+
+  /** {@link ScanPaths#eventsCountedByRex}. */
+  public long eventsCountedByRex() {
+    return paths.eventsCountedByRex();
+  }
+
+  /** {@link ScanPaths#eventsAggregatedByKeyValue}. */
+  public long eventsAggregatedByKeyValue() {
+    return paths.eventsAggregatedByKeyValue();
   }
 
   /**
@@ -116,15 +131,7 @@ public record SearchStats(
         elapsed,
         io.quarry.codecs.store.ScanStats.Costs.NONE,
         Duration.ZERO,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
+        ScanPaths.NONE,
         stages,
         messages,
         java.util.Optional.of(scan),
@@ -192,15 +199,7 @@ public record SearchStats(
         elapsed,
         scanCosts,
         fieldExtraction,
-        eventsByRun,
-        pagesByOrdinal,
-        pagesByEntry,
-        pagesInPlace,
-        groupsHandedWhole,
-        blocksSelectedByWords,
-        blocksCountedByCodePairs,
-        eventsCountedByRex,
-        eventsAggregatedByKeyValue,
+        paths,
         stages,
         messages,
         metricScan,
@@ -246,23 +245,23 @@ public record SearchStats(
             .append(" field_extraction_ms=")
             .append(fieldExtraction.toMillis())
             .append(" events_by_run=")
-            .append(eventsByRun)
+            .append(paths.eventsByRun())
             .append(" pages_by_ordinal=")
-            .append(pagesByOrdinal)
+            .append(paths.pagesByOrdinal())
             .append(" pages_by_entry=")
-            .append(pagesByEntry)
+            .append(paths.pagesByEntry())
             .append(" pages_in_place=")
-            .append(pagesInPlace)
+            .append(paths.pagesInPlace())
             .append(" groups_handed_whole=")
-            .append(groupsHandedWhole)
+            .append(paths.groupsHandedWhole())
             .append(" blocks_selected_by_words=")
-            .append(blocksSelectedByWords)
+            .append(paths.blocksSelectedByWords())
             .append(" blocks_counted_by_code_pairs=")
-            .append(blocksCountedByCodePairs)
+            .append(paths.blocksCountedByCodePairs())
             .append(" events_counted_by_rex=")
-            .append(eventsCountedByRex)
+            .append(paths.eventsCountedByRex())
             .append(" events_aggregated_by_key_value=")
-            .append(eventsAggregatedByKeyValue)
+            .append(paths.eventsAggregatedByKeyValue())
             .append(" cpu_ms=")
             .append(cpu.toMillis());
     metricScan.ifPresent(

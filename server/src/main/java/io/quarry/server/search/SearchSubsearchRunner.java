@@ -85,7 +85,8 @@ final class SearchSubsearchRunner implements SubsearchRunner, AutoCloseable {
       Subsearch subsearch, long maxRows, Duration maxTime, BooleanSupplier outerStopped) {
     SearchPlan plan;
     try {
-      plan = search.plan(subsearch.text(), earliest, latest, access, writeNothing, readOnly);
+      plan =
+          search.planSubsearch(subsearch.text(), earliest, latest, access, writeNothing, readOnly);
     } catch (QueryParseException e) {
       throw new QueryParseException(
           subsearch.describe() + ": " + e.getMessage(),

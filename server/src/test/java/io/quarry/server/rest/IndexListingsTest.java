@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,6 +97,15 @@ class IndexListingsTest {
     assertThat(content.path("isReady").asBoolean()).isTrue();
     assertThat(content.path("maxTotalDataSizeMB").asLong()).isEqualTo(3L * 1024);
     assertThat(content.path("frozenTimePeriodInSecs").asLong()).isEqualTo(30L * 86_400);
+    // Quarry's journal breakdown, as /api/v1/indexes gives it (session 44)
+    assertThat(content.path("journalRawBytes").asLong())
+        .as(content.toString())
+        .isPositive()
+        .isEqualTo(quarry.path("journalRawBytes").asLong());
+    assertThat(content.path("journalBytes").asLong())
+        .isPositive()
+        .isEqualTo(quarry.path("journalBytes").asLong());
+    assertThat(content.path("bytesByKind")).isEqualTo(quarry.path("bytesByKind"));
 
     // the listing has the same entry
     JsonNode listed = get("/services/data/indexes?output_mode=json&count=0").path("entry");
@@ -107,6 +117,44 @@ class IndexListingsTest {
       }
     }
     assertThat(found).as(listed.toString()).isTrue();
+  }
+
+  /**
+   * A metric index is in Splunk's listing too when asked ({@code datatype=metric} or {@code all}),
+   * {@code datatype: metric}, its data points as its {@code totalEventCount}, the same as {@code
+   * /api/v1/indexes}' {@code metricIndexes} (before session 44 Splunk's listing had event indexes
+   * only).
+   */
+  @Test
+  void splunksListingHasTheMetricIndex() throws Exception {
+    JsonNode content = null;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      content = get("/services/data/indexes/m?output_mode=json").at("/entry/0/content");
+      if (content.path("totalEventCount").asLong() == 50) {
+        break;
+      }
+      Thread.sleep(50); // the points are stored
+    }
+    assertThat(content.path("datatype").asText()).as(content.toString()).isEqualTo("metric");
+    assertThat(content.path("totalEventCount").asLong()).as(content.toString()).isEqualTo(50);
+    assertThat(content.path("minTime").asText()).isEqualTo("2026-01-01T00:00:00Z");
+    assertThat(content.path("maxTime").asText()).isEqualTo("2026-01-01T00:00:49Z");
+    JsonNode quarry = get("/api/v1/indexes").path("metricIndexes").get(0);
+    assertThat(content.path("points").asLong()).isEqualTo(quarry.path("points").asLong());
+    assertThat(content.path("hotPoints").asLong()).isEqualTo(quarry.path("hotPoints").asLong());
+    // as Splunk's: event indexes unless datatype asks for metric ones or all
+    assertThat(names("")).contains("main").doesNotContain("m");
+    assertThat(names("&datatype=metric")).containsExactly("m");
+    assertThat(names("&datatype=all")).contains("main", "m");
+  }
+
+  private static List<String> names(String parameters) throws Exception {
+    JsonNode listed =
+        get("/services/data/indexes?output_mode=json&count=0" + parameters).path("entry");
+    List<String> names = new java.util.ArrayList<>();
+    listed.forEach(entry -> names.add(entry.path("name").asText()));
+    return names;
   }
 
   @Test

@@ -476,6 +476,11 @@ class SearchApiTest {
       }
       assertThat(sizes).containsExactly(1024, 1024, 452);
       assertThat(pages.messages()).isEmpty();
+      io.quarry.client.SearchCosts costs = pages.costs().orElseThrow();
+      assertThat(costs.rows()).isEqualTo(2500);
+      assertThat(costs.eventsRead()).isGreaterThanOrEqualTo(2500);
+      assertThat(costs.cpuMs()).isPositive();
+      assertThat(costs.elapsedMs()).isNotNegative();
     }
     try (io.quarry.client.ResultStream early = client.stream("index=main", null, null)) {
       assertThat(early.next().rows()).hasSize(1024); // then close: the server cancels the search

@@ -94,6 +94,51 @@ class SearchCpuTest {
     assertThat(metric("quarry_search_cpu_seconds_sum")).isGreaterThan(sumBefore);
   }
 
+  /**
+   * A job's {@code runDurationMs} (and Splunk's {@code runDuration}) counts its planning — here an
+   * {@code append} subsearch that runs a regex java.util.regex cannot memoize (~17 ms a row) — as
+   * its {@code elapsedMs} and {@code cpuMs} do; before session 44 it began when the planned job
+   * started running, so it was a few milliseconds against the inspector's hundreds.
+   */
+  @Test
+  void aJobsRunDurationCountsItsPlanning() throws Exception {
+    String query =
+        "| makeresults count=1 | append [ | makeresults count=30"
+            + " | eval s=\"aaaaaaaaaaaaaaaaaaaa!\" . random()"
+            + " | where match(s, \"^(a+)+\\\\1$\") OR s!=\"\" | stats count ]";
+    String id =
+        JSON.readTree(
+                send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
+                        .header("Content-Type", "application/json")
+                        .POST(
+                            HttpRequest.BodyPublishers.ofString(
+                                JSON.writeValueAsString(java.util.Map.of("query", query)))))
+                    .body())
+            .path("id")
+            .asText();
+    JsonNode status = null;
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      status = job("/" + id);
+      if (!status.path("state").asText().matches("QUEUED|RUNNING")) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("DONE");
+    JsonNode costs = job("/" + id + "/inspect").path("costs");
+    long elapsedMs = costs.path("elapsedMs").asLong();
+    assertThat(elapsedMs).as(costs.toString()).isGreaterThan(100); // the subsearch's regex
+    assertThat(status.path("runDurationMs").asLong())
+        .as("%s against %s", status, costs)
+        .isGreaterThanOrEqualTo(elapsedMs);
+  }
+
+  private static JsonNode job(String path) throws Exception {
+    return JSON.readTree(
+        send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs" + path))).body());
+  }
+
   private static void assertCpuWithinWall(JsonNode inspect) {
     JsonNode costs = inspect.path("costs");
     assertThat(costs.path("cpuMs").isNumber()).as(inspect.toString()).isTrue();

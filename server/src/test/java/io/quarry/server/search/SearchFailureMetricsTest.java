@@ -1,0 +1,181 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Failed searches on {@code /metrics}, on a real server over HTTP (issue 23, session 44): a search
+ * refused while it is planned — a query that does not parse, through the export route, a search job
+ * or a subsearch — is counted once under {@code quarry_search_failures_total{stage="planning"}}
+ * with its error code, and as a failed search with its CPU in {@code quarry_searches_seconds} and
+ * {@code quarry_search_cpu_seconds} (before, it was in none of them); a search that fails as it
+ * runs (over its memory limit) under {@code stage="running"}; one stopped at its time limit in
+ * {@code quarry_search_time_limited_total}. The failures summed over their codes are the failed
+ * searches.
+ */
+class SearchFailureMetricsTest {
+  private static final String PASSWORD = "failure-metrics-password";
+
+  @TempDir static Path data;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.start(
+            data, PASSWORD, settings -> settings.put("search.maxMemoryBytes", 2L * 1024 * 1024));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void aQueryThatDoesNotParseIsAFailedSearchWithItsCode() throws Exception {
+    String parse = failures("planning", "400", "QUERY_PARSE");
+    double parseFailures = metric(parse);
+    double failed = metric(outcome("quarry_searches_seconds_count", "failed"));
+    double failedCpu = metric(outcome("quarry_search_cpu_seconds_count", "failed"));
+
+    HttpResponse<String> refused = export("search index=main | stats count(", null);
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(refused.body()).contains("QUERY_PARSE");
+
+    assertThat(metric(parse)).isEqualTo(parseFailures + 1);
+    assertThat(metric(outcome("quarry_searches_seconds_count", "failed"))).isEqualTo(failed + 1);
+    assertThat(metric(outcome("quarry_search_cpu_seconds_count", "failed")))
+        .isEqualTo(failedCpu + 1);
+  }
+
+  @Test
+  void aSubsearchThatDoesNotParseIsCountedOnceAsItsSearchs() throws Exception {
+    String parse = failures("planning", "400", "QUERY_PARSE");
+    double before = metric(parse);
+    HttpResponse<String> refused =
+        export("search index=main [ search index=main | stats count( ] | stats count", null);
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(metric(parse)).isEqualTo(before + 1);
+  }
+
+  @Test
+  void aSearchJobThatDoesNotParseIsCounted() throws Exception {
+    String parse = failures("planning", "400", "QUERY_PARSE");
+    double before = metric(parse);
+    HttpResponse<String> refused =
+        send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"query\":\"search | | \"}")));
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+    assertThat(metric(parse)).isEqualTo(before + 1);
+  }
+
+  @Test
+  void aSearchOverItsMemoryLimitIsARunningFailure() throws Exception {
+    String memory = failures("running", "422", "MEMORY_LIMIT");
+    double before = metric(memory);
+    double cpu = metric(outcome("quarry_search_cpu_seconds_sum", "failed"));
+    // 200,000 distinct groups do not fit in 2 MiB
+    HttpResponse<String> failed =
+        export("| makeresults count=200000 | eval id=random() | stats count by id", null);
+    assertThat(failed.statusCode()).as(failed.body()).isEqualTo(422);
+    assertThat(metric(memory)).isEqualTo(before + 1);
+    assertThat(metric(outcome("quarry_search_cpu_seconds_sum", "failed"))).isGreaterThan(cpu);
+  }
+
+  @Test
+  void aSearchStoppedAtItsTimeLimitIsCounted() throws Exception {
+    double before = metric("quarry_search_time_limited_total");
+    double failed = metric(outcome("quarry_searches_seconds_count", "failed"));
+    // a backreference java.util.regex cannot memoize: ~17 ms a row, hours for them all
+    HttpResponse<String> stopped =
+        export(
+            "| makeresults count=100000 | eval s=\"aaaaaaaaaaaaaaaaaaaa!\" . random()"
+                + " | where match(s, \"^(a+)+\\\\1$\") | stats count",
+            "0.5");
+    assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
+    assertThat(stopped.body()).contains("time limit");
+    assertThat(metric("quarry_search_time_limited_total")).isEqualTo(before + 1);
+    assertThat(metric(outcome("quarry_searches_seconds_count", "failed"))).isEqualTo(failed);
+  }
+
+  @Test
+  void theFailuresSumToTheFailedSearches() throws Exception {
+    export("search index=main | eval x=", null);
+    export("| makeresults count=200000 | eval id=random() | stats count by id", null);
+    String body = scrape();
+    double failures = 0;
+    Matcher line =
+        Pattern.compile("(?m)^quarry_search_failures_total\\{[^}]*\\} (\\S+)$").matcher(body);
+    while (line.find()) {
+      failures += Double.parseDouble(line.group(1));
+    }
+    assertThat(failures).isGreaterThanOrEqualTo(2);
+    assertThat(failures)
+        .as(body)
+        .isEqualTo(value(body, outcome("quarry_searches_seconds_count", "failed")));
+  }
+
+  private static String failures(String stage, String status, String code) {
+    return "quarry_search_failures_total\\{code=\""
+        + code
+        + "\",stage=\""
+        + stage
+        + "\",status=\""
+        + status
+        + "\"\\}";
+  }
+
+  private static String outcome(String name, String outcome) {
+    return name + "\\{outcome=\"" + outcome + "\"\\}";
+  }
+
+  /** The value of the series {@code pattern} (a regex of the name and labels); 0 when absent. */
+  private static double metric(String pattern) throws Exception {
+    return value(scrape(), pattern);
+  }
+
+  private static double value(String body, String pattern) {
+    Matcher line = Pattern.compile("(?m)^" + pattern + " (\\S+)$").matcher(body);
+    return line.find() ? Double.parseDouble(line.group(1)) : 0;
+  }
+
+  private static String scrape() throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  }
+
+  private static HttpResponse<String> export(String query, String maxTime) throws Exception {
+    String form =
+        "output_mode=json&search="
+            + URLEncoder.encode(query, StandardCharsets.UTF_8)
+            + (maxTime == null ? "" : "&max_time=" + maxTime);
+    return send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form)));
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+}
