@@ -349,7 +349,8 @@ public final class JournalCodecChoices {
 
   /**
    * Every journal block of the bucket's segments, decoded as stored. The decoded bytes and their
-   * lengths are private to the journal's package: read by reflection (a measuring tool only).
+   * lengths (the block index's) are private to the journal's package: read by reflection (a
+   * measuring tool only).
    */
   static List<byte[]> storedBlocks(Path bucket, long[] storedBytes)
       throws IOException, ReflectiveOperationException {
@@ -364,7 +365,9 @@ public final class JournalCodecChoices {
       throws IOException, ReflectiveOperationException {
     Field bytes = JournalBlock.class.getDeclaredField("bytes");
     bytes.setAccessible(true);
-    Field rawLengths = JournalStoredFieldsReader.class.getDeclaredField("rawLengths");
+    Field index = JournalStoredFieldsReader.class.getDeclaredField("blocks");
+    index.setAccessible(true);
+    Field rawLengths = index.getType().getDeclaredField("rawLengths"); // JournalBlockIndex's
     rawLengths.setAccessible(true);
     List<byte[]> blocks = new ArrayList<>();
     try (FSDirectory directory = FSDirectory.open(bucket);
@@ -372,7 +375,7 @@ public final class JournalCodecChoices {
       for (LeafReaderContext leaf : reader.leaves()) {
         JournalStoredFieldsReader journal =
             (JournalStoredFieldsReader) ((CodecReader) leaf.reader()).getFieldsReader();
-        int[] lengths = (int[]) rawLengths.get(journal);
+        int[] lengths = (int[]) rawLengths.get(index.get(journal));
         storedBytes[0] += journal.compressedBytes();
         JournalBlock block = new JournalBlock();
         for (int b = 0; b < journal.blockCount(); b++) {
