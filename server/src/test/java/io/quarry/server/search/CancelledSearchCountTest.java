@@ -1,0 +1,177 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review b44: a cancelled search is a cancelled search on {@code /metrics}, not a failed one — a
+ * search job cancelled as it runs, and a streamed search whose client hangs up — so {@code
+ * quarry_search_failures_total} and {@code quarry_searches_seconds_count{outcome="failed"}} do not
+ * move while {@code outcome="cancelled"} does, once per search. A real server over HTTP.
+ */
+class CancelledSearchCountTest {
+  private static final String PASSWORD = "cancelled-count-password";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A backreference java.util.regex cannot memoize: ~17 ms a row, hours for a million. */
+  private static final String LONG =
+      "| makeresults count=1000000 | eval s=\"aaaaaaaaaaaaaaaaaaaa!\" . random()"
+          + " | where match(s, \"^(a+)+\\\\1$\") OR s!=\"\"";
+
+  /**
+   * Cheap rows, too many for the socket's buffers: a client that does not read holds the search (a
+   * slow client slows it), so it is still running when the client hangs up.
+   */
+  private static final String MANY =
+      "| makeresults count=1000000 | eval s=\"abcdefghij\" . random()";
+
+  @TempDir static Path data;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = TestServers.start(data, PASSWORD);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void aJobCancelledAsItRunsIsCancelledNotFailed() throws Exception {
+    String before = scrape();
+    String id =
+        JSON.readTree(
+                send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
+                        .header("Content-Type", "application/json")
+                        .POST(
+                            HttpRequest.BodyPublishers.ofString(
+                                JSON.writeValueAsString(Map.of("query", LONG)))))
+                    .body())
+            .path("id")
+            .asText();
+    JsonNode status = awaitState(id, "RUNNING");
+    assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("RUNNING");
+    Thread.sleep(200); // into its scan
+    HttpResponse<String> cancel =
+        send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs/" + id + "/cancel"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+    assertThat(cancel.statusCode()).as(cancel.body()).isLessThan(300);
+    status = awaitEnd(id);
+    assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("CANCELLED");
+    assertCancelledNotFailed(before);
+  }
+
+  @Test
+  void aStreamWhoseClientHangsUpIsCancelledNotFailed() throws Exception {
+    String before = scrape();
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<InputStream> stream =
+          http.send(
+              HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/search"))
+                  .header("Authorization", TestServers.basic(PASSWORD))
+                  .header("Content-Type", "application/json")
+                  .header("Accept", "application/x-ndjson")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          JSON.writeValueAsString(Map.of("query", MANY, "costs", true))))
+                  .build(),
+              HttpResponse.BodyHandlers.ofInputStream());
+      assertThat(stream.statusCode()).isEqualTo(200);
+      stream.body().readNBytes(100); // its first rows; then it waits on the full socket
+      Thread.sleep(300);
+      stream.body().close();
+    }
+    assertCancelledNotFailed(before);
+  }
+
+  private static void assertCancelledNotFailed(String before) throws Exception {
+    String cancelled = "quarry_searches_seconds_count\\{outcome=\"cancelled\"\\}";
+    String failed = "quarry_searches_seconds_count\\{outcome=\"failed\"\\}";
+    String after = scrape();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (value(after, cancelled) == value(before, cancelled) && System.nanoTime() < deadline) {
+      Thread.sleep(50); // the search's slices stop
+      after = scrape();
+    }
+    assertThat(value(after, cancelled) - value(before, cancelled)).as(after).isEqualTo(1);
+    assertThat(value(after, failed) - value(before, failed)).as(after).isEqualTo(0);
+    assertThat(failures(after) - failures(before)).as(after).isEqualTo(0);
+  }
+
+  private static JsonNode awaitState(String id, String state) throws Exception {
+    JsonNode status = null;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      status = JSON.readTree(send(job(id)).body());
+      if (status.path("state").asText().equals(state)) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    return status;
+  }
+
+  private static JsonNode awaitEnd(String id) throws Exception {
+    JsonNode status = null;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      status = JSON.readTree(send(job(id)).body());
+      if (!status.path("state").asText().matches("QUEUED|RUNNING|CANCELLING")) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    return status;
+  }
+
+  private static HttpRequest.Builder job(String id) {
+    return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs/" + id));
+  }
+
+  private static double failures(String body) {
+    double sum = 0;
+    Matcher line =
+        Pattern.compile("(?m)^quarry_search_failures_total\\{[^}]*\\} (\\S+)$").matcher(body);
+    while (line.find()) {
+      sum += Double.parseDouble(line.group(1));
+    }
+    return sum;
+  }
+
+  private static double value(String body, String pattern) {
+    Matcher line = Pattern.compile("(?m)^" + pattern + " (\\S+)$").matcher(body);
+    return line.find() ? Double.parseDouble(line.group(1)) : 0;
+  }
+
+  private static String scrape() throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review b44: the labels of {@code quarry_search_failures_total{stage,status,code}} come from a
+ * fixed set whatever the user wrote: many kinds of failed searches (bad syntax, unknown commands,
+ * functions, macros and lookups, writes from an export, a failing subsearch, a search over its
+ * memory limit), each with text of its own, leave series whose {@code code} is one of the API's
+ * stable codes, {@code stage} planning or running and {@code status} an HTTP error status — never a
+ * message, a name the user gave or an exception's class. A real server over HTTP.
+ */
+class FailureCodeLabelsTest {
+  private static final String PASSWORD = "failure-labels-password";
+  private static final Set<String> CODES =
+      Set.of(
+          "QUERY_PARSE",
+          "SEARCH_NOT_SUPPORTED",
+          "SEARCH_WRITES",
+          "MEMORY_LIMIT",
+          "SEARCH_MEMORY_BREAKER",
+          "SUBSEARCH_FAILED",
+          "PLUGIN_FAILED",
+          "INTERNAL",
+          "INVALID_PARAMETER",
+          "INDEX_NOT_FOUND",
+          "NOT_FOUND",
+          "FORBIDDEN");
+
+  @TempDir static Path data;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.start(
+            data, PASSWORD, settings -> settings.put("search.maxMemoryBytes", 2L * 1024 * 1024));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void theFailuresLabelsAreAFixedSetWhateverTheQuery() throws Exception {
+    List<String> queries =
+        List.of(
+            "search index=main | stats count( userTextOne",
+            "| makeresults | frobnicateUserTextTwo x=1",
+            "| makeresults | eval x=userTextThreeFunction(1)",
+            "search `userTextFourMacro`",
+            "| makeresults | lookup userTextFiveLookup k OUTPUT v",
+            "| inputlookup userTextSix.csv",
+            "| makeresults | eval x=1 | collect index=userTextSeven",
+            "| makeresults | search [ | makeresults | userTextEight ]",
+            "| makeresults count=200000 | eval userTextNine=random() | stats count by userTextNine",
+            "| makeresults | eval x=tonumber(\"userTextTen\", 99)");
+    int failed = 0;
+    StringBuilder answers = new StringBuilder();
+    for (String query : queries) {
+      HttpResponse<String> answer = export(query);
+      answers.append(answer.statusCode()).append(' ').append(query).append('\n');
+      if (answer.statusCode() >= 400) {
+        failed++;
+      }
+    }
+    String body = scrape();
+    Matcher series =
+        Pattern.compile("(?m)^quarry_search_failures_total\\{([^}]*)\\} (\\S+)$").matcher(body);
+    Set<String> codes = new TreeSet<>();
+    double failures = 0;
+    while (series.find()) {
+      String labels = series.group(1);
+      assertThat(labels).as(body).doesNotContainIgnoringCase("userText");
+      Matcher code = Pattern.compile("code=\"([^\"]*)\"").matcher(labels);
+      assertThat(code.find()).as(labels).isTrue();
+      codes.add(code.group(1));
+      assertThat(labels).as(labels).containsPattern("stage=\"(planning|running)\"");
+      assertThat(labels).as(labels).containsPattern("status=\"[45]\\d\\d\"");
+      failures += Double.parseDouble(series.group(2));
+    }
+    assertThat(failed).as("most of these queries fail:\n%s", answers).isGreaterThanOrEqualTo(6);
+    assertThat(failures).as(body).isGreaterThanOrEqualTo(failed);
+    assertThat(CODES).as("the codes seen: %s after\n%s", codes, answers).containsAll(codes);
+  }
+
+  private static String scrape() throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  }
+
+  private static HttpResponse<String> export(String query) throws Exception {
+    String form = "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
+    return send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form)));
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.quarry.server.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.server.QuarryServer;
+import io.quarry.server.TestServers;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Review b44: a search whose subsearch fails as it runs (over its memory limit) is, as docs/api.md
+ * says, two failed searches on {@code /metrics} — the subsearch's own ({@code stage="running"},
+ * {@code MEMORY_LIMIT}: a subsearch is a search of its own there, as when it completes) and its
+ * outer search's ({@code stage="planning"}, {@code SUBSEARCH_FAILED}) — and no more, by the export
+ * route and by a search job; a subsearch that does not parse is its outer search's alone ({@code
+ * SearchFailureMetricsTest}). An alert on failed searches counts such a user search twice.
+ */
+class SubsearchFailureCountTest {
+  private static final String PASSWORD = "subsearch-failure-password";
+
+  /** 200,000 distinct groups do not fit in the search's 2 MiB. */
+  private static final String FAILING_SUBSEARCH =
+      "| makeresults count=1 | search [ | makeresults count=200000 | eval id=random()"
+          + " | stats count by id | fields id ] | stats count";
+
+  @TempDir static Path data;
+  private static QuarryServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServers.start(
+            data, PASSWORD, settings -> settings.put("search.maxMemoryBytes", 2L * 1024 * 1024));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void anExportWhoseSubsearchFailsAsItRunsIsTwoFailedSearches() throws Exception {
+    String before = scrape();
+    HttpResponse<String> refused = export(FAILING_SUBSEARCH);
+    assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 599);
+    assertThat(refused.body()).contains("SUBSEARCH");
+    assertTwoMoreFailures(before, scrape());
+  }
+
+  @Test
+  void aJobWhoseSubsearchFailsAsItRunsIsTwoFailedSearches() throws Exception {
+    String before = scrape();
+    HttpResponse<String> refused =
+        send(
+            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"query\":\"" + FAILING_SUBSEARCH.replace("\"", "\\\"") + "\"}")));
+    assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 599);
+    assertTwoMoreFailures(before, scrape());
+  }
+
+  private static void assertTwoMoreFailures(String before, String after) {
+    String running = series("running", "422", "MEMORY_LIMIT");
+    String planning = series("planning", "422", "SUBSEARCH_FAILED");
+    assertThat(value(after, running) - value(before, running)).as(after).isEqualTo(1);
+    assertThat(value(after, planning) - value(before, planning)).as(after).isEqualTo(1);
+    assertThat(failures(after) - failures(before))
+        .as("quarry_search_failures_total, all series:\n" + after)
+        .isEqualTo(2);
+    String failed = "quarry_searches_seconds_count\\{outcome=\"failed\"\\}";
+    assertThat(value(after, failed) - value(before, failed))
+        .as("quarry_searches_seconds_count{outcome=failed}")
+        .isEqualTo(2);
+  }
+
+  private static String series(String stage, String status, String code) {
+    return "quarry_search_failures_total\\{code=\""
+        + code
+        + "\",stage=\""
+        + stage
+        + "\",status=\""
+        + status
+        + "\"\\}";
+  }
+
+  private static double failures(String body) {
+    double sum = 0;
+    Matcher line =
+        Pattern.compile("(?m)^quarry_search_failures_total\\{[^}]*\\} (\\S+)$").matcher(body);
+    while (line.find()) {
+      sum += Double.parseDouble(line.group(1));
+    }
+    return sum;
+  }
+
+  private static double value(String body, String pattern) {
+    Matcher line = Pattern.compile("(?m)^" + pattern + " (\\S+)$").matcher(body);
+    return line.find() ? Double.parseDouble(line.group(1)) : 0;
+  }
+
+  private static String scrape() throws Exception {
+    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  }
+
+  private static HttpResponse<String> export(String query) throws Exception {
+    String form = "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
+    return send(
+        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form)));
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+}
