@@ -29,9 +29,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Only for {@code http://} (TLS has to encrypt in the JVM, so {@link HecRequests} reads the
  * region and sends it through the JDK client there). Thread-safe: each request takes an idle
  * connection or opens one, and gives it back when the answer leaves it reusable. An idle connection
- * the server closed is dropped before use; a request whose body's write failed on a reused one is
- * sent once more on a new connection, never one whose body went whole (the server may have stored
- * it). The body's write is bounded by the read timeout too.
+ * the server closed, or one idle longer than {@link #MAX_IDLE_NANOS}, is dropped before use; a
+ * request whose body's write failed on a reused one is sent once more on a new connection, never
+ * one whose body went whole (the server may have stored it). The body's write is bounded by the
+ * read timeout too.
  */
 final class FileRegionPoster {
   private final InetSocketAddress address;
@@ -114,8 +115,8 @@ final class FileRegionPoster {
       throw new FileEnded(size, position + length); // nothing sent: the region is not there
     }
     Connection reused;
-    while ((reused = idle.pollFirst()) != null && !reused.idleAndOpen()) {
-      reused.close(); // closed by the server while idle (after server.idleTimeoutSeconds)
+    while ((reused = idle.pollFirst()) != null && !reused.reusable()) {
+      reused.close(); // idle too long, or closed by the server while idle
     }
     if (reused != null) {
       try {
@@ -177,6 +178,7 @@ final class FileRegionPoster {
       return answer;
     } finally {
       if (keep) {
+        connection.idleSince = System.nanoTime();
         idle.addFirst(connection);
         if (closed) {
           closeIdle(); // closed meanwhile: no connection kept past it
@@ -228,14 +230,31 @@ final class FileRegionPoster {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(1, duration.toMillis()));
   }
 
+  /**
+   * The longest a connection may sit idle and still be reused: half the shortest idle timeout a
+   * Quarry server can have ({@code server.idleTimeoutSeconds} is at least 1). A connection idle
+   * about as long as the server's timeout can be closed by the server while a request is on its
+   * way: the request then goes whole into a closing socket and no answer comes, which cannot be
+   * told from a server that stored it and died, so it is never sent again ({@code quarry ingest
+   * --follow}, polling every second against a one-second timeout, failed so). A new connection
+   * costs one handshake; a busy sender never waits this long between requests.
+   */
+  static final long MAX_IDLE_NANOS = 500_000_000L;
+
   /** One open connection and the buffered stream its answers are read from. */
   private static final class Connection {
     final SocketChannel channel;
     final InputStream in;
+    long idleSince; // System.nanoTime() when it was last given back (the idle deque publishes it)
 
     Connection(SocketChannel channel, InputStream in) {
       this.channel = channel;
       this.in = in;
+    }
+
+    /** Whether a request may go on this connection: idle briefly and still open. */
+    boolean reusable() {
+      return System.nanoTime() - idleSince < MAX_IDLE_NANOS && idleAndOpen();
     }
 
     /**
