@@ -35,11 +35,26 @@ final class ParallelScan {
    */
   static final int SLICE_BLOCKS = 128;
 
+  /**
+   * The longest an interrupted scan waits for its running slices to stop before it throws anyway.
+   * Once the scan is abandoned a slice stops at its cursor's next advance (a search's page source
+   * advances a page of events at a time); what can hold one longer is work outside the cursor: a
+   * segment's candidate blocks being found ({@link LeafMatches}, which asks its search whether it
+   * stopped every 1,024 candidates), a visitor's close, a plugin's map side. The bound only keeps a
+   * wedged slice from holding the interrupted thread for ever: ten seconds is a third of the grace
+   * a shutting-down server gives its searches before it interrupts them (30 s, {@code
+   * JobManager.close}). What a slice still running after it charges lands on an account its search
+   * has closed (kept there, not in the breaker over all searches), and its bucket's searcher may be
+   * released under it (its read then fails).
+   */
+  static final java.time.Duration STOP_WAIT = java.time.Duration.ofSeconds(10);
+
   private final List<TimeOrderedScan.Source> sources;
   private final org.apache.lucene.search.Query query;
   private final org.apache.lucene.search.Query blockQuery;
   private final long earliest;
   private final long latest;
+  private java.time.Duration stopWait = STOP_WAIT;
 
   ParallelScan(
       List<TimeOrderedScan.Source> sources,
@@ -64,6 +79,12 @@ final class ParallelScan {
     this.blockQuery = blockQuery;
     this.earliest = earliestMicros;
     this.latest = latestMicros;
+  }
+
+  /** Another bound than {@link #STOP_WAIT} on an interrupted scan's wait (a test's). */
+  ParallelScan stopWait(java.time.Duration wait) {
+    this.stopWait = wait;
+    return this;
   }
 
   /**
@@ -130,11 +151,20 @@ final class ParallelScan {
       }
     }
     List<Future<String>> futures = new ArrayList<>();
-    java.util.concurrent.atomic.AtomicBoolean failed =
-        new java.util.concurrent.atomic.AtomicBoolean();
+    RunningSlices running = new RunningSlices();
     for (Slice slice : slices) {
-      // a slice starting after another failed reads nothing (it makes no visitor)
-      futures.add(executor.submit(() -> failed.get() ? null : slice.run(readers.get(), totals)));
+      futures.add(
+          executor.submit(
+              () -> {
+                if (!running.enter()) {
+                  return null; // starting after the scan was abandoned: it makes no visitor
+                }
+                try {
+                  return slice.run(readers.get(), totals, running);
+                } finally {
+                  running.exit();
+                }
+              }));
     }
     List<String> warnings = new ArrayList<>();
     IOException failure = null;
@@ -145,18 +175,16 @@ final class ParallelScan {
           warnings.add(warning);
         }
       } catch (InterruptedException e) {
-        futures.forEach(f -> f.cancel(true));
-        Thread.currentThread().interrupt();
-        throw new IOException("search interrupted", e);
+        throw interrupted(futures, running, e);
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         if (cause instanceof IOException io) {
           failure = failure == null ? io : failure;
         } else {
-          // slices not started yet read nothing; running ones end (through their visitors'
-          // control) before the caller gives back what the scan's visitors hand over
-          failed.set(true);
-          awaitAll(futures);
+          // slices not started yet read nothing; running ones stop at their cursor's next advance
+          // and end before the caller gives back what the scan's visitors hand over
+          running.abandon();
+          awaitAll(futures, running);
           if (cause instanceof RuntimeException runtime) {
             throw runtime;
           }
@@ -180,21 +208,46 @@ final class ParallelScan {
 
   /**
    * Waits for every slice, whatever it ends with (a slice's own failure is not this scan's first):
-   * nothing a visitor hands over arrives after the scan returns or throws. Interrupted, cancels
-   * what is left and returns with the interrupt set.
+   * nothing a visitor hands over arrives after the scan returns or throws. Interrupted, stops the
+   * slices as {@link #interrupted} does and returns with the interrupt set.
    */
-  private static void awaitAll(List<Future<String>> futures) {
+  private void awaitAll(List<Future<String>> futures, RunningSlices running) {
     for (Future<String> future : futures) {
       try {
         future.get();
       } catch (ExecutionException | java.util.concurrent.CancellationException e) {
         // another slice's failure: the first one is thrown
       } catch (InterruptedException e) {
-        futures.forEach(f -> f.cancel(true));
-        Thread.currentThread().interrupt();
+        interrupted(futures, running, e);
         return;
       }
     }
+  }
+
+  /**
+   * The thread waiting for the scan was interrupted (a server shutting down past its grace): no
+   * slice starts from now (those queued are cancelled), the running ones stop at their cursor's
+   * next advance, and the scan waits for them — at most {@link #stopWait} — before it throws, so
+   * that what its caller gives back next (the search's memory, the buckets' searchers) is no longer
+   * in use. Returns the error to throw, the thread's interrupt set again. The running slices are
+   * not interrupted: one reading through a file channel would close it under every other reader
+   * (why {@code JobManager.close} does not interrupt its searches either).
+   */
+  private IOException interrupted(
+      List<Future<String>> futures, RunningSlices running, InterruptedException cause) {
+    running.abandon();
+    futures.forEach(f -> f.cancel(false));
+    int left = running.awaitNone(stopWait.toNanos());
+    Thread.currentThread().interrupt();
+    return new IOException(
+        left == 0
+            ? "search interrupted"
+            : "search interrupted; "
+                + left
+                + " of its slices still running after "
+                + stopWait.toMillis()
+                + " ms",
+        cause);
   }
 
   /** What the slices of a scan add up, from several threads. */
@@ -230,7 +283,7 @@ final class ParallelScan {
       LeafMatches matches) {
 
     /** Returns a warning when the bucket turned out damaged (it is quarantined), else null. */
-    String run(ScanSlice slice, Totals totals) throws IOException {
+    String run(ScanSlice slice, Totals totals, RunningSlices running) throws IOException {
       EventVisitor visitor = slice.visitor();
       SliceCursor cursor = null;
       long[] journalBefore = io.quarry.codecs.journal.JournalReads.read();
@@ -260,7 +313,8 @@ final class ParallelScan {
                 weight.getQuery() instanceof org.apache.lucene.search.MatchAllDocsQuery,
                 range[0],
                 range[1],
-                dictionaries);
+                dictionaries,
+                running);
         slice.pull(cursor);
         return null;
       } catch (CorruptIndexException e) {

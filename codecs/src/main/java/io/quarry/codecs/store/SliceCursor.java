@@ -18,8 +18,10 @@ import org.apache.lucene.search.DocIdSetIterator;
  * <p>When the slice ends by itself (every document read, the visitor's {@code visit} returned
  * false, a shortcut answered {@link EventVisitor.DocShortcut#STOP}) the cursor calls the visitor's
  * {@link EventVisitor#finish} once, before {@link #advance} returns false. A caller that stops
- * advancing earlier (what reads the slice's pages needs no more) leaves it unfinished; the scan
- * closes the visitor in either case.
+ * advancing earlier (what reads the slice's pages needs no more) leaves it unfinished, and so does
+ * a scan abandoned (another slice failed, the scan's thread was interrupted: {@link
+ * RunningSlices}), whose cursors end at their next advance; the scan closes the visitor in every
+ * case.
  */
 public final class SliceCursor implements EventCursor {
   private final EventVisitor visitor;
@@ -33,6 +35,7 @@ public final class SliceCursor implements EventCursor {
   private final boolean keepsEvents;
   private final boolean takesRuns; // a block wholly in range goes to the visitor as runs
   private final SegmentDictionaries dictionaries; // shared by the scan's slices of the segment
+  private final RunningSlices scan; // abandoned: the slice ends at the next advance
 
   // documents
   private TimeOrderedScan.EventLoader loader;
@@ -69,9 +72,11 @@ public final class SliceCursor implements EventCursor {
       boolean everyDocument,
       long earliest,
       long latest,
-      SegmentDictionaries dictionaries)
+      SegmentDictionaries dictionaries,
+      RunningSlices scan)
       throws IOException {
     this.dictionaries = dictionaries;
+    this.scan = scan;
     this.visitor = visitor;
     this.source = source;
     this.reader = leaf.reader();
@@ -131,6 +136,10 @@ public final class SliceCursor implements EventCursor {
   public boolean advance(int maxEvents) throws IOException {
     if (ended) {
       return false;
+    }
+    if (scan.abandoned()) { // the scan failed or was interrupted: its answer is not wanted
+      ended = true;
+      return false; // unfinished: the scan closes the visitor
     }
     boolean more = blocks ? visitBlocks(maxEvents) : visitDocuments(maxEvents);
     if (!more) {

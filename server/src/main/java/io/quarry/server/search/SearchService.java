@@ -26,10 +26,10 @@ import java.util.function.Consumer;
  * Parses, plans and runs searches over the event store: the one entry point of the search runtime,
  * which holds the search pool and the limits of every search — its time limit (at most
  * search.maxTimeSeconds), its memory ({@link SearchMemory}: search.maxMemoryBytes, under the
- * breaker over all searches), the outcome it counts and the summary line it logs. Planning is
- * {@link SearchPlanning}, running a plan {@link SearchExecution}, {@code explain} {@link
- * SearchExplain}, what a search wrote {@link PlanCollected}, and what went wrong becomes an HTTP
- * error in {@link SearchFailures}.
+ * breaker over all searches) and the summary line it logs; how each ended is counted by {@link
+ * SearchOutcomes}. Planning is {@link SearchPlanning}, running a plan {@link SearchExecution},
+ * {@code explain} {@link SearchExplain}, what a search wrote {@link PlanCollected}, and what went
+ * wrong becomes an HTTP error in {@link SearchFailures}.
  */
 public final class SearchService implements AutoCloseable {
   private static final java.util.logging.Logger LOG =
@@ -54,7 +54,7 @@ public final class SearchService implements AutoCloseable {
     return size;
   }
 
-  private final ServerMetrics metrics;
+  private final SearchOutcomes outcomes;
   private final Duration maxTime;
   private final CommandRegistry registry;
   private final SearchMemory memory;
@@ -104,7 +104,7 @@ public final class SearchService implements AutoCloseable {
             metricStore, searchPool, Runtime.getRuntime().availableProcessors());
     this.memory = new SearchMemory(maxMemory, maxTotalMemory);
     this.registry = requireNonNull(registry, "registry is null");
-    this.metrics = requireNonNull(metrics, "metrics is null");
+    this.outcomes = new SearchOutcomes(metrics);
     this.maxTime = requireNonNull(maxTime, "maxTime is null");
     PhysicalPlanner physical = new PhysicalPlanner(store, lookups);
     this.planning =
@@ -179,7 +179,7 @@ public final class SearchService implements AutoCloseable {
    * @throws QueryParseException naming where it is wrong
    */
   public void checkSyntax(String query) {
-    refusedWhilePlanned(() -> planning.checkSyntax(query));
+    outcomes.refusedWhilePlanned(() -> planning.checkSyntax(query));
   }
 
   /**
@@ -231,7 +231,7 @@ public final class SearchService implements AutoCloseable {
       Access access,
       boolean writeNothing,
       boolean readOnly) {
-    return refusedWhilePlanned(
+    return outcomes.refusedWhilePlanned(
         () -> planning.plan(query, earliest, latest, access, writeNothing, readOnly));
   }
 
@@ -247,32 +247,6 @@ public final class SearchService implements AutoCloseable {
       boolean writeNothing,
       boolean readOnly) {
     return planning.plan(query, earliest, latest, access, writeNothing, readOnly);
-  }
-
-  /**
-   * Runs a search's planning ({@code planned}), counting a search refused by it as a failed search
-   * in {@code /metrics}: its outcome, its wall time, the CPU its thread spent and its error code.
-   */
-  private <T> T refusedWhilePlanned(java.util.function.Supplier<T> planned) {
-    long cpuBefore = SearchCpu.threadNanos();
-    long started = System.nanoTime();
-    try {
-      return planned.get();
-    } catch (RuntimeException | Error refused) {
-      FailureCode failure = FailureCode.of(refused);
-      metrics.searchRun("failed", Duration.ofNanos(System.nanoTime() - started));
-      metrics.searchCpu("failed", Duration.ofNanos(SearchCpu.threadNanos() - cpuBefore));
-      metrics.searchFailed("planning", failure.status(), failure.code());
-      throw refused;
-    }
-  }
-
-  private void refusedWhilePlanned(Runnable planned) {
-    refusedWhilePlanned(
-        () -> {
-          planned.run();
-          return null;
-        });
   }
 
   /**
@@ -345,11 +319,7 @@ public final class SearchService implements AutoCloseable {
       Consumer<Page> pages,
       io.quarry.plugin.api.data.MemoryAccount account)
       throws IOException {
-    long started = System.nanoTime();
-    String outcome = "failed";
-    SearchCpu cpu = SearchCpu.start(searchPool);
-    Duration spent = null;
-    Throwable failure = null;
+    SearchOutcomes.Running outcome = outcomes.start(control, searchPool);
     try {
       control.limit(timeLimit.compareTo(maxTime) < 0 ? timeLimit : maxTime);
       SearchStats stats;
@@ -359,43 +329,25 @@ public final class SearchService implements AutoCloseable {
       try {
         stats =
             execution
-                .execute(plan, control, pages, account, appended, cpu)
+                .execute(plan, control, pages, account, appended, outcome.cpu())
                 .plusMetricScan(appended.get())
                 .withEventsCollected(PlanCollected.events(plan));
       } catch (RuntimeException e) {
-        if (control.cancelled()) {
-          outcome = "cancelled"; // e.g. its client went away: writing the answer failed
-        }
-        control.failed(); // batch-mode slices still running stop at their next check
+        outcome.failing();
         throw SearchFailures.of(query, e);
       }
-      spent = cpu.stop().plus(control.planningCpu());
-      stats = stats.withCpu(spent).plusElapsed(control.planningElapsed());
+      stats = outcome.measured(stats);
       if (!control.summaryLoggedLaterAsked()) {
         logSummary(query, stats);
       }
-      outcome = control.cancelled() ? "cancelled" : "completed";
-      if (control.stoppedByTimeLimit()) {
-        metrics.searchTimeLimited();
-      }
+      outcome.completed();
       return stats;
     } catch (IOException | RuntimeException | Error e) {
-      failure = e;
+      outcome.failedWith(e);
       throw e;
     } finally {
       account.close(); // whatever the search's operators still hold leaves the breaker
-      if (spent == null) {
-        outcome = control.cancelled() ? "cancelled" : outcome;
-        control.failed(); // (again) so that the slices still running stop before it is measured
-        spent = cpu.stop().plus(control.planningCpu());
-      }
-      metrics.searchRun(
-          outcome, Duration.ofNanos(System.nanoTime() - started).plus(control.planningElapsed()));
-      metrics.searchCpu(outcome, spent);
-      if (outcome.equals("failed")) {
-        FailureCode code = failure == null ? FailureCode.INTERNAL : FailureCode.of(failure);
-        metrics.searchFailed("running", code.status(), code.code());
-      }
+      outcome.record();
     }
   }
 

@@ -1,9 +1,11 @@
 package io.quarry.server.search;
 
+import static io.quarry.server.PrometheusText.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.PrometheusText;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.io.InputStream;
@@ -13,8 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,7 +57,7 @@ class CancelledSearchCountTest {
 
   @Test
   void aJobCancelledAsItRunsIsCancelledNotFailed() throws Exception {
-    String before = scrape();
+    PrometheusText before = scrape();
     String id =
         JSON.readTree(
                 send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
@@ -83,7 +83,7 @@ class CancelledSearchCountTest {
 
   @Test
   void aStreamWhoseClientHangsUpIsCancelledNotFailed() throws Exception {
-    String before = scrape();
+    PrometheusText before = scrape();
     try (HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<InputStream> stream =
           http.send(
@@ -104,18 +104,18 @@ class CancelledSearchCountTest {
     assertCancelledNotFailed(before);
   }
 
-  private static void assertCancelledNotFailed(String before) throws Exception {
-    String cancelled = "quarry_searches_seconds_count\\{outcome=\"cancelled\"\\}";
-    String failed = "quarry_searches_seconds_count\\{outcome=\"failed\"\\}";
-    String after = scrape();
+  private static void assertCancelledNotFailed(PrometheusText before) throws Exception {
+    String cancelled = outcome("quarry_searches_seconds_count", "cancelled");
+    String failed = outcome("quarry_searches_seconds_count", "failed");
+    PrometheusText after = scrape();
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (value(after, cancelled) == value(before, cancelled) && System.nanoTime() < deadline) {
+    while (after.value(cancelled) == before.value(cancelled) && System.nanoTime() < deadline) {
       Thread.sleep(50); // the search's slices stop
       after = scrape();
     }
-    assertThat(value(after, cancelled) - value(before, cancelled)).as(after).isEqualTo(1);
-    assertThat(value(after, failed) - value(before, failed)).as(after).isEqualTo(0);
-    assertThat(failures(after) - failures(before)).as(after).isEqualTo(0);
+    assertThat(after.value(cancelled) - before.value(cancelled)).as(after.toString()).isEqualTo(1);
+    assertThat(after.value(failed) - before.value(failed)).as(after.toString()).isEqualTo(0);
+    assertThat(after.failures() - before.failures()).as(after.toString()).isEqualTo(0);
   }
 
   private static JsonNode awaitState(String id, String state) throws Exception {
@@ -148,23 +148,8 @@ class CancelledSearchCountTest {
     return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs/" + id));
   }
 
-  private static double failures(String body) {
-    double sum = 0;
-    Matcher line =
-        Pattern.compile("(?m)^quarry_search_failures_total\\{[^}]*\\} (\\S+)$").matcher(body);
-    while (line.find()) {
-      sum += Double.parseDouble(line.group(1));
-    }
-    return sum;
-  }
-
-  private static double value(String body, String pattern) {
-    Matcher line = Pattern.compile("(?m)^" + pattern + " (\\S+)$").matcher(body);
-    return line.find() ? Double.parseDouble(line.group(1)) : 0;
-  }
-
-  private static String scrape() throws Exception {
-    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  private static PrometheusText scrape() throws Exception {
+    return PrometheusText.scrape(server, PASSWORD);
   }
 
   private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {

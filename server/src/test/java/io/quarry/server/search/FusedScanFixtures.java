@@ -3,13 +3,18 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.plugin.api.data.MemoryAccount;
+import io.quarry.plugin.api.data.Page;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
@@ -17,7 +22,8 @@ import java.util.function.IntPredicate;
  * What the tests of the scans that answer events themselves ({@link RexCounting}, {@link
  * KeyValueStates}) share: loading the same lines into both layouts of {@link
  * TestServers#startLayouts} (the event layout {@code ev} and blocks {@code bl}), the stage that
- * keeps a search on the page path, and the job's counter of the events a scan answered.
+ * keeps a search on the page path, what {@code explain} says the scan aggregates, a search run on
+ * an account of the test's own, and the job's counter of the events a scan answered.
  */
 final class FusedScanFixtures {
   /** Both layouts' indexes, as {@link TestServers#startLayouts} makes them. */
@@ -52,6 +58,55 @@ final class FusedScanFixtures {
     }
     loadLayouts(server, lines.toString());
     return server;
+  }
+
+  /**
+   * A server of both layouts ({@link TestServers#startLayouts}, no sourcetype of its own) loaded
+   * with lines {@code 0 … count - 1} ({@code line}: a line's text without its end) into each.
+   */
+  static QuarryServer startLoaded(
+      Path dataDirectory, String password, int count, IntFunction<String> line) throws Exception {
+    QuarryServer server =
+        TestServers.startLayouts(dataDirectory, password, TestServers.TOKEN, Map.of());
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      lines.append(line.apply(i)).append('\n');
+    }
+    loadLayouts(server, lines.toString());
+    return server;
+  }
+
+  /** Asserts that {@code explain} names the scan as aggregating each search by {@code field}. */
+  static void assertAggregatedByKeyValue(QuarryServer server, List<String> searches, String field)
+      throws Exception {
+    for (String search : searches) {
+      assertThat(server.search().explain(server.search().plan(search, null, null)))
+          .as(search)
+          .containsEntry("aggregated_by_key_value", field);
+    }
+  }
+
+  /**
+   * Runs {@code search} on {@code server}'s search service, steered by {@code control}, its pages
+   * to {@code pages} and its operators' memory on {@code account} (a test's own: no breaker, what
+   * the search left held stays visible), within a minute.
+   */
+  static SearchStats run(
+      QuarryServer server,
+      String search,
+      SearchControl control,
+      Consumer<Page> pages,
+      MemoryAccount account)
+      throws Exception {
+    return server
+        .search()
+        .run(
+            search,
+            server.search().plan(search, null, null),
+            Duration.ofMinutes(1),
+            control,
+            pages,
+            account);
   }
 
   /** Posts {@code lines} as sourcetype {@code app} into {@code index}; answered 200. */

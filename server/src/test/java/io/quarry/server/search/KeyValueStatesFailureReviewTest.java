@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,28 +41,24 @@ class KeyValueStatesFailureReviewTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(dataDirectory, PASSWORD, TestServers.TOKEN, Map.of());
-    StringBuilder lines = new StringBuilder();
     String pad = "p".repeat(300);
-    for (int r = 0; r < 2; r++) { // each key twice: the tables' judgement keeps them
-      for (int i = 0; i < KEYS; i++) {
-        lines
-            .append(String.format("2026-01-07T10:%02d:%02dZ from k=k", i / 60 % 60, i % 60))
-            .append(i)
-            .append(pad)
-            .append(" took=3\n");
-      }
-    }
-    FusedScanFixtures.loadLayouts(server, lines.toString());
+    server = // each key twice: the tables' judgement keeps them
+        FusedScanFixtures.startLoaded(
+            dataDirectory,
+            PASSWORD,
+            2 * KEYS,
+            n -> {
+              int i = n % KEYS;
+              return String.format("2026-01-07T10:%02d:%02dZ from k=k", i / 60 % 60, i % 60)
+                  + i
+                  + pad
+                  + " took=3";
+            });
   }
 
   @Test
   void theseSearchesAreAggregatedByTheScan() throws Exception {
-    for (String search : SEARCHES) {
-      assertThat(server.search().explain(server.search().plan(search, null, null)))
-          .as(search)
-          .containsEntry("aggregated_by_key_value", "k");
-    }
+    FusedScanFixtures.assertAggregatedByKeyValue(server, SEARCHES, "k");
   }
 
   @Test
@@ -73,17 +66,7 @@ class KeyValueStatesFailureReviewTest {
     for (String search : SEARCHES) {
       SearchControl control = new SearchControl();
       MemoryAccount account = new MemoryAccount("test", LIMIT);
-      assertThatThrownBy(
-              () ->
-                  server
-                      .search()
-                      .run(
-                          search,
-                          server.search().plan(search, null, null),
-                          Duration.ofMinutes(1),
-                          control,
-                          page -> {},
-                          account))
+      assertThatThrownBy(() -> FusedScanFixtures.run(server, search, control, page -> {}, account))
           .as(search)
           .isInstanceOf(RuntimeException.class)
           .hasMessageContaining("stats needs")

@@ -7,12 +7,9 @@ import io.quarry.plugin.api.data.LongBlock;
 import io.quarry.plugin.api.data.MemoryAccount;
 import io.quarry.plugin.api.data.Page;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,25 +51,21 @@ class KeyValueStatesStopTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(dataDirectory, PASSWORD, TestServers.TOKEN, Map.of());
-    StringBuilder lines = new StringBuilder();
-    for (int i = 0; i < EVENTS; i++) {
-      lines
-          .append(String.format("2026-01-01 %02d:%02d:%02d ", i / 3600, i / 60 % 60, i % 60))
-          .append(i % 7 == 3 ? "GET /café?JSESSIONID=S" : "GET /cart?JSESSIONID=S")
-          .append(i % KEYS)
-          .append(" status=200\n");
-    }
-    FusedScanFixtures.loadLayouts(server, lines.toString());
+    server =
+        FusedScanFixtures.startLoaded(
+            dataDirectory,
+            PASSWORD,
+            EVENTS,
+            i ->
+                String.format("2026-01-01 %02d:%02d:%02d ", i / 3600, i / 60 % 60, i % 60)
+                    + (i % 7 == 3 ? "GET /café?JSESSIONID=S" : "GET /cart?JSESSIONID=S")
+                    + (i % KEYS)
+                    + " status=200");
   }
 
   @Test
   void theScanAggregatesTheseSearchesItself() throws Exception {
-    for (String search : SEARCHES) {
-      assertThat(server.search().explain(server.search().plan(search, null, null)))
-          .as(search)
-          .containsEntry("aggregated_by_key_value", "JSESSIONID");
-    }
+    FusedScanFixtures.assertAggregatedByKeyValue(server, SEARCHES, "JSESSIONID");
   }
 
   @Test
@@ -156,15 +149,7 @@ class KeyValueStatesStopTest {
   private static SearchStats run(
       String search, SearchControl control, List<Page> pages, MemoryAccount account)
       throws Exception {
-    return server
-        .search()
-        .run(
-            search,
-            server.search().plan(search, null, null),
-            Duration.ofMinutes(1),
-            control,
-            pages::add,
-            account);
+    return FusedScanFixtures.run(server, search, control, pages::add, account);
   }
 
   /** The answer's counts summed: the events its groups hold. */

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,32 +40,30 @@ class KeyValueStatesVariantsReviewTest {
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(dataDirectory, PASSWORD, TestServers.TOKEN, Map.of());
-    StringBuilder lines = new StringBuilder();
-    for (int i = 0; i < LINES; i++) {
-      int second = (i * 7919) % 36_000; // out of time order, over ten hours
-      lines.append(
-          String.format(
-              "2026-01-02 %02d:%02d:%02d ", second / 3600, second / 60 % 60, second % 60));
-      switch (i % 11) {
-        case 3 -> lines.append("no key here took=").append(i);
-        case 5 -> lines.append("k=two").append(i % 5).append(" k=values");
-        case 7 -> lines.append("caf\u00e9 k=v").append(i % 41);
-        default -> lines.append("GET /x?k=v").append(i % 41).append("&y=1");
-      }
-      lines.append('\n');
-    }
-    FusedScanFixtures.loadLayouts(server, lines.toString());
+    server =
+        FusedScanFixtures.startLoaded(
+            dataDirectory,
+            PASSWORD,
+            LINES,
+            i -> {
+              int second = (i * 7919) % 36_000; // out of time order, over ten hours
+              String time =
+                  String.format(
+                      "2026-01-02 %02d:%02d:%02d ", second / 3600, second / 60 % 60, second % 60);
+              return time
+                  + switch (i % 11) {
+                    case 3 -> "no key here took=" + i;
+                    case 5 -> "k=two" + (i % 5) + " k=values";
+                    case 7 -> "caf\u00e9 k=v" + (i % 41);
+                    default -> "GET /x?k=v" + (i % 41) + "&y=1";
+                  };
+            });
   }
 
   @Test
   void everyVariantIsAggregatedByTheScanInBlocks() throws Exception {
-    for (String stats : FUSED) {
-      String search = "index=bl" + stats;
-      assertThat(server.search().explain(server.search().plan(search, null, null)))
-          .as(search)
-          .containsEntry("aggregated_by_key_value", "k");
-    }
+    FusedScanFixtures.assertAggregatedByKeyValue(
+        server, FUSED.stream().map(stats -> "index=bl" + stats).toList(), "k");
   }
 
   @Test

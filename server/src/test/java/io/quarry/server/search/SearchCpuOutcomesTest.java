@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.PrometheusText;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,18 +107,6 @@ class SearchCpuOutcomesTest {
 
   /** The value of {@code name} with label {@code outcome} on {@code /metrics}; 0 when absent. */
   private static double metric(String name, String outcome) throws Exception {
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      String body =
-          http.send(
-                  HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))
-                      .header("Authorization", TestServers.basic(PASSWORD))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
-      Matcher line =
-          Pattern.compile("(?m)^" + name + "\\{[^}]*outcome=\"" + outcome + "\"[^}]*\\} (\\S+)$")
-              .matcher(body);
-      return line.find() ? Double.parseDouble(line.group(1)) : 0;
-    }
+    return PrometheusText.scrape(server, PASSWORD).value(PrometheusText.outcome(name, outcome));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarry.server.PrometheusText;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -13,8 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -147,10 +146,9 @@ class SearchCpuTest {
     assertThat(cpuMs).as(inspect.toString()).isPositive().isLessThan((wallMs + 1.0) * THREADS);
   }
 
+  /** The metric {@code name} summed over its series (outcomes). */
   private static double metric(String name) throws Exception {
-    String body = send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics"))).body();
-    Matcher line = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*\\})? (\\S+)$").matcher(body);
-    return line.find() ? Double.parseDouble(line.group(1)) : 0;
+    return PrometheusText.scrape(server, PASSWORD).sum(name);
   }
 
   private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {

@@ -1,7 +1,10 @@
 package io.quarry.server.search;
 
+import static io.quarry.server.PrometheusText.failures;
+import static io.quarry.server.PrometheusText.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.server.PrometheusText;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -11,8 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,45 +120,20 @@ class SearchFailureMetricsTest {
   void theFailuresSumToTheFailedSearches() throws Exception {
     export("search index=main | eval x=", null);
     export("| makeresults count=200000 | eval id=random() | stats count by id", null);
-    String body = scrape();
-    double failures = 0;
-    Matcher line =
-        Pattern.compile("(?m)^quarry_search_failures_total\\{[^}]*\\} (\\S+)$").matcher(body);
-    while (line.find()) {
-      failures += Double.parseDouble(line.group(1));
-    }
-    assertThat(failures).isGreaterThanOrEqualTo(2);
-    assertThat(failures)
-        .as(body)
-        .isEqualTo(value(body, outcome("quarry_searches_seconds_count", "failed")));
-  }
-
-  private static String failures(String stage, String status, String code) {
-    return "quarry_search_failures_total\\{code=\""
-        + code
-        + "\",stage=\""
-        + stage
-        + "\",status=\""
-        + status
-        + "\"\\}";
-  }
-
-  private static String outcome(String name, String outcome) {
-    return name + "\\{outcome=\"" + outcome + "\"\\}";
+    PrometheusText metrics = scrape();
+    assertThat(metrics.failures()).isGreaterThanOrEqualTo(2);
+    assertThat(metrics.failures())
+        .as(metrics.toString())
+        .isEqualTo(metrics.value(outcome("quarry_searches_seconds_count", "failed")));
   }
 
   /** The value of the series {@code pattern} (a regex of the name and labels); 0 when absent. */
   private static double metric(String pattern) throws Exception {
-    return value(scrape(), pattern);
+    return scrape().value(pattern);
   }
 
-  private static double value(String body, String pattern) {
-    Matcher line = Pattern.compile("(?m)^" + pattern + " (\\S+)$").matcher(body);
-    return line.find() ? Double.parseDouble(line.group(1)) : 0;
-  }
-
-  private static String scrape() throws Exception {
-    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  private static PrometheusText scrape() throws Exception {
+    return PrometheusText.scrape(server, PASSWORD);
   }
 
   private static HttpResponse<String> export(String query, String maxTime) throws Exception {

@@ -1,7 +1,10 @@
 package io.quarry.server.search;
 
+import static io.quarry.server.PrometheusText.failures;
+import static io.quarry.server.PrometheusText.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.server.PrometheusText;
 import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.net.URI;
@@ -11,8 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class SubsearchFailureCountTest {
 
   @Test
   void anExportWhoseSubsearchFailsAsItRunsIsTwoFailedSearches() throws Exception {
-    String before = scrape();
+    PrometheusText before = scrape();
     HttpResponse<String> refused = export(FAILING_SUBSEARCH);
     assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 599);
     assertThat(refused.body()).contains("SUBSEARCH");
@@ -60,7 +61,7 @@ class SubsearchFailureCountTest {
 
   @Test
   void aJobWhoseSubsearchFailsAsItRunsIsTwoFailedSearches() throws Exception {
-    String before = scrape();
+    PrometheusText before = scrape();
     HttpResponse<String> refused =
         send(
             HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
@@ -72,47 +73,22 @@ class SubsearchFailureCountTest {
     assertTwoMoreFailures(before, scrape());
   }
 
-  private static void assertTwoMoreFailures(String before, String after) {
-    String running = series("running", "422", "MEMORY_LIMIT");
-    String planning = series("planning", "422", "SUBSEARCH_FAILED");
-    assertThat(value(after, running) - value(before, running)).as(after).isEqualTo(1);
-    assertThat(value(after, planning) - value(before, planning)).as(after).isEqualTo(1);
-    assertThat(failures(after) - failures(before))
+  private static void assertTwoMoreFailures(PrometheusText before, PrometheusText after) {
+    String running = failures("running", "422", "MEMORY_LIMIT");
+    String planning = failures("planning", "422", "SUBSEARCH_FAILED");
+    assertThat(after.value(running) - before.value(running)).as(after.toString()).isEqualTo(1);
+    assertThat(after.value(planning) - before.value(planning)).as(after.toString()).isEqualTo(1);
+    assertThat(after.failures() - before.failures())
         .as("quarry_search_failures_total, all series:\n" + after)
         .isEqualTo(2);
-    String failed = "quarry_searches_seconds_count\\{outcome=\"failed\"\\}";
-    assertThat(value(after, failed) - value(before, failed))
+    String failed = outcome("quarry_searches_seconds_count", "failed");
+    assertThat(after.value(failed) - before.value(failed))
         .as("quarry_searches_seconds_count{outcome=failed}")
         .isEqualTo(2);
   }
 
-  private static String series(String stage, String status, String code) {
-    return "quarry_search_failures_total\\{code=\""
-        + code
-        + "\",stage=\""
-        + stage
-        + "\",status=\""
-        + status
-        + "\"\\}";
-  }
-
-  private static double failures(String body) {
-    double sum = 0;
-    Matcher line =
-        Pattern.compile("(?m)^quarry_search_failures_total\\{[^}]*\\} (\\S+)$").matcher(body);
-    while (line.find()) {
-      sum += Double.parseDouble(line.group(1));
-    }
-    return sum;
-  }
-
-  private static double value(String body, String pattern) {
-    Matcher line = Pattern.compile("(?m)^" + pattern + " (\\S+)$").matcher(body);
-    return line.find() ? Double.parseDouble(line.group(1)) : 0;
-  }
-
-  private static String scrape() throws Exception {
-    return send(HttpRequest.newBuilder(URI.create(server.url() + "/metrics")).GET()).body();
+  private static PrometheusText scrape() throws Exception {
+    return PrometheusText.scrape(server, PASSWORD);
   }
 
   private static HttpResponse<String> export(String query) throws Exception {

@@ -6,15 +6,13 @@ import java.util.Arrays;
  * What a {@link BytesBlock.OrdinalBuilder} builds: the ordinals of a dictionary block into its
  * dictionary, one per value slot ({@code -1} for a null's slot), with the nulls and the positions
  * of several values. The public builder type stays nested in {@link BytesBlock} (SPI 1.5) and
- * delegates here; the factory's accounting is the builder's.
+ * delegates here; the factory's accounting is the builder's. The slots, nulls and positions are
+ * counted by {@link BytesSlots}.
  */
-final class OrdinalSlots {
-  private final NullMask nulls = new NullMask();
-  private final Positions positions = new Positions();
+final class OrdinalSlots extends BytesSlots {
   private final BytesBlock dictionary;
   private final int entries;
   private int[] ordinals;
-  private int size; // value slots
 
   OrdinalSlots(BytesBlock dictionary, int expectedSize) {
     BytesBlock.checkDictionary(dictionary);
@@ -31,40 +29,22 @@ final class OrdinalSlots {
     slot(ordinal);
   }
 
-  void appendNull() {
-    positions.checkNullAllowed();
-    nulls.set(positions.positionCount());
+  @Override
+  void nullSlot() {
     slot(-1);
   }
 
   private void slot(int ordinal) {
-    if (size == ordinals.length) {
+    if (size() == ordinals.length) {
       ordinals = Arrays.copyOf(ordinals, ordinals.length * 2);
     }
-    if (!positions.entryOpen()) {
-      positions.single(size);
-    }
-    ordinals[size++] = ordinal;
+    ordinals[nextSlot()] = ordinal;
   }
 
-  void beginPositionEntry() {
-    positions.begin(size);
-  }
-
-  void endPositionEntry() {
-    if (positions.end(size) == 0) {
-      appendNull();
-    }
-  }
-
-  BytesBlock build() {
-    int[] firstValueIndexes = positions.build(size);
+  @Override
+  BytesBlock build(long[] nulls, int[] firstValueIndexes, int positionCount) {
+    int size = size();
     return new BytesBlock(
-        dictionary,
-        Arrays.copyOf(ordinals, size),
-        size,
-        nulls.build(),
-        firstValueIndexes,
-        positions.positionCount());
+        dictionary, Arrays.copyOf(ordinals, size), size, nulls, firstValueIndexes, positionCount);
   }
 }

@@ -9,16 +9,13 @@ import java.util.Arrays;
  * those which were doubles ({@link BytesBlock#isDouble}). The public builder type stays nested in
  * {@link BytesBlock} (its methods are the SPI) and delegates here, as {@link
  * BytesBlock.OrdinalBuilder} does to {@link OrdinalSlots}; the factory's accounting is the
- * builder's.
+ * builder's. The slots, nulls and positions are counted by {@link BytesSlots}.
  */
-final class PlainSlots {
-  private final NullMask nulls = new NullMask();
+final class PlainSlots extends BytesSlots {
   private final NullMask numbers = new NullMask(); // the value slots that are numbers' texts
   private final NullMask doubles = new NullMask(); // of those, the slots written from doubles
-  private final Positions positions = new Positions();
   private byte[] bytes;
   private int[] offsets;
-  private int size; // value slots
 
   PlainSlots(int expectedSize) {
     int positions = Math.max(expectedSize, 8);
@@ -28,6 +25,7 @@ final class PlainSlots {
 
   /** Appends {@code utf8[offset, offset + length)} (copied) as the next value slot. */
   void append(byte[] utf8, int offset, int length) {
+    int size = size();
     int start = offsets[size];
     if (start + length > bytes.length) {
       bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, start + length));
@@ -36,46 +34,33 @@ final class PlainSlots {
     if (size + 1 == offsets.length) {
       offsets = Arrays.copyOf(offsets, offsets.length * 2);
     }
-    if (!positions.entryOpen()) {
-      positions.single(size);
-    }
-    offsets[++size] = start + length;
+    offsets[nextSlot() + 1] = start + length;
   }
 
   /** Tags the next value slot as a number written as its text. */
   void nextIsNumber() {
-    numbers.set(size);
+    numbers.set(size());
   }
 
   /** Tags the next value slot as a double written as its text (also tag it a number). */
   void nextIsDouble() {
-    doubles.set(size);
+    doubles.set(size());
   }
 
-  void appendNull() {
-    positions.checkNullAllowed();
-    nulls.set(positions.positionCount());
+  @Override
+  void nullSlot() {
     append(new byte[0], 0, 0);
   }
 
-  void beginPositionEntry() {
-    positions.begin(size);
-  }
-
-  void endPositionEntry() {
-    if (positions.end(size) == 0) {
-      appendNull();
-    }
-  }
-
-  BytesBlock build() {
-    int[] firstValueIndexes = positions.build(size);
+  @Override
+  BytesBlock build(long[] nulls, int[] firstValueIndexes, int positionCount) {
+    int size = size();
     return new BytesBlock(
         Arrays.copyOf(bytes, offsets[size]),
         Arrays.copyOf(offsets, size + 1),
-        nulls.build(),
+        nulls,
         firstValueIndexes,
-        positions.positionCount(),
+        positionCount,
         numbers.build(),
         doubles.build());
   }
