@@ -9,13 +9,18 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bare HTTP/1.1 peer on 127.0.0.1 for the client's tests: a server socket with no HTTP library in
  * between, so a test scripts each answer byte by byte, chooses when it is sent and sees when the
- * client ends its connection.
+ * client ends its connection. It serves one connection's first request ({@link #serveOne}), or
+ * every request on every connection kept alive ({@link #keepAlive}), counting the connections and
+ * keeping each request's body.
  */
 final class BarePeer implements AutoCloseable {
   /** A 200 answer with an empty JSON object, the connection kept. */
@@ -32,7 +37,38 @@ final class BarePeer implements AutoCloseable {
     String answer(Socket socket, InputStream in) throws IOException, InterruptedException;
   }
 
+  /** What a peer kept alive writes for a request, and whether the connection ends after it. */
+  record Reply(String bytes, boolean thenClose) {
+    /** A 200 answer with {@code json} as its body, the connection kept. */
+    static Reply ok(String json) {
+      return new Reply(
+          "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+              + json.getBytes(StandardCharsets.ISO_8859_1).length
+              + "\r\n\r\n"
+              + json,
+          false);
+    }
+
+    /** No answer at all: the connection closes once the request is read. */
+    static Reply closeUnanswered() {
+      return new Reply("", true);
+    }
+  }
+
+  /** How a peer kept alive answers each request. */
+  interface KeptAnswer {
+    /**
+     * The reply to the {@code request}th request over every connection (from 1), whose body, read
+     * whole, is {@code body}.
+     */
+    Reply reply(int request, String body);
+  }
+
   private final ServerSocket listener;
+  private final List<String> bodies = new CopyOnWriteArrayList<>();
+  private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger requests = new AtomicInteger();
+  private volatile Thread acceptor;
 
   BarePeer() throws IOException {
     listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -55,13 +91,71 @@ final class BarePeer implements AutoCloseable {
             () -> {
               try (Socket socket = listener.accept()) {
                 InputStream in = new BufferedInputStream(socket.getInputStream());
-                in.readNBytes(contentLength(in));
+                int length = contentLength(in);
+                if (length < 0) {
+                  throw new IOException("the connection ended before a request");
+                }
+                in.readNBytes(length);
                 seen.complete(answer.answer(socket, in));
               } catch (IOException | InterruptedException e) {
                 seen.complete("failed: " + e);
               }
             });
     return seen;
+  }
+
+  /**
+   * Serves every connection on virtual threads until closed, every request on a connection in turn
+   * until the client ends it (HTTP/1.1 keep-alive): each body kept ({@link #bodies}), each reply
+   * {@code answers}'.
+   */
+  void keepAlive(KeptAnswer answers) {
+    acceptor =
+        Thread.ofVirtual()
+            .start(
+                () -> {
+                  while (!listener.isClosed()) {
+                    try {
+                      Socket socket = listener.accept();
+                      connections.incrementAndGet();
+                      Thread.ofVirtual().start(() -> serveKept(socket, answers));
+                    } catch (IOException closed) {
+                      return;
+                    }
+                  }
+                });
+  }
+
+  private void serveKept(Socket socket, KeptAnswer answers) {
+    try (socket) {
+      InputStream in = new BufferedInputStream(socket.getInputStream());
+      while (true) {
+        int length = contentLength(in);
+        if (length < 0) {
+          return; // the client ended the connection between requests
+        }
+        String body = new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
+        bodies.add(body);
+        Reply reply = answers.reply(requests.incrementAndGet(), body);
+        write(socket, reply.bytes());
+        socket.getOutputStream().flush();
+        if (reply.thenClose()) {
+          return;
+        }
+      }
+    } catch (IOException e) {
+      // the client went away
+    }
+  }
+
+  /** The bodies of the requests a peer kept alive read, in the order it read them. */
+  List<String> bodies() {
+    return bodies;
+  }
+
+  /** The connections a peer kept alive accepted. */
+  int connections() {
+    return connections.get();
   }
 
   /** Writes {@code text}'s ISO-8859-1 bytes (an answer's head) to {@code socket}. */
@@ -78,11 +172,17 @@ final class BarePeer implements AutoCloseable {
     return next < 0 ? "the end" : "a byte: " + next;
   }
 
-  /** Reads a request's head; its Content-Length (0 without one). */
+  /**
+   * Reads a request's head; its Content-Length (0 without one), or -1 when the connection ended
+   * before the request's first byte.
+   */
   private static int contentLength(InputStream in) throws IOException {
     ByteArrayOutputStream head = new ByteArrayOutputStream();
     while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
       int b = in.read();
+      if (b < 0 && head.size() == 0) {
+        return -1;
+      }
       if (b < 0) {
         throw new IOException("the request ended in its head");
       }
@@ -99,5 +199,13 @@ final class BarePeer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     listener.close();
+    Thread accepting = acceptor;
+    if (accepting != null) {
+      try {
+        accepting.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

@@ -2,23 +2,9 @@ package io.quarry.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URI;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
  * FileRegionPoster#MAX_IDLE_NANOS}: one idle about as long as the server's idle timeout may be
  * closed by the server while the next request is on its way, and that request, gone whole, is never
  * sent again ({@code quarry ingest --follow} polling every second against a server closing idle
- * connections after one failed so in CI). A bare HTTP/1.1 peer on 127.0.0.1 counts the connections
- * the requests came on.
+ * connections after one failed so in CI). A bare HTTP/1.1 peer kept alive ({@link
+ * BarePeer#keepAlive}) counts the connections the requests came on.
  */
 class FileRegionPosterIdleTest {
   @TempDir Path directory;
@@ -49,29 +35,11 @@ class FileRegionPosterIdleTest {
 
   /** Sends two bodies {@code pauseMillis} apart; returns the connections the peer accepted. */
   private int connectionsForTwoRequests(long pauseMillis) throws Exception {
-    List<String> bodies = new CopyOnWriteArrayList<>();
-    AtomicInteger connections = new AtomicInteger();
-    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread peer =
-          Thread.ofVirtual()
-              .start(
-                  () -> {
-                    while (!listener.isClosed()) {
-                      try {
-                        Socket socket = listener.accept();
-                        connections.incrementAndGet();
-                        Thread.ofVirtual().start(() -> serve(socket, bodies));
-                      } catch (IOException closed) {
-                        return;
-                      }
-                    }
-                  });
+    try (BarePeer peer = new BarePeer()) {
+      peer.keepAlive((request, body) -> BarePeer.Reply.ok("{\"text\":\"Success\",\"code\":0}"));
       Path file = directory.resolve("two.log");
       Files.writeString(file, "first line\nsecond line\n");
-      QuarryClient client =
-          QuarryClient.builder(URI.create("http://127.0.0.1:" + listener.getLocalPort()))
-              .hecToken("tok")
-              .build();
+      QuarryClient client = QuarryClient.builder(peer.uri()).hecToken("tok").build();
       try (FileChannel channel = FileChannel.open(file)) {
         client.sendRaw(channel, 0, 11, "st", "main", null, "s");
         Thread.sleep(pauseMillis);
@@ -79,49 +47,8 @@ class FileRegionPosterIdleTest {
       } finally {
         client.close();
       }
-      listener.close();
-      peer.join(5_000);
+      assertThat(peer.bodies()).containsExactly("first line\n", "second line\n");
+      return peer.connections();
     }
-    assertThat(bodies).containsExactly("first line\n", "second line\n");
-    return connections.get();
-  }
-
-  /** Answers every request on one connection until the client closes it. */
-  private static void serve(Socket socket, List<String> bodies) {
-    try (socket) {
-      InputStream in = new BufferedInputStream(socket.getInputStream());
-      OutputStream out = socket.getOutputStream();
-      while (true) {
-        int length = -1;
-        String line;
-        boolean any = false;
-        while (!(line = line(in)).isEmpty()) {
-          any = true;
-          if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-            length = Integer.parseInt(line.substring(15).strip());
-          }
-        }
-        if (!any) {
-          return;
-        }
-        bodies.add(new String(in.readNBytes(length), StandardCharsets.ISO_8859_1));
-        String ok = "{\"text\":\"Success\",\"code\":0}";
-        out.write(
-            ("HTTP/1.1 200 OK\r\nContent-Length: " + ok.length() + "\r\n\r\n" + ok).getBytes());
-        out.flush();
-      }
-    } catch (IOException e) {
-      // the client went away
-    }
-  }
-
-  private static String line(InputStream in) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {
-      if (b != '\r') {
-        line.write(b);
-      }
-    }
-    return line.toString(StandardCharsets.ISO_8859_1);
   }
 }

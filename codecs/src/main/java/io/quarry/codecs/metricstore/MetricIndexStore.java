@@ -77,6 +77,11 @@ public final class MetricIndexStore implements Closeable {
     return name;
   }
 
+  /** The index's settings: its buckets' size and age, merges, retention ({@code maxAge}). */
+  public MetricIndexOptions options() {
+    return options;
+  }
+
   /** The buckets found damaged (on open or by a search) and moved to quarantine, as messages. */
   public List<String> damage() {
     return quarantine.messages();

@@ -406,9 +406,20 @@ final class Bucket implements Closeable {
     IOUtils.close(search::closeHot, writer, search::closeReader, directory);
   }
 
-  /** Opens the Lucene directory of a bucket path. */
+  /**
+   * An index's disk: opens the Lucene directory of a bucket path, and forces the index's
+   * write-ahead log files (tests fail or slow either through it).
+   */
   @FunctionalInterface
   interface DirectoryFactory {
     Directory open(Path path) throws IOException;
+
+    /**
+     * Forces a write-ahead log file to stable storage ({@link
+     * io.quarry.codecs.wal.WriteAheadLog#FORCE}).
+     */
+    default void forceLog(java.nio.channels.FileChannel log) throws IOException {
+      io.quarry.codecs.wal.WriteAheadLog.FORCE.force(log);
+    }
   }
 }

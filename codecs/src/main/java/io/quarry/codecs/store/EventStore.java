@@ -80,10 +80,22 @@ public final class EventStore implements Closeable {
     return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open, committerThreads);
   }
 
-  /** Opens the Lucene directory of a bucket's path (each bucket has its own directory). */
+  /**
+   * An index's disk: opens the Lucene directory of a bucket's path (each bucket has its own
+   * directory) and forces the index's write-ahead log files — the server's tests fail or slow one
+   * index's disk through it.
+   */
   @FunctionalInterface
   public interface BucketDirectories {
     org.apache.lucene.store.Directory open(Path bucket) throws IOException;
+
+    /**
+     * Forces a write-ahead log file of the index to stable storage: {@code force(false)}, unless a
+     * test slows or fails it.
+     */
+    default void forceLog(java.nio.channels.FileChannel log) throws IOException {
+      io.quarry.codecs.wal.WriteAheadLog.FORCE.force(log);
+    }
   }
 
   /**
@@ -104,8 +116,18 @@ public final class EventStore implements Closeable {
         indexOptions,
         clock,
         index -> {
-          BucketDirectories opener = directories.apply(index);
-          return opener::open;
+          BucketDirectories disk = directories.apply(index);
+          return new Bucket.DirectoryFactory() {
+            @Override
+            public org.apache.lucene.store.Directory open(Path path) throws IOException {
+              return disk.open(path);
+            }
+
+            @Override
+            public void forceLog(java.nio.channels.FileChannel log) throws IOException {
+              disk.forceLog(log);
+            }
+          };
         },
         committerThreads);
   }
@@ -203,6 +225,15 @@ public final class EventStore implements Closeable {
    */
   public long write(String index, List<Event> events, Runnable indexed) throws IOException {
     return index(index).add(events, indexed);
+  }
+
+  /**
+   * Appends {@code events} to the index's log and hot bucket without waiting for the log's fsync
+   * ({@link IndexStore#append}): the caller waits ({@link LoggedBatch#awaitDurable}) before it
+   * acknowledges them.
+   */
+  public LoggedBatch append(String index, List<Event> events) throws IOException {
+    return index(index).append(events);
   }
 
   /**

@@ -206,8 +206,26 @@ public final class IndexStore implements Closeable {
    * before the wait for the log's fsync (not when nothing is stored, nor when the write fails).
    */
   public long add(List<Event> events, Runnable indexed) throws IOException {
+    LoggedBatch logged = append(events);
     if (events.isEmpty()) {
       return 0;
+    }
+    indexed.run();
+    return logged.awaitDurable();
+  }
+
+  /**
+   * The first half of {@link #add(List)}: checks the events, appends them to the log and adds them
+   * to the hot bucket, without waiting for the log's fsync — the caller waits ({@link
+   * LoggedBatch#awaitDurable}) before anything acknowledges them. What a request writing to several
+   * indexes does, so each index's batch waits for its own log's fsync at the same time.
+   *
+   * @throws InvalidEventException naming the first event that cannot be stored (nothing appended)
+   * @throws IndexBusyException when compaction lags too far behind ingest (nothing appended)
+   */
+  public LoggedBatch append(List<Event> events) throws IOException {
+    if (events.isEmpty()) {
+      return LoggedBatch.NONE;
     }
     for (int i = 0; i < events.size(); i++) {
       String problem = problem(events.get(i));
@@ -216,7 +234,7 @@ public final class IndexStore implements Closeable {
       }
     }
     requireAccepting();
-    return writes.add(events, indexed);
+    return writes.append(events);
   }
 
   /**

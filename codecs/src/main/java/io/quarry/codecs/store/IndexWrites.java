@@ -13,8 +13,8 @@ import java.util.logging.Logger;
  *
  * <p>A batch gets consecutive sequence numbers and is appended to the log in one step (so log order
  * is sequence order); then it is added to the hot bucket, concurrently with other batches (Lucene
- * indexes on every writing thread); then the caller waits for the log's group fsync. When {@link
- * #add} returns the batch survives a crash.
+ * indexes on every writing thread); then the caller waits for the log's group fsync ({@link
+ * LoggedBatch#awaitDurable}), after which the batch survives a crash.
  *
  * <p><b>Locks</b>, taken after the index's commit lock ({@link IndexCommits}): {@link #addLock}
  * (its read side for adds and the log's roll, its write side for {@link #recover}, under which
@@ -121,14 +121,11 @@ final class IndexWrites {
   }
 
   /**
-   * Stores checked events: returns once they are durable (fsync'd to the log). {@code indexed} runs
-   * once the batch is appended to the log and added to the hot bucket, before the wait for the
-   * log's group fsync (an ingest pipeline is handed on there: the wait takes no CPU); not when the
-   * append or the add fails.
-   *
-   * @return the UTF-8 bytes of the events' raw texts
+   * Appends checked events to the log and adds them to the hot bucket; the caller waits for the
+   * log's group fsync ({@link LoggedBatch#awaitDurable}) before anything acknowledges them (an
+   * ingest pipeline is handed on before that wait: it takes no CPU).
    */
-  long add(List<Event> events, Runnable indexed) throws IOException {
+  LoggedBatch append(List<Event> events) throws IOException {
     recover();
     // each _raw's bytes once, for the log, the block and its terms: an event broken from a body
     // holds its range of it already; another ASCII text is encoded here
@@ -160,13 +157,11 @@ final class IndexWrites {
     } finally {
       addLock.readLock().unlock();
     }
-    indexed.run();
-    wal.sync(position);
-    return encoded.rawBytes();
+    return new LoggedBatch(wal, position, encoded.rawBytes());
   }
 
   /**
-   * Throws {@link WriteAheadLog.RecordTooLarge} when {@link #add} would refuse {@code events} as
+   * Throws {@link WriteAheadLog.RecordTooLarge} when {@link #append} would refuse {@code events} as
    * one batch too large for a record of this index's log ({@link IndexOptions#maxRecordBytes});
    * stores nothing. Counts the batch's encoded bytes without encoding it ({@link
    * EncodedBatch#lengthOf}).

@@ -77,7 +77,8 @@ final class LogRecovery {
               path.resolve("wal"),
               path.resolve("quarantine"),
               (first, events) -> logged.add(new WalBatch(first, events)),
-              options.maxRecordBytes());
+              options.maxRecordBytes(),
+              directories::forceLog);
       long last = buckets.stream().mapToLong(Bucket::maxSequence).max().orElse(-1);
       for (WalBatch batch : logged) {
         last = Math.max(last, batch.firstSeq() + batch.events().size() - 1);

@@ -1,20 +1,21 @@
 /**
  * The event store: per Quarry index a write-ahead log and time-partitioned buckets, each a Lucene
  * index written with the journal codec and sorted newest first; group commit for durable
- * acknowledgements ({@code IndexWrites}), commits and rolls through the index's own serial queue on
- * the node's bounded committer pool ({@code IndexCommits}, {@code IndexCommitQueue}, {@code
- * CommitterPool}; at most {@code maxWaitingBuckets} full buckets wait for their roll, then the
- * index refuses adds with {@code IndexBusyException}; tests hold compactions back through the
- * codecs test-jar's {@code CompactionHolds}), a bucket's live times and counts ({@code
- * BucketExtent}), near-real-time readers ({@code BucketSearchers}), recovery by sequence number
- * ({@code LogRecovery}), retention and quarantine, a hot bucket's journal compacted out of the
- * ingest window ({@link io.quarry.codecs.store.CompactionSettings}, {@code CompactionMergePolicy};
- * per bucket {@code BucketCompaction}, per index {@code IndexCompaction}, a full bucket's
- * compaction ahead of its roll and its retried roll in {@code FullBucketRolls}, every compaction
- * under the node's {@code CompactionPermits}); and the scans (newest-first merge, parallel slices)
- * that turn documents back into events. Both are read through an {@link
- * io.quarry.codecs.store.EventCursor}, advanced to the end or pulled a page at a time: a parallel
- * scan's slice through its {@link io.quarry.codecs.store.SliceCursor} (by a {@link
+ * acknowledgements ({@code IndexWrites}; a batch logged whose fsync is waited for later, {@link
+ * io.quarry.codecs.store.LoggedBatch}, for a request writing to several indexes at once), commits
+ * and rolls through the index's own serial queue on the node's bounded committer pool ({@code
+ * IndexCommits}, {@code IndexCommitQueue}, {@code CommitterPool}; at most {@code maxWaitingBuckets}
+ * full buckets wait for their roll, then the index refuses adds with {@code IndexBusyException};
+ * tests hold compactions back through the codecs test-jar's {@code CompactionHolds}), a bucket's
+ * live times and counts ({@code BucketExtent}), near-real-time readers ({@code BucketSearchers}),
+ * recovery by sequence number ({@code LogRecovery}), retention and quarantine, a hot bucket's
+ * journal compacted out of the ingest window ({@link io.quarry.codecs.store.CompactionSettings},
+ * {@code CompactionMergePolicy}; per bucket {@code BucketCompaction}, per index {@code
+ * IndexCompaction}, a full bucket's compaction ahead of its roll and its retried roll in {@code
+ * FullBucketRolls}, every compaction under the node's {@code CompactionPermits}); and the scans
+ * (newest-first merge, parallel slices) that turn documents back into events. Both are read through
+ * an {@link io.quarry.codecs.store.EventCursor}, advanced to the end or pulled a page at a time: a
+ * parallel scan's slice through its {@link io.quarry.codecs.store.SliceCursor} (by a {@link
  * io.quarry.codecs.store.ScanSlice}), the newest-first merge through its {@link
  * io.quarry.codecs.store.TimeOrderedCursor}; a block wholly in the scan's range is decoded in
  * either only when its events are asked for what its payload holds.

@@ -127,18 +127,22 @@ final class ByteStringSet {
   }
 
   /**
-   * The {@code length} (below eight) bytes at {@code bytes[at]} as a little-endian long, read as
-   * one long where the array has eight bytes there or eight ending there, else byte by byte.
+   * The {@code length} (below eight) bytes at {@code bytes[at]} as a little-endian long: one long
+   * read from {@code at}, or from eight bytes before the array's end when {@code at} is closer to
+   * it, shifted down; byte by byte only in an array shorter than eight bytes.
+   *
+   * <p>Without a branch on where the range lies (session 45): it had one, taken only for a range in
+   * a body's last eight bytes, which C2 compiled as never taken while the first body was still
+   * being indexed; the body's last term then hit the uncommon trap and every method that had
+   * inlined this one — {@code TermSet.addSpan}, {@code add}, {@code addTerm}, {@link #hash}, {@code
+   * holds}, {@link #add} — was thrown away and compiled again (7 deoptimizations in a 2M-line
+   * ingest's JFR).
    */
   static long tail(byte[] bytes, int at, int length) {
-    if (length == 0) {
-      return 0;
-    }
-    if (at + Long.BYTES <= bytes.length) {
-      return (long) LONGS.get(bytes, at) & (-1L >>> (Long.SIZE - Byte.SIZE * length));
-    }
-    if (at + length >= Long.BYTES) {
-      return (long) LONGS.get(bytes, at + length - Long.BYTES) >>> (Long.SIZE - Byte.SIZE * length);
+    long kept = (1L << (Byte.SIZE * length)) - 1; // length 0 keeps nothing
+    if (bytes.length >= Long.BYTES) {
+      int from = Math.min(at, bytes.length - Long.BYTES); // a conditional move: no branch to trap
+      return ((long) LONGS.get(bytes, from) >>> (Byte.SIZE * (at - from))) & kept;
     }
     long tail = 0;
     for (int i = 0, shift = 0; i < length; i++, shift += Byte.SIZE) {

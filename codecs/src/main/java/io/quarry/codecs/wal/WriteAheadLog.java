@@ -58,11 +58,17 @@ public final class WriteAheadLog implements Closeable {
   public record Damage(
       Path file, long offset, long unreadBytes, String problem, long lastGoodSeq) {}
 
-  /** Forces a log file to stable storage: {@code FileChannel.force}, or a fault in tests. */
+  /**
+   * Forces a log file to stable storage: {@code FileChannel.force} ({@link #FORCE}), or a fault or
+   * a slow disk in tests.
+   */
   @FunctionalInterface
-  interface Forcer {
+  public interface Forcer {
     void force(FileChannel channel) throws IOException;
   }
+
+  /** Forces a file's data to the disk: {@code FileChannel.force(false)}. */
+  public static final Forcer FORCE = channel -> channel.force(false);
 
   private final Path directory;
   private final Path quarantine;
@@ -98,7 +104,7 @@ public final class WriteAheadLog implements Closeable {
    */
   public static WriteAheadLog open(Path directory, Path quarantine, Replay replay)
       throws IOException {
-    return open(directory, quarantine, replay, channel -> channel.force(false));
+    return open(directory, quarantine, replay, FORCE);
   }
 
   /** The largest record the format reads back: 1 GiB. */
@@ -111,11 +117,22 @@ public final class WriteAheadLog implements Closeable {
    */
   public static WriteAheadLog open(
       Path directory, Path quarantine, Replay replay, long maxRecordBytes) throws IOException {
+    return open(directory, quarantine, replay, maxRecordBytes, FORCE);
+  }
+
+  /**
+   * As {@link #open(Path, Path, Replay, long)}, forcing files through {@code forcer}: {@link
+   * #FORCE}, or a test's slow or failing disk (the store's seam, {@code
+   * EventStore.BucketDirectories#forceLog}).
+   */
+  public static WriteAheadLog open(
+      Path directory, Path quarantine, Replay replay, long maxRecordBytes, Forcer forcer)
+      throws IOException {
     if (maxRecordBytes < 1 || maxRecordBytes > MAX_RECORD_BYTES) {
       throw new IllegalArgumentException(
           "maxRecordBytes must be between 1 and " + MAX_RECORD_BYTES + ": " + maxRecordBytes);
     }
-    WriteAheadLog log = open(directory, quarantine, replay);
+    WriteAheadLog log = open(directory, quarantine, replay, forcer);
     log.maxRecordBytes = maxRecordBytes;
     return log;
   }

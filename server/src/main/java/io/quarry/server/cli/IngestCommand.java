@@ -165,10 +165,12 @@ final class IngestCommand implements Callable<Integer> {
         progress.skip(resumeAt);
         offsets[f] = loader.load(file, key, resumeAt);
       }
-      if (follow) {
-        follow(files, keys, offsets, loader, progress, sender, checkpoints, serverUrl);
-      }
+      boolean interrupted =
+          follow && follow(files, keys, offsets, loader, progress, sender, checkpoints, serverUrl);
       sender.finish();
+      if (interrupted) {
+        Thread.currentThread().interrupt(); // kept for the caller, once the sends are done
+      }
     }
     progress.done();
     return 0;
@@ -179,9 +181,14 @@ final class IngestCommand implements Callable<Integer> {
    * was left; a file that got shorter (truncated or rotated in place) is read again from the start,
    * as a new file: the old content's checkpoints forgotten once its sends are done, its key taken
    * again (else the new lines up to the old length would count as acknowledged). Compressed files
-   * do not grow and are not followed.
+   * do not grow and are not followed. An interrupt of the thread (a program running the command
+   * stops it; Ctrl-C ends the process) ends following: the sends in flight still finish, and the
+   * command ends as a load does.
+   *
+   * @return true: following ended by an interrupt, whose flag is cleared (so the sends in flight
+   *     can be waited for) and is the caller's to set again
    */
-  private void follow(
+  private boolean follow(
       List<Path> files,
       List<String> keys,
       long[] offsets,
@@ -192,28 +199,33 @@ final class IngestCommand implements Callable<Integer> {
       String serverUrl)
       throws Exception {
     progress.following(files.size());
-    while (!Thread.currentThread().isInterrupted()) {
-      Thread.sleep(1000);
-      for (int i = 0; i < files.size(); i++) {
-        Path file = files.get(i);
-        if (FileChunks.isGzip(file) || !Files.exists(file)) {
-          continue;
-        }
-        long size = Files.size(file);
-        if (size < offsets[i]) {
-          offsets[i] = 0;
-          if (keys.get(i) != null) {
-            sender.finish(); // no send of the old content records a range after this
-            checkpoints.forget(keys.get(i));
-            keys.set(i, IngestCheckpoints.key(serverUrl, index, file));
+    try {
+      while (!Thread.interrupted()) {
+        Thread.sleep(1000);
+        for (int i = 0; i < files.size(); i++) {
+          Path file = files.get(i);
+          if (FileChunks.isGzip(file) || !Files.exists(file)) {
+            continue;
+          }
+          long size = Files.size(file);
+          if (size < offsets[i]) {
+            offsets[i] = 0;
+            if (keys.get(i) != null) {
+              sender.finish(); // no send of the old content records a range after this
+              checkpoints.forget(keys.get(i));
+              keys.set(i, IngestCheckpoints.key(serverUrl, index, file));
+            }
+          }
+          if (size > offsets[i]) {
+            progress.grow(size - offsets[i]);
+            offsets[i] = loader.load(file, keys.get(i), offsets[i]);
           }
         }
-        if (size > offsets[i]) {
-          progress.grow(size - offsets[i]);
-          offsets[i] = loader.load(file, keys.get(i), offsets[i]);
-        }
       }
+    } catch (InterruptedException stopped) {
+      // the flag is cleared: the caller waits for the sends in flight
     }
+    return true;
   }
 
   /**

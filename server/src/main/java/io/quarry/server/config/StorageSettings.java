@@ -105,6 +105,14 @@ final class StorageSettings {
             throw new IllegalArgumentException(
                 "storage.indexes." + name + ".format is a setting of event indexes");
           }
+          if (index.maxTotalBytes() != null && index.datatype().equals(IndexStorage.METRIC)) {
+            // a metric index's retention is by age alone: a size bound would be ignored
+            throw new IllegalArgumentException(
+                "storage.indexes."
+                    + name
+                    + ".maxTotalBytes is a setting of event indexes (a metric index keeps its"
+                    + " points for maxAgeDays)");
+          }
           termIndex("storage.indexes." + name + ".termIndex", index.termIndex());
           if (index.termIndex() != null && index.datatype().equals(IndexStorage.METRIC)) {
             throw new IllegalArgumentException(

@@ -85,6 +85,8 @@ public final class HttpServer implements Closeable {
                         pipeline.addLast("tls", new PlaintextOnTlsPort(tls));
                       }
                       pipeline.addLast("codec", new HttpServerCodec());
+                      pipeline.addLast(
+                          "keepAlive", new KeepAliveHeader(settings.idleTimeoutSeconds()));
                       pipeline.addLast("decompressor", new BodyDecompressor());
                       pipeline.addLast(
                           "budget",

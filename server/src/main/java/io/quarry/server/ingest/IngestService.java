@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.LoggedBatch;
 import io.quarry.server.metrics.ServerMetrics;
 import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
@@ -126,10 +127,13 @@ public final class IngestService {
   }
 
   /**
-   * {@link #write(List)}, running {@code indexed} once the last index's batch is in its log and
-   * indexed, before the wait for that log's fsync (where an ingest pipeline is handed on: {@link
-   * IngestGate.LeavingWork}); an earlier index's batch waits for its fsync before the next is
-   * written, as without it.
+   * {@link #write(List)}, running {@code indexed} once every index's batch is in its log and
+   * indexed, before the waits for the logs' fsyncs (where an ingest pipeline is handed on: {@link
+   * IngestGate.LeavingWork}). Every index's batch is appended first ({@link EventStore#append}),
+   * then each waits for its own log's fsync: the request returns once all are durable. When an
+   * append fails, the batches appended before it are still waited for; the indexes whose batches
+   * turned out durable are the ones a {@link PartlyStoredException} names (a failed fsync of one
+   * index, its log failed stop, does not undo another index's durable batch).
    */
   public void write(List<IndexedEvent> events, Runnable indexed) throws IOException {
     Map<String, List<Event>> byIndex = new LinkedHashMap<>();
@@ -137,30 +141,74 @@ public final class IngestService {
       byIndex.computeIfAbsent(event.index(), i -> new ArrayList<>()).add(event.event());
     }
     if (byIndex.size() > 1) {
-      // a single index's batch is checked by its add before it writes; for several, a later
-      // index must not refuse as busy or too large after an earlier one is stored (the size
+      // a single index's batch is checked by its append before it writes; for several, a later
+      // index must not refuse as busy or too large after an earlier one is logged (the size
       // counted without encoding the batch: EncodedBatch.lengthOf)
       for (Map.Entry<String, List<Event>> batch : byIndex.entrySet()) {
         store.requireAccepting(batch.getKey(), batch.getValue());
       }
     }
-    List<String> stored = new ArrayList<>();
+    List<Appended> appended = new ArrayList<>(byIndex.size());
+    String failedIndex = null;
+    IOException failure = null;
+    try {
+      for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
+        try {
+          LoggedBatch logged = store.append(entry.getKey(), entry.getValue());
+          appended.add(new Appended(entry.getKey(), entry.getValue().size(), logged));
+        } catch (IOException e) {
+          failedIndex = entry.getKey();
+          failure = e;
+          break; // the indexes after it are not written, as the appended ones are waited for
+        }
+      }
+      indexed.run(); // only fsync waits are left
+    } catch (RuntimeException e) {
+      // appended batches are acknowledged by nobody: wait for them all the same, so the request's
+      // end leaves no batch of it undecided in flight
+      for (Appended batch : appended) {
+        try {
+          batch.logged().awaitDurable();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+    List<String> stored = new ArrayList<>(appended.size());
     int storedEvents = 0;
-    int left = byIndex.size();
-    for (Map.Entry<String, List<Event>> entry : byIndex.entrySet()) {
-      List<Event> batch = entry.getValue();
+    String syncFailedIndex = null;
+    IOException syncFailure = null;
+    for (Appended batch : appended) {
       long bytes;
       try {
-        bytes = store.write(entry.getKey(), batch, --left == 0 ? indexed : () -> {});
+        bytes = batch.logged().awaitDurable();
       } catch (IOException e) {
-        if (stored.isEmpty()) {
-          throw e; // nothing of the request stored: the failure as it is
+        if (syncFailure == null) {
+          syncFailedIndex = batch.index();
+          syncFailure = e;
         }
-        throw new PartlyStoredException(stored, storedEvents, entry.getKey(), e);
+        continue;
       }
-      metrics.eventsIngested(entry.getKey(), batch.size(), bytes);
-      stored.add(entry.getKey());
-      storedEvents += batch.size();
+      metrics.eventsIngested(batch.index(), batch.events(), bytes);
+      stored.add(batch.index());
+      storedEvents += batch.events();
     }
+    if (syncFailure != null) {
+      // the first index in the request's order that is not stored: a failed fsync comes before an
+      // append that failed after it
+      failedIndex = syncFailedIndex;
+      failure = syncFailure;
+    }
+    if (failure == null) {
+      return;
+    }
+    if (stored.isEmpty()) {
+      throw failure; // nothing of the request stored: the failure as it is
+    }
+    throw new PartlyStoredException(stored, storedEvents, failedIndex, failure);
   }
+
+  /** One index's batch of a request, appended to its log, its fsync not yet waited for. */
+  private record Appended(String index, int events, LoggedBatch logged) {}
 }

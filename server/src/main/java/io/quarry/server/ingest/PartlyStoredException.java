@@ -9,7 +9,7 @@ import java.util.List;
  * error, an index that turned busy after it was asked. The refusals a store decides before writing
  * (an index busy, a batch larger than a log record) are asked of every index before the request's
  * first batch is written, so nothing of it is stored then. The cause is the failure of the first
- * index that was not stored.
+ * index, in the request's order, that was not stored.
  */
 public final class PartlyStoredException extends IOException {
   private final List<String> storedIndexes;
@@ -44,7 +44,12 @@ public final class PartlyStoredException extends IOException {
     return storedEvents;
   }
 
-  /** The index whose batch failed; it and the indexes after it hold none of the request. */
+  /**
+   * The first index, in the request's order, whose batch is not stored: its append or its log's
+   * fsync failed. Only {@link #storedIndexes} are acknowledged: every index's batch is appended
+   * before any fsync is waited for, so an index after this one may be among them when this one's
+   * fsync failed; the indexes after a failed append were not written.
+   */
   public String failedIndex() {
     return failedIndex;
   }

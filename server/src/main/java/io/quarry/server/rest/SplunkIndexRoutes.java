@@ -25,9 +25,10 @@ import java.util.Map;
  * event ones, metric ones with {@code datatype=metric}, both with {@code datatype=all}, as Splunk's
  * — or one by name, with Splunk's {@code totalEventCount}, {@code currentDBSizeMB}, {@code
  * minTime}/{@code maxTime}, {@code datatype}, {@code isReady} and the retention ({@code
- * maxTotalDataSizeMB}, {@code frozenTimePeriodInSecs}: 0 when the index keeps everything), its
- * totals the same as {@code GET /api/v1/indexes}' ({@link IndexTotals}). Indexes are declared in
- * the configuration; {@code POST} (create) answers 400 saying so rather than pretending.
+ * maxTotalDataSizeMB}, {@code frozenTimePeriodInSecs}: 0 when the index keeps everything; a metric
+ * index's from its {@code maxAgeDays}, its size unbounded), its totals the same as {@code GET
+ * /api/v1/indexes}' ({@link IndexTotals}). Indexes are declared in the configuration; {@code POST}
+ * (create) answers 400 saying so rather than pretending.
  */
 public final class SplunkIndexRoutes {
   private static final String PATH = "data/indexes";
@@ -120,48 +121,63 @@ public final class SplunkIndexRoutes {
     content.put("currentDBSizeMB", totals.bytes() / (1024 * 1024));
     content.put("minTime", totals.events() == 0 ? "" : iso(totals.earliestMicros()));
     content.put("maxTime", totals.events() == 0 ? "" : iso(totals.latestMicros()));
-    content.put("datatype", "event");
-    content.put("disabled", false);
-    content.put("isInternal", name.startsWith("_"));
-    content.put("isReady", true);
+    common(content, name, "event");
     content.put("numBuckets", totals.buckets());
     // Quarry's own, named as GET /api/v1/indexes names them: the journal before and after
     // compression and the bytes on disk by what they hold
     content.put("journalRawBytes", totals.journalRawBytes());
     content.put("journalBytes", totals.journalBytes());
     content.put("bytesByKind", index.bytesByKind());
-    // retention (storage.indexes.<name>.maxTotalBytes, maxAgeDays); 0 where none is set: the index
-    // keeps everything (Splunk has no such value: its defaults are 500,000 MB and six years)
+    retention(content, options.maxTotalBytes(), options.maxAge());
+    return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
+  }
+
+  /** Splunk's fields every index has: its {@code datatype}, and Quarry's indexes all enabled. */
+  private static void common(Map<String, Object> content, String name, String datatype) {
+    content.put("datatype", datatype);
+    content.put("disabled", false);
+    content.put("isInternal", name.startsWith("_"));
+    content.put("isReady", true);
+  }
+
+  /**
+   * The retention Splunk's clients read, from {@code storage.indexes.<name>.maxTotalBytes} and
+   * {@code maxAgeDays}: 0 where none is set, the index keeping everything (Splunk has no such
+   * value: its defaults are 500,000 MB and six years).
+   */
+  private static void retention(
+      Map<String, Object> content,
+      java.util.Optional<Long> maxTotalBytes,
+      java.util.Optional<java.time.Duration> maxAge) {
     content.put(
         "maxTotalDataSizeMB",
         // rounded up: a limit under 1 MiB is not 0, which says the index keeps everything
-        options.maxTotalBytes().map(b -> (b + (1024 * 1024) - 1) / (1024 * 1024)).orElse(0L));
-    content.put(
-        "frozenTimePeriodInSecs", options.maxAge().map(java.time.Duration::toSeconds).orElse(0L));
-    return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
+        maxTotalBytes.map(b -> (b + (1024 * 1024) - 1) / (1024 * 1024)).orElse(0L));
+    content.put("frozenTimePeriodInSecs", maxAge.map(java.time.Duration::toSeconds).orElse(0L));
   }
 
   /**
    * A metric index as Splunk lists one ({@code datatype: metric}, {@code totalEventCount} its data
    * points, the hot bucket's among them), with Quarry's {@code points}, {@code hotPoints}, {@code
-   * bytesByKind} as {@code GET /api/v1/indexes}' {@code metricIndexes} names them. No retention
-   * values: a metric index's ({@code maxAgeDays}) is not readable from its store here.
+   * bytesByKind} as {@code GET /api/v1/indexes}' {@code metricIndexes} names them, and its
+   * retention as an event index's ({@code frozenTimePeriodInSecs} from its {@code maxAgeDays};
+   * {@code maxTotalDataSizeMB} 0: a metric index has no bound on its size).
    */
   private SplunkEntities.Entity metricEntity(String name) throws IOException {
-    io.quarry.codecs.metricstore.MetricIndexInfo info = metricStore.index(name).info();
+    io.quarry.codecs.metricstore.MetricIndexStore index = metricStore.index(name);
+    io.quarry.codecs.metricstore.MetricIndexInfo info = index.info();
     Map<String, Object> content = new LinkedHashMap<>();
     content.put("totalEventCount", info.points());
     content.put("currentDBSizeMB", info.bytesOnDisk() / (1024 * 1024));
     content.put("minTime", info.points() == 0 ? "" : iso(info.minTime()));
     content.put("maxTime", info.points() == 0 ? "" : iso(info.maxTime()));
-    content.put("datatype", "metric");
-    content.put("disabled", false);
-    content.put("isInternal", name.startsWith("_"));
-    content.put("isReady", true);
+    common(content, name, "metric");
     content.put("numBuckets", info.warmBuckets() + (info.hotPoints() > 0 ? 1 : 0));
     content.put("points", info.points());
     content.put("hotPoints", info.hotPoints());
     content.put("bytesByKind", info.bytesByKind());
+    // a metric index is bounded by age alone (maxAgeDays; maxTotalBytes is an event index's)
+    retention(content, java.util.Optional.empty(), index.options().maxAge());
     return new SplunkEntities.Entity(name, "nobody", Instant.EPOCH, "global", content);
   }
 

@@ -86,8 +86,9 @@ public final class SplunkReceiverRoutes {
           .gate()
           .run(
               exchange.bodyLength(),
-              () -> {
-                store(index, ingest.breakRaw(body, sourcetype, host, source, clock.instant()));
+              leave -> {
+                store(
+                    index, ingest.breakRaw(body, sourcetype, host, source, clock.instant()), leave);
                 return null;
               });
     } catch (IngestGate.Full e) {
@@ -130,11 +131,12 @@ public final class SplunkReceiverRoutes {
    * Stores a body's events in one batch: the store checks every event before it stores any, so a
    * body with an event the index cannot take stores nothing (Splunk's answer names no event a
    * client could resume from: a resent body must not store its first events twice). A busy index
-   * ({@link IndexBusyException}) is left to the gate, which answers it busy.
+   * ({@link IndexBusyException}) is left to the gate, which answers it busy. The ingest pipeline is
+   * handed on ({@code leave}) once the events are indexed, while they wait for the log's fsync.
    */
-  private void store(String index, EventBreaker.Result broken) throws IOException {
+  private void store(String index, EventBreaker.Result broken, Runnable leave) throws IOException {
     try {
-      ingest.write(index, broken, broken.events().size());
+      ingest.write(index, broken, broken.events().size(), leave);
     } catch (InvalidEventException e) {
       throw ApiException.badRequest(
           "INVALID_EVENT",

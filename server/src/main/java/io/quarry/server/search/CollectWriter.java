@@ -75,7 +75,7 @@ final class CollectWriter implements WritesEvents.Writer {
     long deadline = System.nanoTime() + BUSY_WAIT_SECONDS * 1_000_000_000L;
     while (true) {
       try {
-        ingest.gate().run(bytes, () -> store(batch));
+        ingest.gate().run(bytes, leave -> store(batch, leave));
         return;
       } catch (IngestGate.Full full) {
         if (System.nanoTime() > deadline) {
@@ -97,20 +97,24 @@ final class CollectWriter implements WritesEvents.Writer {
     }
   }
 
-  private Void store(List<IndexedEvent> batch) throws IOException {
+  /**
+   * Stores a page's events, handing the ingest pipeline on ({@code leave}) once they are indexed,
+   * while they wait for the log's fsync; returns once they are durable.
+   */
+  private Void store(List<IndexedEvent> batch, Runnable leave) throws IOException {
     for (int i = 0; i < batch.size(); i++) {
       String problem = ingest.problem(index, batch.get(i).event());
       if (problem != null) {
         // the events before the bad one are kept: a search's results are no client's batch to
         // resend whole, so what it collected up to the bad event stays
-        ingest.write(batch.subList(0, i));
+        ingest.write(batch.subList(0, i), leave);
         written.addAndGet(i);
         throw ApiException.badRequest(
             "INVALID_EVENT",
             "collect: a result cannot be stored in index '" + index + "': " + problem);
       }
     }
-    ingest.write(batch);
+    ingest.write(batch, leave);
     written.addAndGet(batch.size());
     return null;
   }

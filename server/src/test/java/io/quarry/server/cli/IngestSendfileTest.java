@@ -124,35 +124,56 @@ class IngestSendfileTest {
     }
   }
 
+  /**
+   * The follower must still be following at every step (a follower that failed — a request lost on
+   * a connection the server closed — ends with exit 2 and says why), and ends 0 when interrupted.
+   */
   @Test
   void followSendsAppendedLinesButNotAnUnfinishedOne() throws Exception {
     Path file = directory.resolve("grows.log");
     Files.writeString(file, "2026-01-01 00:00:00 grows one\n2026-01-01 00:00:01 grows two\n");
-    Thread follower = new Thread(() -> ingest("tok", "--follow", file.toString()));
+    CompletableFuture<Run> followed = new CompletableFuture<>();
+    Thread follower =
+        new Thread(() -> followed.complete(ingest("tok", "--follow", file.toString())));
     follower.start();
     try {
-      awaitCount("index=logs grows", 2);
+      awaitCount("index=logs grows", 2, followed);
       Files.writeString(
           file,
           "2026-01-01 00:00:02 grows three\n2026-01-01 00:00:03 grows four\n2026-01-01 grows half",
           StandardOpenOption.APPEND);
-      awaitCount("index=logs grows", 4);
+      awaitCount("index=logs grows", 4, followed);
       Thread.sleep(2_500); // two more rounds of the follower: the unfinished line stays unsent
       assertThat(count("index=logs grows")).isEqualTo(4);
+      stillFollowing(followed);
       Files.writeString(file, " done\n", StandardOpenOption.APPEND);
-      awaitCount("index=logs grows", 5);
+      awaitCount("index=logs grows", 5, followed);
       assertThat(count("index=logs grows half done")).isEqualTo(1);
     } finally {
       follower.interrupt();
       follower.join(10_000);
     }
+    Run run = followed.getNow(null);
+    assertThat(run).as("the follower ended once interrupted").isNotNull();
+    assertThat(run.exit()).as(run.err()).isZero();
   }
 
-  private void awaitCount(String query, long expected) throws InterruptedException {
+  /** Fails, with what it reported, when the follower ended before it was stopped. */
+  private static void stillFollowing(CompletableFuture<Run> followed) {
+    Run ended = followed.getNow(null);
+    assertThat(ended)
+        .as("the follower ended early: exit %s, %s", ended == null ? 0 : ended.exit(), ended)
+        .isNull();
+  }
+
+  private void awaitCount(String query, long expected, CompletableFuture<Run> followed)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 20_000_000_000L;
     while (count(query) < expected && System.nanoTime() < deadline) {
+      stillFollowing(followed);
       Thread.sleep(100);
     }
+    stillFollowing(followed);
     assertThat(count(query)).as(query).isEqualTo(expected);
   }
 

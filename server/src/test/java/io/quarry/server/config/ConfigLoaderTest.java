@@ -189,6 +189,11 @@ class ConfigLoaderTest {
         file, "indexes: [m]\nstorage:\n  indexes: {m: {datatype: metric, format: blocks}}\n");
     assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
         .hasMessageContaining("storage.indexes.m.format is a setting of event indexes");
+    // a size bound a metric index would ignore: its retention is maxAgeDays
+    Files.writeString(
+        file, "indexes: [m]\nstorage:\n  indexes: {m: {datatype: metric, maxTotalBytes: 1000}}\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .hasMessageContaining("storage.indexes.m.maxTotalBytes is a setting of event indexes");
   }
 
   @Test

@@ -32,6 +32,8 @@ class IndexListingsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long FIRST_SECOND = 1_767_225_600L; // 2026-01-01T00:00:00Z
   private static final int EVENTS = 500;
+  // the metric index's retention: long, so its points of 2026-01-01 stay
+  private static final int METRIC_DAYS = 3_650;
 
   @TempDir static Path data;
   private static QuarryServer server;
@@ -44,6 +46,7 @@ class IndexListingsTest {
             PASSWORD,
             settings ->
                 TestServers.withMetricIndex(settings, 10_000L)
+                    .put("storage.indexes.m.maxAgeDays", METRIC_DAYS)
                     .put("storage.indexes.main.maxAgeDays", 30)
                     .put("storage.indexes.main.maxTotalBytes", 3L * 1024 * 1024 * 1024));
     StringBuilder events = new StringBuilder();
@@ -143,6 +146,15 @@ class IndexListingsTest {
     JsonNode quarry = get("/api/v1/indexes").path("metricIndexes").get(0);
     assertThat(content.path("points").asLong()).isEqualTo(quarry.path("points").asLong());
     assertThat(content.path("hotPoints").asLong()).isEqualTo(quarry.path("hotPoints").asLong());
+    // its retention, as an event index's (session 45; before, none was listed): by age alone
+    assertThat(content.path("frozenTimePeriodInSecs").asLong())
+        .as(content.toString())
+        .isEqualTo(METRIC_DAYS * 86_400L);
+    assertThat(content.path("maxTotalDataSizeMB").asLong()).isZero();
+    // Splunk's common fields, as an event index has them
+    assertThat(content.path("disabled").asBoolean()).isFalse();
+    assertThat(content.path("isInternal").asBoolean()).isFalse();
+    assertThat(content.path("isReady").asBoolean()).isTrue();
     // as Splunk's: event indexes unless datatype asks for metric ones or all
     assertThat(names("")).contains("main").doesNotContain("m");
     assertThat(names("&datatype=metric")).containsExactly("m");
