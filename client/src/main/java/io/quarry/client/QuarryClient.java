@@ -96,13 +96,14 @@ public final class QuarryClient implements AutoCloseable {
         SearchRequests.export(http, query, earliest, latest, Map.of("output_mode", "json"));
     HttpResponse<InputStream> response =
         http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    try (BufferedReader reader =
-        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try (InputStream body = response.body()) {
       if (response.statusCode() != 200) {
-        String body = reader.lines().reduce("", (a, b) -> a + b);
-        throw ServerAnswers.failure(response.statusCode(), body);
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+        throw ServerAnswers.failure(
+            response.statusCode(), reader.lines().reduce("", (a, b) -> a + b));
       }
-      return ServerAnswers.readResults(reader);
+      return ServerAnswers.readResults(body); // the UTF-8 bytes, parsed as they come
     } catch (IOException e) {
       throw new QuarryClientException("reading search results failed: " + e.getMessage(), e);
     }

@@ -36,6 +36,69 @@ class QuarryClientTest {
     assertThat(results.messages()).containsExactly("WARN: index 'nope' does not exist");
   }
 
+  /**
+   * The streaming read of the export answer (one parser over the whole body, from its bytes or its
+   * text) gives what reading it line by line as trees gives — the reference here, the reading
+   * before session 45: numbers, booleans and null as their text, lists joined by newlines, nested
+   * objects, escapes and non-ASCII text, repeated fields, blank lines, lines without a row.
+   */
+  @Test
+  void theStreamingReadAnswersAsLinesReadAsTrees() throws Exception {
+    String stream =
+        """
+        {"preview":false,"offset":0,"result":{"s":"a\\\"b\\u00e9\\n","n":12,"f":1.5e10,"t":true}}
+
+
+        {"preview":true,"offset":1,"result":{"x":null,"mv":["1","two",3],"o":{"k":"v"},"s":"é"}}
+        [1,2]
+        {"preview":false,"offset":2,"lastrow":true,"result":{"s":"z","s":"last","e":""}}
+        {"preview":false,"result":"not an object","messages":[{"type":"WARN","text":"w"}]}
+        {"preview":false,"messages":[{"type":"INFO","text":"i"},{"text":"no type"}]}
+        """;
+    com.fasterxml.jackson.databind.ObjectMapper mapper =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+    List<Map<String, String>> rows = new java.util.ArrayList<>();
+    List<String> messages = new java.util.ArrayList<>();
+    for (String line : stream.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      com.fasterxml.jackson.databind.JsonNode node = mapper.readTree(line);
+      if (node.get("result") instanceof com.fasterxml.jackson.databind.JsonNode result
+          && result.isObject()) {
+        Map<String, String> row = new java.util.LinkedHashMap<>();
+        result
+            .fields()
+            .forEachRemaining(
+                f -> {
+                  com.fasterxml.jackson.databind.JsonNode v = f.getValue();
+                  List<String> values = new java.util.ArrayList<>();
+                  v.forEach(one -> values.add(one.asText()));
+                  row.put(f.getKey(), v.isArray() ? String.join("\n", values) : v.asText());
+                  fields.add(f.getKey());
+                });
+        rows.add(row);
+      }
+      if (node.get("messages") instanceof com.fasterxml.jackson.databind.JsonNode m) {
+        m.forEach(
+            one -> messages.add(one.path("type").asText() + ": " + one.path("text").asText()));
+      }
+    }
+    assertThat(rows).hasSize(3);
+    assertThat(rows.get(1)).containsEntry("mv", "1\ntwo\n3").containsEntry("x", "null");
+    for (SearchResults read :
+        List.of(
+            ServerAnswers.readResults(new BufferedReader(new StringReader(stream))),
+            ServerAnswers.readResults(
+                new java.io.ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8))))) {
+      assertThat(read.fields()).containsExactlyElementsOf(fields);
+      assertThat(read.rows()).containsExactlyElementsOf(rows);
+      assertThat(read.rows().get(0).keySet()).containsExactly("s", "n", "f", "t");
+      assertThat(read.messages()).containsExactlyElementsOf(messages);
+    }
+  }
+
   @Test
   void aSearchFailingAfterItsFirstRowsIsAnErrorNotAShortAnswer() throws Exception {
     String export =

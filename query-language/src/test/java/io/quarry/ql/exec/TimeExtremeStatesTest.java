@@ -67,6 +67,60 @@ class TimeExtremeStatesTest {
     }
   }
 
+  /**
+   * States pages of up to {@link TimeExtremeStates#BATCH} keys have their keys looked up together,
+   * larger ones key by key: pages of both sizes (keys cut at random, some pages just past the
+   * batch, keys repeated across pages), and a page with a null key, answer as the rows do.
+   */
+  @Test
+  void statesPagesOfEverySizeAnswerAsTheRows() {
+    for (long seed = 0; seed < 4; seed++) {
+      Random random = new Random(seed);
+      List<Event> events = new ArrayList<>();
+      int keys = 1_500 + random.nextInt(2_500);
+      for (int i = 0; i < 12_000; i++) {
+        events.add(new Event("k" + random.nextInt(keys), random.nextLong(1L << 50)));
+      }
+      for (String text : COMMANDS) {
+        Command command = command(text);
+        PageAggregator total =
+            PageAggregator.of(command, ZoneOffset.UTC, MemoryTracker.unbounded("states"), 512);
+        for (int from = 0; from < events.size(); ) {
+          int to =
+              Math.min(
+                  events.size(),
+                  from
+                      + switch (random.nextInt(3)) {
+                        case 0 -> 1 + random.nextInt(TimeExtremeStates.BATCH);
+                        case 1 -> TimeExtremeStates.BATCH + 1 + random.nextInt(8);
+                        default -> 3 * TimeExtremeStates.BATCH;
+                      });
+          Map<String, long[]> folded = new java.util.LinkedHashMap<>();
+          events.subList(from, to).forEach(e -> fold(folded, e));
+          total.addIntermediateInput(states(folded));
+          from = to;
+        }
+        total.addIntermediateInput(withNullKey());
+        assertThat(TestPages.rows(answer(total)))
+            .as(text + " (seed " + seed + ")")
+            .isEqualTo(TestPages.rows(allScanned(command, events)));
+      }
+    }
+  }
+
+  /** A states page of one position whose key is null: it joins no group. */
+  private static Page withNullKey() {
+    BytesBlock.Builder keys = BytesBlock.builder(1);
+    keys.appendNull();
+    LongBlock.Builder counts = LongBlock.builder(DataType.LONG, 1);
+    counts.append(7);
+    LongBlock.Builder mins = LongBlock.builder(DataType.TIMESTAMP, 1);
+    mins.append(1);
+    LongBlock.Builder maxes = LongBlock.builder(DataType.TIMESTAMP, 1);
+    maxes.append(2);
+    return TimeExtremeStates.page("s", keys.build(), counts.build(), mins.build(), maxes.build());
+  }
+
   @Test
   void onlyCountsAndTimeExtremesByOneFieldTakeStates() {
     for (String text :

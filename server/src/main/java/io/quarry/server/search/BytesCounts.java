@@ -234,8 +234,13 @@ final class BytesCounts {
 
   /** The keys held, in the order they came, as a block of texts; {@link #counts} in the same. */
   BytesBlock values() {
-    BytesBlock.Builder values = BytesBlock.builder(size);
-    for (int id = 0; id < size; id++) {
+    return values(0, size);
+  }
+
+  /** Keys {@code [from, to)} in the order they came (ids), as a block of texts. */
+  BytesBlock values(int from, int to) {
+    BytesBlock.Builder values = BytesBlock.builder(to - from);
+    for (int id = from; id < to; id++) {
       values.append(arena, starts[id], starts[id + 1] - starts[id]);
     }
     return values.build();
@@ -243,25 +248,40 @@ final class BytesCounts {
 
   /** The keys' counts, in {@link #values}' order. */
   LongBlock counts() {
-    return lane(COUNT, DataType.LONG);
+    return counts(0, size);
+  }
+
+  /** Keys {@code [from, to)}'s counts, as {@link #values(int, int)}. */
+  LongBlock counts(int from, int to) {
+    return lane(COUNT, DataType.LONG, from, to);
   }
 
   /** The keys' least times (epoch microseconds), in {@link #values}' order; a timed table's. */
   LongBlock minTimes() {
-    return lane(MIN_TIME, DataType.TIMESTAMP);
+    return minTimes(0, size);
+  }
+
+  /** Keys {@code [from, to)}'s least times, as {@link #values(int, int)}; a timed table's. */
+  LongBlock minTimes(int from, int to) {
+    return lane(MIN_TIME, DataType.TIMESTAMP, from, to);
   }
 
   /** The keys' greatest times, in {@link #values}' order; a timed table's. */
   LongBlock maxTimes() {
-    return lane(MAX_TIME, DataType.TIMESTAMP);
+    return maxTimes(0, size);
   }
 
-  private LongBlock lane(int lane, DataType type) {
+  /** Keys {@code [from, to)}'s greatest times, as {@link #values(int, int)}; a timed table's. */
+  LongBlock maxTimes(int from, int to) {
+    return lane(MAX_TIME, DataType.TIMESTAMP, from, to);
+  }
+
+  private LongBlock lane(int lane, DataType type, int from, int to) {
     if (lane >= stride) {
       throw new IllegalStateException("the table keeps no times");
     }
-    LongBlock.Builder built = LongBlock.builder(type, size);
-    for (int id = 0; id < size; id++) {
+    LongBlock.Builder built = LongBlock.builder(type, to - from);
+    for (int id = from; id < to; id++) {
       built.append(records[RECORDS_FROM + id * stride + lane]);
     }
     return built.build();

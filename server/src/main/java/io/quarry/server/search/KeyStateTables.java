@@ -6,6 +6,7 @@ import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.engine.aggregation.TimeExtremeStates;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.StageStats;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.Set;
@@ -172,16 +173,28 @@ final class KeyStateTables {
     }
     long started = System.nanoTime();
     BytesCounts counts = held.counts;
-    Page page =
-        timed
-            ? TimeExtremeStates.page(
-                field, counts.values(), counts.counts(), counts.minTimes(), counts.maxTimes())
-            : CountPages.groups(List.of(field), List.of(counts.values()), counts.counts());
+    int size = counts.size();
+    List<Page> pages = new ArrayList<>(size / TimeExtremeStates.BATCH + 1);
+    for (int from = 0; from < size; from += TimeExtremeStates.BATCH) {
+      int to = Math.min(size, from + TimeExtremeStates.BATCH);
+      pages.add(
+          timed
+              ? TimeExtremeStates.page(
+                  field,
+                  counts.values(from, to),
+                  counts.counts(from, to),
+                  counts.minTimes(from, to),
+                  counts.maxTimes(from, to))
+              : CountPages.groups(
+                  List.of(field), List.of(counts.values(from, to)), counts.counts(from, to)));
+    }
     if (last) {
-      counts.release(); // the page holds the states now
+      counts.release(); // the pages hold the states now
     }
     synchronized (total) {
-      total.addIntermediateInput(page);
+      for (Page page : pages) {
+        total.addIntermediateInput(page);
+      }
     }
     if (!last) {
       counts.clear();
