@@ -22,11 +22,21 @@ import java.util.function.Supplier;
  * {@link ResultLineEncoder}, the latest row held back so the last one can carry {@code lastrow},
  * sent in pieces of about {@value #FLUSH_BYTES} bytes and at the end of every page.
  *
- * <p>A wide page (at least {@value #PARALLEL_CELLS} cells, e.g. an {@code mstats} of 250 columns)
- * is encoded by two threads: the second half of its rows on the search pool, into an encoder of its
- * own, while the request thread encodes and sends the first half; then the second half's bytes
- * follow. The pool is never waited on to start: a half no pool thread took is encoded by the
- * request thread itself. The bytes are the same either way.
+ * <p>A page holding enough work (at least {@value #PARALLEL_WORK} units, a unit being a cell or a
+ * line's own frame: rows × (columns + 1)) is encoded by two threads: the second half of its rows on
+ * the search pool, into an encoder of its own, while the request thread encodes and sends the first
+ * half; then the second half's bytes follow. So both a wide page (an {@code mstats} of 250 columns)
+ * and a long narrow one (a {@code stats … by} of 1,024 rows × 2–3 columns) are split, and an answer
+ * of a few rows never pays a hand-off. The pool is never waited on to start: a half no pool thread
+ * took is encoded by the request thread itself. The bytes are the same either way.
+ *
+ * <p>Why {@value #PARALLEL_WORK}: a unit costs ~60 ns to encode (RESULTS.md, session of the
+ * hand-written encoder: a 1,024 × 250 page of doubles in 16.4 ms), so the smallest page split holds
+ * ~120 µs of encoding, ~60 µs a half; a hand-off costs the request thread a task and a queue offer
+ * (a few µs) and the pool thread its wake-up and two thread-CPU reads ({@code SearchCpu}), tens of
+ * µs on a busy machine, which the request thread spends encoding its own half, not waiting. A
+ * 1,024-row page of 2 columns holds 3,069 units, of 3 columns 4,092; a page of 1,023 rows of one
+ * column (2,046) and anything of a few rows stay on the request thread.
  */
 final class ExportLines {
   private static final JsonFactory JSON = new JsonFactory();
@@ -35,8 +45,11 @@ final class ExportLines {
   /** Lines are sent once this many bytes are encoded (and at the end of every page). */
   static final int FLUSH_BYTES = 256 * 1024;
 
-  /** A page of at least this many cells (rows × columns) is encoded by two threads. */
-  static final int PARALLEL_CELLS = 32 * 1024;
+  /**
+   * A page of at least this much work, rows × (columns + 1) — a cell each, and one for the line's
+   * own {@code preview}, {@code offset} and braces — is encoded by two threads.
+   */
+  static final int PARALLEL_WORK = 2_048;
 
   private final Supplier<Exchange.Stream> opener;
   private final Executor parallel;
@@ -80,7 +93,7 @@ final class ExportLines {
       lines.row(heldPage, heldPosition, offset++, false);
     }
     int now = count - 1; // the rows written now; the last is held
-    if (parallel != null && (long) now * page.schema().size() >= PARALLEL_CELLS) {
+    if (parallel != null && splits(now, page.schema().size())) {
       int half = now / 2;
       FutureTask<ResultLineEncoder> later = secondHalf(page, half, now, offset + half);
       try {
@@ -89,6 +102,7 @@ final class ExportLines {
         // encoded below by this thread
       }
       encode(page, 0, half);
+      flush(); // the first half goes out while the pool may still be encoding the second
       later.run(); // nothing when a pool thread started it
       ResultLineEncoder encoded;
       try {
@@ -101,7 +115,6 @@ final class ExportLines {
             ? runtime
             : new IllegalStateException(e.getCause());
       }
-      flush();
       send(encoded);
     } else {
       encode(page, 0, now);
@@ -110,6 +123,14 @@ final class ExportLines {
     heldPage = page;
     heldPosition = count - 1;
     flush();
+  }
+
+  /**
+   * Whether {@code rows} rows of {@code columns} columns are worth two threads: their work, rows ×
+   * (columns + 1), is at least {@link #PARALLEL_WORK}.
+   */
+  static boolean splits(int rows, int columns) {
+    return (long) rows * (columns + 1) >= PARALLEL_WORK;
   }
 
   /** Rows {@code [from, to)} of {@code page} into the caller's encoder, sent as it fills. */

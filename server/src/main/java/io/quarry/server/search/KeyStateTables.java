@@ -2,6 +2,7 @@ package io.quarry.server.search;
 
 import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.engine.aggregation.CountPages;
+import io.quarry.ql.engine.aggregation.HashAggregationOperator;
 import io.quarry.ql.engine.aggregation.PageAggregator;
 import io.quarry.ql.engine.aggregation.TimeExtremeStates;
 import io.quarry.ql.exec.MemoryTracker;
@@ -192,6 +193,9 @@ final class KeyStateTables {
       counts.release(); // the pages hold the states now
     }
     synchronized (total) {
+      if (total instanceof HashAggregationOperator hash) {
+        hash.reserveGroups(size); // its key hash grown once, not doubled through the inserts
+      }
       for (Page page : pages) {
         total.addIntermediateInput(page);
       }

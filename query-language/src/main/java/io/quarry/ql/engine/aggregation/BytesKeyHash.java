@@ -338,19 +338,7 @@ public final class BytesKeyHash {
     if (indexed == size) {
       return;
     }
-    int capacity = table.capacity();
-    while ((long) size * 2 * SLOT > capacity) {
-      capacity *= 2;
-    }
-    if (capacity > table.capacity()) {
-      if (indexed == 0) {
-        table.grow(capacity); // an empty table: nothing to place again
-      } else {
-        while (table.capacity() < capacity) {
-          KeySlots.rehash(table);
-        }
-      }
-    }
+    growFor(size);
     int mask = table.capacity() / SLOT - 1;
     for (int id = indexed; id < size; id++) {
       int start = starts.get(id);
@@ -367,6 +355,41 @@ public final class BytesKeyHash {
           mask);
     }
     indexed = size;
+  }
+
+  /**
+   * Makes the table as large as holding {@code keys} keys in all makes it, before that many are
+   * added (as Lucene's and ES|QL's {@code BytesRefHash} are grown before a known number of
+   * inserts): the table inserting them would have grown to, its doublings done now — at once, with
+   * nothing to place again, when the table holds no key yet. Fewer keys than it holds: nothing.
+   */
+  public void reserve(int keys) {
+    growFor(Math.max(keys, size));
+  }
+
+  /** The table's slots (its size, for tests of its growth). */
+  int slots() {
+    return table.capacity() / SLOT;
+  }
+
+  /**
+   * Grows the table to the capacity that holds {@code keys} keys at half load (the one {@link
+   * #insert} doubles to): in one step when no key is in it yet, else doubling in place.
+   */
+  private void growFor(int keys) {
+    int capacity = table.capacity();
+    while ((long) keys * 2 * SLOT > capacity) {
+      capacity *= 2;
+    }
+    if (capacity > table.capacity()) {
+      if (indexed == 0) {
+        table.grow(capacity); // an empty table: nothing to place again
+      } else {
+        while (table.capacity() < capacity) {
+          KeySlots.rehash(table);
+        }
+      }
+    }
   }
 
   /** Writes a key to the pool as key {@code size}, not into the table; returns its id. */

@@ -34,6 +34,16 @@ final class GroupKeys {
     this.hash = width >= 1 ? new BytesKeyHash() : null;
   }
 
+  /**
+   * Grows the key hash once to hold {@code groups} groups in all, before about that many are added
+   * ({@link BytesKeyHash#reserve}); nothing without by-fields.
+   */
+  void reserve(int groups) {
+    if (hash != null) {
+      hash.reserve(groups);
+    }
+  }
+
   /** The number of groups; ids are {@code [0, size)}. */
   int size() {
     return width == 0 ? 1 : hash.size();

@@ -259,6 +259,19 @@ public final class HashAggregationOperator implements PageAggregator {
             counts, StatsInput.keyBlocks(counts, command.groupBy()), keys, functions, this::grow));
   }
 
+  /**
+   * Grows the key hash once to hold {@code groups} groups in all, before states of up to that many
+   * distinct keys are added ({@code KeyStateTables} hands a table of 200,000 session ids on into an
+   * empty final aggregation: its hash grown once instead of doubling a dozen times through the
+   * inserts). Memory is still charged as groups are added ({@link #grow}: per group, the key hash's
+   * share in {@link BytesKeyHash#KEY_OVERHEAD_BYTES} at half load), so the charges are what they
+   * were; the table is allocated before the inserts that charge it. The functions' states are paged
+   * ({@code LongPages}: grown a page at a time, nothing copied) and grow as before.
+   */
+  public void reserveGroups(int groups) {
+    keys.reserve(groups);
+  }
+
   /** Makes room in the functions for groups the keys added; returns the bytes they take. */
   int grownTo;
 

@@ -267,4 +267,51 @@ class BytesKeyHashTest {
       assertThat(hash.id("entry-0")).isEqualTo(-1);
     }
   }
+
+  @Test
+  void aReservedTableIsTheOneTheInsertsGrowToAndDoesNotGrowAgain() {
+    int keys = 200_001;
+    BytesKeyHash grown = new BytesKeyHash();
+    for (int k = 0; k < keys; k++) {
+      byte[] key = ("s-" + k).getBytes(StandardCharsets.UTF_8);
+      grown.id(key, 0, key.length);
+    }
+    BytesKeyHash reserved = new BytesKeyHash();
+    reserved.reserve(keys);
+    int slots = reserved.slots();
+    assertThat(slots).isEqualTo(grown.slots());
+    for (int k = 0; k < keys; k++) {
+      byte[] key = ("s-" + k).getBytes(StandardCharsets.UTF_8);
+      assertThat(reserved.id(key, 0, key.length)).isEqualTo(-k - 1);
+      assertThat(reserved.slots()).as("after key %d", k).isEqualTo(slots);
+    }
+    reserved.reserve(keys / 2); // fewer than it holds: nothing
+    assertThat(reserved.slots()).isEqualTo(slots);
+    for (int k = 0; k < keys; k++) {
+      byte[] key = ("s-" + k).getBytes(StandardCharsets.UTF_8);
+      assertThat(reserved.find(key, 0, key.length)).isEqualTo(k);
+    }
+  }
+
+  @Test
+  void aTableHoldingKeysReservedForMoreKeepsFindingThem() {
+    BytesKeyHash hash = new BytesKeyHash();
+    for (int k = 0; k < 1_000; k++) {
+      byte[] key = ("k" + k).getBytes(StandardCharsets.UTF_8);
+      hash.id(key, 0, key.length);
+    }
+    int before = hash.slots();
+    hash.reserve(100_000); // doubled in place, every key placed again
+    assertThat(hash.slots()).isGreaterThan(before);
+    for (int k = 0; k < 1_000; k++) {
+      byte[] key = ("k" + k).getBytes(StandardCharsets.UTF_8);
+      assertThat(hash.find(key, 0, key.length)).isEqualTo(k);
+    }
+    for (int k = 1_000; k < 100_000; k++) {
+      byte[] key = ("k" + k).getBytes(StandardCharsets.UTF_8);
+      int slots = hash.slots();
+      assertThat(hash.id(key, 0, key.length)).isEqualTo(-k - 1);
+      assertThat(hash.slots()).isEqualTo(slots);
+    }
+  }
 }
