@@ -45,9 +45,10 @@ final class ServerAnswers {
    * between — read by one streaming parser over the whole answer: each {@code result}'s fields
    * straight into its row, with no {@code String} per line nor tree per row (a tree per line cost
    * the harness's client ~1.5 µs a row, a third of {@code sessions_range}'s wall at 200,000 rows,
-   * session 45). The rarer parts of a line ({@code messages}, {@code error}, a value that is
-   * neither text, number, boolean, null nor a list of them) are read as trees, as before. A line
-   * with a row and an error keeps the row, then fails, as a line read whole did.
+   * session 45), and no tree per number either (session 46): a value reads as the tree it was read
+   * as before would write it ({@link #scalarText}). The rarer parts of a line ({@code messages},
+   * {@code error}, an object among the values) are read as trees, as before. A line with a row and
+   * an error keeps the row, then fails, as a line read whole did.
    */
   private static SearchResults readResults(JsonParser parser) throws IOException {
     Set<String> fields = new LinkedHashSet<>();
@@ -101,17 +102,58 @@ final class ServerAnswers {
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       String name = parser.currentName();
       JsonToken value = parser.nextToken();
-      String text =
-          switch (value) {
-            case VALUE_STRING -> parser.getText();
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT, VALUE_TRUE, VALUE_FALSE, VALUE_NULL ->
-                ((JsonNode) parser.readValueAsTree()).asText();
-            default -> text(parser.readValueAsTree());
-          };
+      String text = scalarText(parser, value);
+      if (text == null) {
+        text = value == JsonToken.START_ARRAY ? listText(parser) : treeText(parser);
+      }
       row.put(name, text);
       fields.add(name);
     }
     return row;
+  }
+
+  /**
+   * The text of the scalar at the parser's {@code token} as a tree node of it gives ({@link
+   * JsonNode#asText}), without making the node: a string as it is; a whole number as its value
+   * written back ({@code -0} is {@code 0}, a number past a long all its digits); a fraction as the
+   * double it reads as ({@code 1.50} is {@code 1.5}, {@code 1e3} is {@code 1000.0}: Java's {@link
+   * Double#toString}); {@code true}, {@code false}, {@code null}. Null for a list or an object.
+   */
+  private static String scalarText(JsonParser parser, JsonToken token) throws IOException {
+    return switch (token) {
+      case VALUE_STRING -> parser.getText();
+      case VALUE_NUMBER_INT ->
+          switch (parser.getNumberType()) {
+            case INT -> Integer.toString(parser.getIntValue());
+            case LONG -> Long.toString(parser.getLongValue());
+            default -> parser.getBigIntegerValue().toString();
+          };
+      case VALUE_NUMBER_FLOAT -> Double.toString(parser.getDoubleValue());
+      case VALUE_TRUE -> "true";
+      case VALUE_FALSE -> "false";
+      case VALUE_NULL -> "null";
+      default -> null;
+    };
+  }
+
+  /**
+   * A multivalue (a list), the parser at its start: its values' texts joined by newlines, a list or
+   * an object inside it as its tree's text (empty).
+   */
+  private static String listText(JsonParser parser) throws IOException {
+    List<String> values = new ArrayList<>();
+    for (JsonToken token = parser.nextToken();
+        token != JsonToken.END_ARRAY;
+        token = parser.nextToken()) {
+      String text = scalarText(parser, token);
+      values.add(text != null ? text : treeText(parser));
+    }
+    return String.join("\n", values);
+  }
+
+  /** The value at the parser, read as a tree: its text (an object's is empty). */
+  private static String treeText(JsonParser parser) throws IOException {
+    return ((JsonNode) parser.readValueAsTree()).asText();
   }
 
   /**
@@ -128,16 +170,6 @@ final class ServerAnswers {
             + ": "
             + error.path("message").asText(),
         error.toString());
-  }
-
-  /** A value of the export endpoint as text: a multivalue (an array) joined by newlines. */
-  private static String text(JsonNode value) {
-    if (!value.isArray()) {
-      return value.asText();
-    }
-    List<String> values = new ArrayList<>(value.size());
-    value.forEach(one -> values.add(one.asText()));
-    return String.join("\n", values);
   }
 
   /** A job's status from its JSON ({@code GET /api/v1/jobs/{id}} and the job actions). */

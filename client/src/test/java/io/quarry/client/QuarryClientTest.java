@@ -40,7 +40,9 @@ class QuarryClientTest {
    * The streaming read of the export answer (one parser over the whole body, from its bytes or its
    * text) gives what reading it line by line as trees gives — the reference here, the reading
    * before session 45: numbers, booleans and null as their text, lists joined by newlines, nested
-   * objects, escapes and non-ASCII text, repeated fields, blank lines, lines without a row.
+   * objects, escapes and non-ASCII text, repeated fields, blank lines, lines without a row; and the
+   * number forms a tree writes otherwise than they were sent ({@code 1.50}, {@code 1e3}, {@code
+   * -0}, past a long, past a double), read without a tree since session 46.
    */
   @Test
   void theStreamingReadAnswersAsLinesReadAsTrees() throws Exception {
@@ -54,6 +56,9 @@ class QuarryClientTest {
         {"preview":false,"offset":2,"lastrow":true,"result":{"s":"z","s":"last","e":""}}
         {"preview":false,"result":"not an object","messages":[{"type":"WARN","text":"w"}]}
         {"preview":false,"messages":[{"type":"INFO","text":"i"},{"text":"no type"}]}
+        {"result":{"a":1.50,"b":1e3,"c":-0,"d":-0.0,"e":12345678901234567890123,"g":0.1,"h":2147483648}}
+        {"result":{"i":-9223372036854775809,"j":1E-7,"k":1.0,"l":1e400,"m":4,"n":-17,"o":false}}
+        {"result":{"mv":[1.50,-0,[2],{"k":1},null,false,"x",12345678901234567890123],"e":[]}}
         """;
     com.fasterxml.jackson.databind.ObjectMapper mapper =
         new com.fasterxml.jackson.databind.ObjectMapper();
@@ -85,8 +90,17 @@ class QuarryClientTest {
             one -> messages.add(one.path("type").asText() + ": " + one.path("text").asText()));
       }
     }
-    assertThat(rows).hasSize(3);
+    assertThat(rows).hasSize(6);
     assertThat(rows.get(1)).containsEntry("mv", "1\ntwo\n3").containsEntry("x", "null");
+    // the number forms whose text a tree changes: the streaming read must change them alike
+    assertThat(rows.get(3))
+        .containsEntry("a", "1.5")
+        .containsEntry("b", "1000.0")
+        .containsEntry("c", "0")
+        .containsEntry("e", "12345678901234567890123")
+        .containsEntry("g", "0.1");
+    assertThat(rows.get(5))
+        .containsEntry("mv", "1.5\n0\n\n\nnull\nfalse\nx\n12345678901234567890123");
     for (SearchResults read :
         List.of(
             ServerAnswers.readResults(new BufferedReader(new StringReader(stream))),

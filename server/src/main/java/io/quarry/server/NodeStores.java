@@ -2,6 +2,7 @@ package io.quarry.server;
 
 import io.quarry.codecs.metricstore.MetricIndexOptions;
 import io.quarry.codecs.metricstore.MetricStore;
+import io.quarry.codecs.store.BucketDirectories;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.codecs.store.IndexOptions;
 import io.quarry.server.audit.AuditLog;
@@ -49,7 +50,7 @@ record NodeStores(EventStore events, MetricStore metrics) {
       Path dataDirectory,
       Sourcetypes sourcetypes,
       Clock clock,
-      Function<String, EventStore.BucketDirectories> directories)
+      Function<String, BucketDirectories> directories)
       throws IOException {
     EventStore events;
     try {

@@ -2,6 +2,7 @@ package io.quarry.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.codecs.store.BucketDirectories;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.audit.AuditEvent;
 import io.quarry.server.audit.AuditLog;
@@ -122,7 +123,7 @@ public final class QuarryServer implements Closeable {
       QuarryConfig config,
       Clock clock,
       List<io.quarry.plugin.api.QuarryPlugin> plugins,
-      java.util.function.Function<String, EventStore.BucketDirectories> directories)
+      java.util.function.Function<String, BucketDirectories> directories)
       throws IOException, InterruptedException {
     requireNonNull(config, "config is null");
     Path dataDirectory = Path.of(config.dataDir()).toAbsolutePath().normalize();

@@ -61,8 +61,7 @@ public final class TestServers {
       Path dataDirectory,
       String adminPassword,
       UnaryOperator<ConfigBuilder> more,
-      java.util.function.Function<String, io.quarry.codecs.store.EventStore.BucketDirectories>
-          directories)
+      java.util.function.Function<String, io.quarry.codecs.store.BucketDirectories> directories)
       throws Exception {
     return QuarryServer.start(
         more.apply(settings(dataDirectory, adminPassword)).build(),

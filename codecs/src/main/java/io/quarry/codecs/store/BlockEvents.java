@@ -11,8 +11,8 @@ import org.apache.lucene.index.StoredFields;
  * The events of one decoded block document, for {@link StoredEvent}: an event's "document" is its
  * position in the block (newest first). Columns are decoded when first asked for, {@code _raw}
  * stays bytes in the block until a {@code String} is wanted, and an ASCII event's text is viewed in
- * place ({@link AsciiText}). Events hold their block, so they stay readable after the scan moved on
- * (a visitor reading {@code _raw} at {@link EventVisitor#finish}).
+ * place ({@link BlockTexts}). Events hold their block, so they stay readable after the scan moved
+ * on (a visitor reading {@code _raw} at {@link EventVisitor#finish}).
  *
  * <p>A column the payload holds elsewhere (event block version 2: a field of which every event has
  * exactly one value, or since session 33 one value or none) is read from the block's doc values
@@ -98,11 +98,16 @@ final class BlockEvents implements StoredEvent.Loader {
   EventBlock decodedBlock() {
     try {
       return block();
-    } catch (CorruptIndexException e) {
-      throw new TimeOrderedScan.UncheckedCorruption(e);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw unchecked(e);
     }
+  }
+
+  /** An I/O failure for a caller that cannot throw one; a corruption stays recognisable. */
+  private static java.io.UncheckedIOException unchecked(IOException e) {
+    return e instanceof CorruptIndexException corrupt
+        ? new TimeOrderedScan.UncheckedCorruption(corrupt)
+        : new java.io.UncheckedIOException(e);
   }
 
   /**
@@ -143,43 +148,32 @@ final class BlockEvents implements StoredEvent.Loader {
 
   /**
    * Has an undecoded block read its times, when first asked, from its payload's first bytes alone
-   * ({@link PrefixTimes}, session 33) rather than by decoding the payload: for a scan handing the
-   * block to a visitor as a run, whose columns decoded the payload before asking a time if any of
-   * them reads the texts or a field held there ({@code EventPages}). {@code oldest} and {@code
-   * newest} are the block's times by its doc values, which the times read are checked against.
+   * ({@link BlockPrefixTimes}); {@code oldest} and {@code newest} are the block's times by its doc
+   * values, which the times read are checked against.
    */
   void timesByPrefix(PrefixTimes reader, long oldest, long newest) {
-    this.prefixReader = reader;
-    this.oldest = oldest;
-    this.newest = newest;
+    this.prefixTimes = new BlockPrefixTimes(reader, oldest, newest);
   }
 
-  private PrefixTimes prefixReader; // null: times come from the decoded payload
-  private long oldest;
-  private long newest;
-  private long[] prefixTimes; // read by prefixReader, null until first asked
+  private BlockPrefixTimes prefixTimes; // null: times come from the decoded payload
 
   /** Event {@code i}'s time. */
   long time(int i) {
     try {
       return timeOf(i);
-    } catch (CorruptIndexException e) {
-      throw new TimeOrderedScan.UncheckedCorruption(e);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw unchecked(e);
     }
   }
 
   @Override
   public long timeOf(int doc) throws IOException {
-    if (block == null && prefixReader != null) {
-      if (prefixTimes == null) {
-        prefixTimes = prefixReader.read(blockDoc, count, oldest, newest);
+    if (block == null && prefixTimes != null) {
+      long[] times = prefixTimes.read(blockDoc, count);
+      if (times != null) {
+        return times[doc];
       }
-      if (prefixTimes != null) {
-        return prefixTimes[doc];
-      }
-      prefixReader = null; // not by prefix: the whole decode below
+      prefixTimes = null; // not by prefix: the whole decode below
     }
     return block().time(doc);
   }
@@ -234,10 +228,8 @@ final class BlockEvents implements StoredEvent.Loader {
       }
       EventBlock.Column column = defaultColumn;
       return column == null || column.valueCount(doc) == 0 ? "" : column.value(column.code(doc, 0));
-    } catch (CorruptIndexException e) {
-      throw new TimeOrderedScan.UncheckedCorruption(e);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw unchecked(e);
     }
   }
 
@@ -265,10 +257,8 @@ final class BlockEvents implements StoredEvent.Loader {
       try {
         hasFieldAnswer =
             !isDefaultColumn(name) && (counted(name) != null || block().hasColumn(name));
-      } catch (CorruptIndexException e) {
-        throw new TimeOrderedScan.UncheckedCorruption(e);
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw unchecked(e);
       }
       hasFieldName = name;
     }
@@ -383,47 +373,29 @@ final class BlockEvents implements StoredEvent.Loader {
 
   @Override
   public TextRegion textRegion() throws IOException {
-    if (textRegion == null) {
-      EventBlock block = block();
-      textRegion =
-          new TextRegion(block.bytes(), block.rawOffset(0), block.rawOffset(block.count()));
-    }
-    return textRegion;
+    return texts().region();
   }
-
-  private TextRegion textRegion; // made when first asked for
 
   @Override
   public CharSequence rawView(int doc) throws IOException {
-    EventBlock block = block();
-    int offset = block.rawOffset(doc);
-    int length = block.rawLength(doc);
-    return (allAscii() || AsciiText.isAscii(block.bytes(), offset, length))
-        ? new AsciiText().reset(block.bytes(), offset, length)
-        : null;
+    return texts().view(doc);
   }
 
-  /**
-   * Whether every event's text is ASCII: as the block's header records it (written since session
-   * 32), else checked once over the block's whole text section instead of once per event (nearly
-   * every block of machine data is).
-   */
+  /** Whether every event's text is ASCII ({@link BlockTexts#allAscii}); decodes the block. */
   boolean allAscii() {
-    if (allAscii == 0) {
-      EventBlock block = decodedBlock();
-      allAscii =
-          switch (block.texts()) {
-            case ALL_ASCII -> 1;
-            case SOME_NOT_ASCII -> -1;
-            case UNRECORDED -> {
-              int start = block.rawOffset(0);
-              int end = block.rawOffset(block.count());
-              yield AsciiText.isAscii(block.bytes(), start, end - start) ? 1 : -1;
-            }
-          };
+    if (texts == null) {
+      texts = new BlockTexts(decodedBlock());
     }
-    return allAscii > 0;
+    return texts.allAscii();
   }
 
-  private int allAscii; // 0: not checked yet, 1: every text is ASCII, -1: some is not
+  /** The decoded block's texts, the payload decoded now if it was not. */
+  private BlockTexts texts() throws IOException {
+    if (texts == null) {
+      texts = new BlockTexts(block());
+    }
+    return texts;
+  }
+
+  private BlockTexts texts; // made when the texts are first asked for
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
@@ -76,7 +75,7 @@ final class Bucket implements Closeable {
 
   /** Opens a bucket through a directory factory; tests pass one that injects I/O faults. */
   static Bucket open(
-      long id, Path path, IndexOptions options, long now, DirectoryFactory directories)
+      long id, Path path, IndexOptions options, long now, BucketDirectories directories)
       throws IOException {
     return open(id, path, options, now, directories, System::nanoTime);
   }
@@ -90,7 +89,7 @@ final class Bucket implements Closeable {
       Path path,
       IndexOptions options,
       long now,
-      DirectoryFactory directories,
+      BucketDirectories directories,
       java.util.function.LongSupplier ticker)
       throws IOException {
     Files.createDirectories(path);
@@ -113,14 +112,7 @@ final class Bucket implements Closeable {
             manifest.minTime(), manifest.maxTime(), manifest.events(), manifest.maxSequence());
         return bucket;
       }
-      if (recorded == null) { // a new bucket takes the configured format; an older one held events
-        BucketFormat format =
-            DirectoryReader.indexExists(directory) ? BucketFormat.EVENTS : options.format();
-        recorded =
-            format == BucketFormat.BLOCKS
-                ? format.record(path, options.termIndexOfNewBuckets())
-                : new BucketFormat.Recorded(BucketFormat.EVENTS, 1);
-      }
+      recorded = BucketFormat.ofHot(recorded, path, directory, options);
       BucketActivity activity = new BucketActivity(options.compaction().idleNanos(), ticker);
       CompactionMergePolicy policy = HotBucketConfig.compactionPolicy(options, activity);
       Bucket bucket = new Bucket(id, path, directory, now, recorded, policy, activity);
@@ -404,22 +396,5 @@ final class Bucket implements Closeable {
   @Override
   public synchronized void close() throws IOException {
     IOUtils.close(search::closeHot, writer, search::closeReader, directory);
-  }
-
-  /**
-   * An index's disk: opens the Lucene directory of a bucket path, and forces the index's
-   * write-ahead log files (tests fail or slow either through it).
-   */
-  @FunctionalInterface
-  interface DirectoryFactory {
-    Directory open(Path path) throws IOException;
-
-    /**
-     * Forces a write-ahead log file to stable storage ({@link
-     * io.quarry.codecs.wal.WriteAheadLog#FORCE}).
-     */
-    default void forceLog(java.nio.channels.FileChannel log) throws IOException {
-      io.quarry.codecs.wal.WriteAheadLog.FORCE.force(log);
-    }
   }
 }

@@ -78,7 +78,7 @@ public final class BucketConversion {
       List<Bucket> buckets,
       IndexOptions blockOptions,
       BlockDocuments blocks,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       IndexStore.BucketProgress progress)
       throws IOException {
     List<Result> results = new ArrayList<>();
@@ -109,7 +109,7 @@ public final class BucketConversion {
       Bucket old,
       IndexOptions blockOptions,
       BlockDocuments blocks,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       LongConsumer progress)
       throws IOException {
     if (!old.isWarm() || old.format() != BucketFormat.EVENTS) {

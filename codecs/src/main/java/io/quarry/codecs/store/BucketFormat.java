@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -117,6 +119,23 @@ public enum BucketFormat {
           marker.toString());
     }
     return new Recorded(format, version);
+  }
+
+  /**
+   * The format and layout a hot bucket in {@code path} opens with, {@code recorded} its recorded
+   * one: that; unrecorded, a bucket whose {@code directory} already holds an index is older than
+   * recorded formats and holds events, and a new bucket takes {@code options}' format (a block
+   * bucket's recorded now, {@link #record(Path, TermIndex)}).
+   */
+  static Recorded ofHot(Recorded recorded, Path path, Directory directory, IndexOptions options)
+      throws IOException {
+    if (recorded != null) {
+      return recorded;
+    }
+    BucketFormat format = DirectoryReader.indexExists(directory) ? EVENTS : options.format();
+    return format == BLOCKS
+        ? format.record(path, options.termIndexOfNewBuckets())
+        : new Recorded(EVENTS, 1);
   }
 
   /**

@@ -35,7 +35,7 @@ record BucketOpening(List<Bucket> buckets, Bucket hot) {
       Path bucketsPath,
       IndexOptions options,
       long nowMillis,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       DamagedBuckets damaged,
       CompactionPermits permits)
       throws IOException {

@@ -77,25 +77,7 @@ public final class EventStore implements Closeable {
   public static EventStore open(
       Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock, int committerThreads)
       throws IOException {
-    return open(dataDirectory, indexOptions, clock, index -> FSDirectory::open, committerThreads);
-  }
-
-  /**
-   * An index's disk: opens the Lucene directory of a bucket's path (each bucket has its own
-   * directory) and forces the index's write-ahead log files — the server's tests fail or slow one
-   * index's disk through it.
-   */
-  @FunctionalInterface
-  public interface BucketDirectories {
-    org.apache.lucene.store.Directory open(Path bucket) throws IOException;
-
-    /**
-     * Forces a write-ahead log file of the index to stable storage: {@code force(false)}, unless a
-     * test slows or fails it.
-     */
-    default void forceLog(java.nio.channels.FileChannel log) throws IOException {
-      io.quarry.codecs.wal.WriteAheadLog.FORCE.force(log);
-    }
+    return open(dataDirectory, indexOptions, clock, committerThreads, index -> FSDirectory::open);
   }
 
   /**
@@ -111,38 +93,6 @@ public final class EventStore implements Closeable {
       Function<String, BucketDirectories> directories)
       throws IOException {
     java.util.Objects.requireNonNull(directories, "directories is null");
-    return open(
-        dataDirectory,
-        indexOptions,
-        clock,
-        index -> {
-          BucketDirectories disk = directories.apply(index);
-          return new Bucket.DirectoryFactory() {
-            @Override
-            public org.apache.lucene.store.Directory open(Path path) throws IOException {
-              return disk.open(path);
-            }
-
-            @Override
-            public void forceLog(java.nio.channels.FileChannel log) throws IOException {
-              disk.forceLog(log);
-            }
-          };
-        },
-        committerThreads);
-  }
-
-  /**
-   * As {@link #open(Path, Map, Clock, int)}, with each index's factory of bucket directories (tests
-   * slow down or fail one index's disk through it).
-   */
-  static EventStore open(
-      Path dataDirectory,
-      Map<String, IndexOptions> indexOptions,
-      Clock clock,
-      Function<String, Bucket.DirectoryFactory> directories,
-      int committerThreads)
-      throws IOException {
     Map<String, IndexStore> indexes = new TreeMap<>();
     CommitterPool committers = new CommitterPool(committerThreads);
     CompactionPermits permits = new CompactionPermits(CompactionPermits.DEFAULT_PERMITS);

@@ -48,7 +48,7 @@ final class IndexCommits {
   private final Path bucketsPath;
   private final IndexOptions options;
   private final Clock clock;
-  private final Bucket.DirectoryFactory directories;
+  private final BucketDirectories directories;
   private final List<Bucket> buckets; // the index's
   private final IndexCompaction compactions;
   private final FullBucketRolls rolls; // the full buckets' rolls, bounded by the node's permits
@@ -63,7 +63,7 @@ final class IndexCommits {
       Path bucketsPath,
       IndexOptions options,
       Clock clock,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       List<Bucket> buckets,
       IndexCompaction compactions,
       IndexWrites writes) {

@@ -70,7 +70,7 @@ public final class IndexStore implements Closeable {
       IndexOptions options,
       ScheduledExecutorService scheduler,
       Clock clock,
-      Bucket.DirectoryFactory directories)
+      BucketDirectories directories)
       throws IOException {
     this(
         name,
@@ -92,7 +92,7 @@ public final class IndexStore implements Closeable {
       IndexOptions options,
       ScheduledExecutorService scheduler,
       Clock clock,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       CompactionPermits permits)
       throws IOException {
     this(name, path, options, IndexScheduler.on(scheduler), clock, directories, permits);
@@ -108,7 +108,7 @@ public final class IndexStore implements Closeable {
       IndexOptions options,
       IndexScheduler scheduler,
       Clock clock,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       CompactionPermits permits)
       throws IOException {
     this.name = requireNonNull(name, "name is null");

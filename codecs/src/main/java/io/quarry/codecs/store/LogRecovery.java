@@ -42,7 +42,7 @@ final class LogRecovery {
 
   private final String name;
   private final IndexOptions options;
-  private final Bucket.DirectoryFactory directories;
+  private final BucketDirectories directories;
   private final IndexCompaction compactions;
   private final List<Bucket>
       buckets; // the index's own list: a reopened bucket replaces its old one
@@ -51,7 +51,7 @@ final class LogRecovery {
   LogRecovery(
       String name,
       IndexOptions options,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       IndexCompaction compactions,
       List<Bucket> buckets,
       BatchAdd adds) {

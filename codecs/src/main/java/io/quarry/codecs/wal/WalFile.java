@@ -12,13 +12,15 @@ import java.nio.file.StandardOpenOption;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * One log file's format and its reading ({@link WriteAheadLog}'s javadoc has the grammar): the
- * header a new file starts with, the files of a log directory by generation, and reading a file's
- * records back to the first that does not read, saying where and why it stopped. What opening the
- * log does about a file that stopped short (cut a torn tail, quarantine damage) is {@link
- * WalOpening}'s; refusing it in a running log is {@link WriteAheadLog}'s.
+ * header a new file starts with (and the new file made with it), the files of a log directory by
+ * generation, and reading a file's records back to the first that does not read, saying where and
+ * why it stopped. What opening the log does about a file that stopped short (cut a torn tail,
+ * quarantine damage) is {@link WalOpening}'s; refusing it in a running log is {@link
+ * WriteAheadLog}'s.
  */
 final class WalFile {
   private static final Logger LOG = Logger.getLogger(WalFile.class.getName());
@@ -74,6 +76,23 @@ final class WalFile {
   static ByteBuffer header(long number) {
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
     return header.put(MAGIC).putInt(VERSION).putLong(number).flip();
+  }
+
+  /**
+   * Creates generation {@code number}'s file in {@code directory} ({@code wal-<number>.log}, which
+   * must not exist), its header written and forced with the directory's entry: open for appends.
+   */
+  static FileChannel create(Path directory, long number) throws IOException {
+    Path file = directory.resolve("wal-" + number + ".log");
+    FileChannel created =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    ByteBuffer header = header(number);
+    while (header.hasRemaining()) {
+      created.write(header);
+    }
+    created.force(true);
+    IOUtils.fsync(directory, true);
+    return created;
   }
 
   /**

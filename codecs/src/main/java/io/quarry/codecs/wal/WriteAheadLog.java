@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -123,7 +122,7 @@ public final class WriteAheadLog implements Closeable {
   /**
    * As {@link #open(Path, Path, Replay, long)}, forcing files through {@code forcer}: {@link
    * #FORCE}, or a test's slow or failing disk (the store's seam, {@code
-   * EventStore.BucketDirectories#forceLog}).
+   * BucketDirectories#forceLog}).
    */
   public static WriteAheadLog open(
       Path directory, Path quarantine, Replay replay, long maxRecordBytes, Forcer forcer)
@@ -150,7 +149,7 @@ public final class WriteAheadLog implements Closeable {
     TreeMap<Long, Path> files = log.files();
     log.damage.addAll(WalOpening.replayAll(directory, quarantine, files, replay));
     log.generation = files.isEmpty() ? 1 : files.lastKey() + 1;
-    log.channel = log.create(log.generation);
+    log.channel = WalFile.create(directory, log.generation);
     return log;
   }
 
@@ -194,19 +193,6 @@ public final class WriteAheadLog implements Closeable {
   /** The generations on disk, by number. */
   private TreeMap<Long, Path> files() throws IOException {
     return WalFile.files(directory);
-  }
-
-  private FileChannel create(long number) throws IOException {
-    Path file = directory.resolve("wal-" + number + ".log");
-    FileChannel created =
-        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    ByteBuffer header = WalFile.header(number);
-    while (header.hasRemaining()) {
-      created.write(header);
-    }
-    created.force(true);
-    IOUtils.fsync(directory, true);
-    return created;
   }
 
   /**
@@ -343,7 +329,7 @@ public final class WriteAheadLog implements Closeable {
     durable = appended;
     channel.close();
     generation++;
-    channel = create(generation);
+    channel = WalFile.create(directory, generation);
     return generation;
   }
 

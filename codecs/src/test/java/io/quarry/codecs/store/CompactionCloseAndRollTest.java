@@ -34,7 +34,7 @@ class CompactionCloseAndRollTest {
     other.shutdownNow();
   }
 
-  private IndexStore open(CompactionSettings compaction, Bucket.DirectoryFactory directories)
+  private IndexStore open(CompactionSettings compaction, BucketDirectories directories)
       throws Exception {
     return DeferredCompactionTest.open(
         data, scheduler, BucketFormat.BLOCKS, compaction, directories);

@@ -24,7 +24,7 @@ public final class CompactionCrashWriter {
     int batches = Integer.parseInt(args[2]);
     BucketFormat format = BucketFormat.fromName(args[3]);
     CountDownLatch compacting = new CountDownLatch(1);
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.holdingAt(
             FaultyDirectories::compaction,
             3,

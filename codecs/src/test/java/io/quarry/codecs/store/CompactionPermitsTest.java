@@ -48,10 +48,7 @@ class CompactionPermitsTest {
 
   /** An index of this node under {@code data}, its periodic tasks run by the test. */
   private IndexStore store(
-      String name,
-      IndexOptions options,
-      Bucket.DirectoryFactory directories,
-      CompactionPermits node)
+      String name, IndexOptions options, BucketDirectories directories, CompactionPermits node)
       throws java.io.IOException {
     return stores.open(name, options, directories, node);
   }

@@ -44,7 +44,7 @@ class ConcurrentAddTest {
     CountDownLatch release = new CountDownLatch(1);
     // the first document a Lucene thread state takes opens its stored-fields file: the add on the
     // thread named "first" waits there, inside the bucket's writer, until released
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.holding(
             context -> Thread.currentThread().getName().equals("first"), entered, release);
     try (IndexStore store =
@@ -74,7 +74,7 @@ class ConcurrentAddTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     // the roll's merge waits as it opens its first file, inside the old bucket's roll
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.holding(
             context -> context.context() == IOContext.Context.MERGE, entered, release);
     try (IndexStore store =
@@ -111,7 +111,7 @@ class ConcurrentAddTest {
       throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.holding(
             context -> Thread.currentThread().getName().equals("first"), entered, release);
     Path path = dataDirectory.resolve("main");

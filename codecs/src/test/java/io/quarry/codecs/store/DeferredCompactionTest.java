@@ -33,7 +33,7 @@ class DeferredCompactionTest {
   }
 
   private IndexStore open(
-      BucketFormat format, CompactionSettings compaction, Bucket.DirectoryFactory directories)
+      BucketFormat format, CompactionSettings compaction, BucketDirectories directories)
       throws Exception {
     return open(data, scheduler, format, compaction, directories);
   }
@@ -44,7 +44,7 @@ class DeferredCompactionTest {
       ScheduledExecutorService scheduler,
       BucketFormat format,
       CompactionSettings compaction,
-      Bucket.DirectoryFactory directories)
+      BucketDirectories directories)
       throws Exception {
     IndexOptions options =
         IndexOptions.builder()
@@ -85,7 +85,7 @@ class DeferredCompactionTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     // the compaction's merge waits as it opens its first file
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.holding(FaultyDirectories::compaction, entered, release);
     CompactionSettings compaction = new CompactionSettings(true, Duration.ofMillis(300), 1L << 40);
     try (IndexStore store = open(format, compaction, directories)) {

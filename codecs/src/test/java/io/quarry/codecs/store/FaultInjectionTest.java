@@ -44,7 +44,7 @@ class FaultInjectionTest {
     scheduler.shutdownNow();
   }
 
-  private IndexStore open(Random random, Bucket.DirectoryFactory directories) throws IOException {
+  private IndexStore open(Random random, BucketDirectories directories) throws IOException {
     IndexOptions options =
         IndexOptions.builder()
             .commitInterval(Duration.ofHours(1)) // commits are driven by the test

@@ -20,7 +20,7 @@ final class FaultyDirectories {
    * temporary file in a time-sorted bucket) waits there, after counting down {@code entered}, until
    * {@code release}.
    */
-  static Bucket.DirectoryFactory holding(
+  static BucketDirectories holding(
       Predicate<IOContext> when, CountDownLatch entered, CountDownLatch release) {
     return holdingAt(when, 1, entered, release);
   }
@@ -29,7 +29,7 @@ final class FaultyDirectories {
    * As {@link #holding}, at the {@code nth} file opened where {@code when} holds: the writer has
    * written the files before it.
    */
-  static Bucket.DirectoryFactory holdingAt(
+  static BucketDirectories holdingAt(
       Predicate<IOContext> when, int nth, CountDownLatch entered, CountDownLatch release) {
     java.util.concurrent.atomic.AtomicInteger opened =
         new java.util.concurrent.atomic.AtomicInteger();
@@ -45,7 +45,7 @@ final class FaultyDirectories {
    * Directories where every file opened in a compaction's merge ({@link #compaction}) whose name
    * ends with {@code suffix} waits, after counting down {@code entered}, until {@code release}.
    */
-  static Bucket.DirectoryFactory holdingCompactions(
+  static BucketDirectories holdingCompactions(
       String suffix, CountDownLatch entered, CountDownLatch release) {
     return opening(
         (name, context) -> {
@@ -82,7 +82,7 @@ final class FaultyDirectories {
    * As {@link #holding}, counting in {@code rollMergeFiles} every file a roll's own forced merge
    * ({@link #rollMerge}) opens.
    */
-  static Bucket.DirectoryFactory countingRollMerges(
+  static BucketDirectories countingRollMerges(
       java.util.concurrent.atomic.AtomicInteger rollMergeFiles,
       Predicate<IOContext> hold,
       CountDownLatch entered,
@@ -105,7 +105,7 @@ final class FaultyDirectories {
   }
 
   /** Directories where opening a file for which {@code when} holds throws an I/O error. */
-  static Bucket.DirectoryFactory failing(Predicate<IOContext> when) {
+  static BucketDirectories failing(Predicate<IOContext> when) {
     return opening(
         (name, context) -> {
           if (when.test(context)) {
@@ -118,7 +118,7 @@ final class FaultyDirectories {
    * Directories whose every {@code sync} (a commit's fsync of its files), once {@code armed}, waits
    * after counting down {@code entered} until {@code release}: a disk whose fsync stalls.
    */
-  static Bucket.DirectoryFactory holdingSyncs(
+  static BucketDirectories holdingSyncs(
       java.util.concurrent.atomic.AtomicBoolean armed,
       CountDownLatch entered,
       CountDownLatch release) {
@@ -140,8 +140,8 @@ final class FaultyDirectories {
    * an I/O error. A commit while broken makes the bucket's writer fail; the next add then fails in
    * the reopen, before its batch is logged.
    */
-  static Bucket.DirectoryFactory brokenWhile(java.util.concurrent.atomic.AtomicBoolean broken) {
-    Bucket.DirectoryFactory files =
+  static BucketDirectories brokenWhile(java.util.concurrent.atomic.AtomicBoolean broken) {
+    BucketDirectories files =
         opening(
             (name, context) -> {
               if (broken.get()) {
@@ -162,7 +162,7 @@ final class FaultyDirectories {
     void open(String name, IOContext context) throws IOException;
   }
 
-  private static Bucket.DirectoryFactory opening(Opening opening) {
+  private static BucketDirectories opening(Opening opening) {
     return path ->
         new FilterDirectory(FSDirectory.open(path)) {
           @Override

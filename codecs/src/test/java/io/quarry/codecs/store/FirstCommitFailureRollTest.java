@@ -50,10 +50,10 @@ class FirstCommitFailureRollTest {
             .compaction(inline ? CompactionSettings.INLINE : CompactionSettings.DEFAULTS)
             .build();
     AtomicBoolean armed = new AtomicBoolean();
-    Bucket.DirectoryFactory failing =
+    BucketDirectories failing =
         FaultyDirectories.failing(
             context -> context.context() == IOContext.Context.FLUSH && armed.getAndSet(false));
-    Bucket.DirectoryFactory firstBucketFails =
+    BucketDirectories firstBucketFails =
         path ->
             path.getFileName().toString().equals("1") ? failing.open(path) : FSDirectory.open(path);
     Path index = data.resolve("main");

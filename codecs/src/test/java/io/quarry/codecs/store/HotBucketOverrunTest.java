@@ -32,7 +32,7 @@ class HotBucketOverrunTest {
   }
 
   private IndexStore store(
-      String name, Bucket.DirectoryFactory directories, CompactionPermits node, Clock clock)
+      String name, BucketDirectories directories, CompactionPermits node, Clock clock)
       throws java.io.IOException {
     return stores.open(name, options(), directories, node, clock);
   }

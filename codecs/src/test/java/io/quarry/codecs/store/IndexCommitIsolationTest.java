@@ -49,11 +49,11 @@ class IndexCommitIsolationTest {
             data,
             indexes,
             Clock.systemUTC(),
+            THREADS,
             index ->
                 index.equals("slow")
                     ? FaultyDirectories.holdingSyncs(armed, entered, release)
-                    : FSDirectory::open,
-            THREADS)) {
+                    : FSDirectory::open)) {
       try {
         armed.set(true);
         store.index("slow").add(NumberedEvents.events(0, 100));

@@ -37,8 +37,8 @@ class ManyIndexesCommitTest {
             data,
             indexes,
             Clock.systemUTC(),
-            index -> org.apache.lucene.store.FSDirectory::open,
-            THREADS)) {
+            THREADS,
+            index -> org.apache.lucene.store.FSDirectory::open)) {
       pool = store.committerPool();
       for (String index : indexes.keySet()) {
         store.index(index).add(NumberedEvents.events(0, 20));

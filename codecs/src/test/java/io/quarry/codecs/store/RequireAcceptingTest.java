@@ -48,11 +48,11 @@ class RequireAcceptingTest {
             data,
             indexes,
             Clock.systemUTC(),
+            EventStore.DEFAULT_COMMITTER_THREADS,
             index ->
                 index.equals("web")
                     ? FaultyDirectories.holdingCompactions("", entered, release)
-                    : FSDirectory::open,
-            EventStore.DEFAULT_COMMITTER_THREADS)) {
+                    : FSDirectory::open)) {
       IndexStore web = store.index("web");
       try {
         StoreFixture.fill(web, 0, 6_000); // full: its compaction ahead of the roll is held

@@ -38,8 +38,7 @@ class RollFailureTest {
     scheduler.shutdownNow();
   }
 
-  private IndexStore open(BucketFormat format, Bucket.DirectoryFactory directories)
-      throws IOException {
+  private IndexStore open(BucketFormat format, BucketDirectories directories) throws IOException {
     return new IndexStore(
         "main",
         dataDirectory.resolve("main"),

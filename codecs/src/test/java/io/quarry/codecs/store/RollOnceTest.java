@@ -35,7 +35,7 @@ class RollOnceTest {
   @Test
   void theRollAfterItsCompactionMergesNothing() throws Exception {
     AtomicInteger rollMergeFiles = new AtomicInteger();
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.countingRollMerges(
             rollMergeFiles, context -> false, new CountDownLatch(1), new CountDownLatch(0));
     IndexOptions options =
@@ -92,7 +92,7 @@ class RollOnceTest {
     AtomicInteger rollMergeFiles = new AtomicInteger();
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.countingRollMerges(
             rollMergeFiles,
             context ->

@@ -25,13 +25,12 @@ class RollRetryTest {
   @RegisterExtension final StoreFixture stores = new StoreFixture();
 
   /** An index whose buckets fill at 5,000 events and compact only ahead of their roll. */
-  private IndexStore open(Bucket.DirectoryFactory directories) throws java.io.IOException {
+  private IndexStore open(BucketDirectories directories) throws java.io.IOException {
     return open(directories, 1);
   }
 
   /** As above, with {@code permits} compactions at once on the node. */
-  private IndexStore open(Bucket.DirectoryFactory directories, int permits)
-      throws java.io.IOException {
+  private IndexStore open(BucketDirectories directories, int permits) throws java.io.IOException {
     IndexOptions options =
         IndexOptions.builder()
             .maxBucketEvents(5_000)

@@ -36,7 +36,7 @@ class RollWindowTest {
   }
 
   /** Directories where every file a compaction merge opens waits until {@code release}. */
-  private static Bucket.DirectoryFactory holdingCompactions(
+  private static BucketDirectories holdingCompactions(
       CountDownLatch entered, CountDownLatch release) {
     return FaultyDirectories.holdingCompactions("", entered, release);
   }
@@ -50,8 +50,7 @@ class RollWindowTest {
         .build();
   }
 
-  private IndexStore open(IndexOptions options, Bucket.DirectoryFactory directories)
-      throws IOException {
+  private IndexStore open(IndexOptions options, BucketDirectories directories) throws IOException {
     return new IndexStore(
         "main", data.resolve("main"), options, scheduler, Clock.systemUTC(), directories);
   }
@@ -163,7 +162,7 @@ class RollWindowTest {
     CountDownLatch enteredAgain = new CountDownLatch(1);
     CountDownLatch releaseAgain = new CountDownLatch(1);
     // the roll's forced merge (to 4 segments) compacts every fast segment: held like a compaction
-    Bucket.DirectoryFactory holdingRollMerges =
+    BucketDirectories holdingRollMerges =
         FaultyDirectories.holding(
             context ->
                 context.context() == IOContext.Context.MERGE
@@ -283,7 +282,7 @@ class RollWindowTest {
         new java.util.concurrent.atomic.AtomicInteger();
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Bucket.DirectoryFactory directories =
+    BucketDirectories directories =
         FaultyDirectories.holding(
             context -> {
               if (context.context() == IOContext.Context.MERGE

@@ -50,10 +50,7 @@ final class StoreFixture implements BeforeEachCallback, AfterEachCallback {
 
   /** Opens index {@code name} with the system clock. */
   IndexStore open(
-      String name,
-      IndexOptions options,
-      Bucket.DirectoryFactory directories,
-      CompactionPermits node)
+      String name, IndexOptions options, BucketDirectories directories, CompactionPermits node)
       throws IOException {
     return open(name, options, directories, node, Clock.systemUTC());
   }
@@ -62,7 +59,7 @@ final class StoreFixture implements BeforeEachCallback, AfterEachCallback {
   IndexStore open(
       String name,
       IndexOptions options,
-      Bucket.DirectoryFactory directories,
+      BucketDirectories directories,
       CompactionPermits node,
       Clock clock)
       throws IOException {

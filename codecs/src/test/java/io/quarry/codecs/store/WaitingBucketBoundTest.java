@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class WaitingBucketBoundTest {
   @RegisterExtension final StoreFixture stores = new StoreFixture();
 
-  private IndexStore store(String name, Bucket.DirectoryFactory directories, CompactionPermits node)
+  private IndexStore store(String name, BucketDirectories directories, CompactionPermits node)
       throws java.io.IOException {
     IndexOptions options =
         IndexOptions.builder()

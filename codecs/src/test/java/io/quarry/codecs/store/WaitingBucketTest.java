@@ -27,7 +27,7 @@ class WaitingBucketTest {
         .build();
   }
 
-  private IndexStore open(IndexOptions options, Bucket.DirectoryFactory directories, int permits)
+  private IndexStore open(IndexOptions options, BucketDirectories directories, int permits)
       throws IOException {
     return stores.open("main", options, directories, new CompactionPermits(permits));
   }
@@ -172,7 +172,7 @@ class WaitingBucketTest {
   @Test
   void aCompactedFullBucketRollsDuringABackOffAnotherBucketCaused() throws Exception {
     AtomicBoolean failCompactions = new AtomicBoolean();
-    Bucket.DirectoryFactory failing =
+    BucketDirectories failing =
         FaultyDirectories.failing(
             context -> FaultyDirectories.compaction(context) && failCompactions.get());
     try (IndexStore store = open(options(Duration.ZERO, Optional.empty()), failing, 2)) {

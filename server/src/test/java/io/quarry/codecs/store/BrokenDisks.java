@@ -24,8 +24,8 @@ final class BrokenDisks {
   }
 
   /** The server's directories: {@code index}'s through this disk, the others' plain. */
-  Function<String, EventStore.BucketDirectories> directories() {
-    Bucket.DirectoryFactory faulty = FaultyDirectories.brokenWhile(broken);
+  Function<String, BucketDirectories> directories() {
+    BucketDirectories faulty = FaultyDirectories.brokenWhile(broken);
     return name -> name.equals(index) ? faulty::open : FSDirectory::open;
   }
 

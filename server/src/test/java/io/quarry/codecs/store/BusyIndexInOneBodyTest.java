@@ -57,11 +57,11 @@ class BusyIndexInOneBodyTest {
             data,
             options,
             Clock.systemUTC(),
+            EventStore.DEFAULT_COMMITTER_THREADS,
             name ->
                 name.equals("web")
                     ? FaultyDirectories.holdingCompactions("", entered, release)
-                    : FSDirectory::open,
-            EventStore.DEFAULT_COMMITTER_THREADS)) {
+                    : FSDirectory::open)) {
       IndexStore web = store.index("web");
       try {
         web.add(events("w", 0, 1_500));

@@ -1,6 +1,6 @@
 package io.quarry.server.ingest;
 
-import io.quarry.codecs.store.EventStore;
+import io.quarry.codecs.store.BucketDirectories;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.Set;
@@ -14,18 +14,17 @@ import org.apache.lucene.store.FSDirectory;
 /**
  * The disks of a real server's event indexes ({@code TestServers.startWithDirectories}), on the
  * real file system, whose write-ahead log fsyncs a test holds (a slow disk: the fsync waits until
- * released, then forces the file) or fails, index by index ({@link
- * EventStore.BucketDirectories#forceLog}).
+ * released, then forces the file) or fails, index by index ({@link BucketDirectories#forceLog}).
  */
-final class HeldLogDisks implements Function<String, EventStore.BucketDirectories> {
+final class HeldLogDisks implements Function<String, BucketDirectories> {
   private final Set<String> held = ConcurrentHashMap.newKeySet();
   private final Set<String> failing = ConcurrentHashMap.newKeySet();
   private final AtomicInteger waiting = new AtomicInteger();
   private volatile CountDownLatch release = new CountDownLatch(0);
 
   @Override
-  public EventStore.BucketDirectories apply(String index) {
-    return new EventStore.BucketDirectories() {
+  public BucketDirectories apply(String index) {
+    return new BucketDirectories() {
       @Override
       public org.apache.lucene.store.Directory open(java.nio.file.Path bucket) throws IOException {
         return FSDirectory.open(bucket);

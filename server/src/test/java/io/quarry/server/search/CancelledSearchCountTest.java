@@ -6,16 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarry.server.PrometheusText;
-import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.io.InputStream;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,16 +41,11 @@ class CancelledSearchCountTest {
       "| makeresults count=1000000 | eval s=\"abcdefghij\" . random()";
 
   @TempDir static Path data;
-  private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.start(data, PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    quarry = SearchTestServer.start(data, PASSWORD, settings -> settings);
   }
 
   @Test
@@ -60,11 +53,8 @@ class CancelledSearchCountTest {
     PrometheusText before = scrape();
     String id =
         JSON.readTree(
-                send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
-                        .header("Content-Type", "application/json")
-                        .POST(
-                            HttpRequest.BodyPublishers.ofString(
-                                JSON.writeValueAsString(Map.of("query", LONG)))))
+                quarry
+                    .postJson("/api/v1/jobs", JSON.writeValueAsString(Map.of("query", LONG)))
                     .body())
             .path("id")
             .asText();
@@ -72,8 +62,9 @@ class CancelledSearchCountTest {
     assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("RUNNING");
     Thread.sleep(200); // into its scan
     HttpResponse<String> cancel =
-        send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs/" + id + "/cancel"))
+        quarry.send(
+            quarry
+                .request("/api/v1/jobs/" + id + "/cancel")
                 .POST(HttpRequest.BodyPublishers.noBody()));
     assertThat(cancel.statusCode()).as(cancel.body()).isLessThan(300);
     status = awaitEnd(id);
@@ -87,7 +78,8 @@ class CancelledSearchCountTest {
     try (HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<InputStream> stream =
           http.send(
-              HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/search"))
+              quarry
+                  .request("/api/v1/search")
                   .header("Authorization", TestServers.basic(PASSWORD))
                   .header("Content-Type", "application/json")
                   .header("Accept", "application/x-ndjson")
@@ -122,7 +114,7 @@ class CancelledSearchCountTest {
     JsonNode status = null;
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (System.nanoTime() < deadline) {
-      status = JSON.readTree(send(job(id)).body());
+      status = JSON.readTree(quarry.get("/api/v1/jobs/" + id).body());
       if (status.path("state").asText().equals(state)) {
         break;
       }
@@ -135,7 +127,7 @@ class CancelledSearchCountTest {
     JsonNode status = null;
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (System.nanoTime() < deadline) {
-      status = JSON.readTree(send(job(id)).body());
+      status = JSON.readTree(quarry.get("/api/v1/jobs/" + id).body());
       if (!status.path("state").asText().matches("QUEUED|RUNNING|CANCELLING")) {
         break;
       }
@@ -144,19 +136,7 @@ class CancelledSearchCountTest {
     return status;
   }
 
-  private static HttpRequest.Builder job(String id) {
-    return HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs/" + id));
-  }
-
   private static PrometheusText scrape() throws Exception {
-    return PrometheusText.scrape(server, PASSWORD);
-  }
-
-  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(
-          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
+    return quarry.scrape();
   }
 }

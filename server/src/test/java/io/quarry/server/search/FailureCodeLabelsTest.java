@@ -3,8 +3,6 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.PrometheusText;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,7 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,18 +41,11 @@ class FailureCodeLabelsTest {
           "FORBIDDEN");
 
   @TempDir static Path data;
-  private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            data, PASSWORD, settings -> settings.put("search.maxMemoryBytes", 2L * 1024 * 1024));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    quarry = SearchTestServer.startWithSearchMemory(data, PASSWORD, 2L * 1024 * 1024);
   }
 
   @Test
@@ -74,13 +65,13 @@ class FailureCodeLabelsTest {
     int failed = 0;
     StringBuilder answers = new StringBuilder();
     for (String query : queries) {
-      HttpResponse<String> answer = TestServers.export(server, PASSWORD, query);
+      HttpResponse<String> answer = quarry.export(query);
       answers.append(answer.statusCode()).append(' ').append(query).append('\n');
       if (answer.statusCode() >= 400) {
         failed++;
       }
     }
-    PrometheusText metrics = PrometheusText.scrape(server, PASSWORD);
+    PrometheusText metrics = quarry.scrape();
     String body = metrics.toString();
     Matcher series =
         Pattern.compile("(?m)^quarry_search_failures_total\\{([^}]*)\\} (\\S+)$").matcher(body);

@@ -2,9 +2,6 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,23 +33,23 @@ class IndexedSessionsSlicesTest {
   private static final int EVENTS = 6_000; // 750 blocks: 6 slices of 128
 
   @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            root.resolve("data"),
+    quarry =
+        SearchTestServer.start(
+            root,
             PASSWORD,
             settings ->
                 TestServers.indexes(settings, TOKEN, List.of("one", "three"))
                     .put("storage.blockEvents", BLOCK_EVENTS));
     post("one", 0, EVENTS);
-    TestServers.awaitCount(server, PASSWORD, "one", EVENTS, 200);
+    quarry.awaitCount("one", EVENTS);
     int third = EVENTS / 3;
     for (int to = third; to <= EVENTS; to += third) {
       post("three", to - third, to); // each request its own segment, searchable before the next
-      TestServers.awaitCount(server, PASSWORD, "three", to, 200);
+      quarry.awaitCount("three", to);
     }
   }
 
@@ -78,7 +75,7 @@ class IndexedSessionsSlicesTest {
               i % 13,
               session == null ? "" : ",\"fields\":{\"session\":\"" + session + "\"}"));
     }
-    TestServers.postEvents(server, TOKEN, body.toString());
+    quarry.postEvents(TOKEN, body.toString());
   }
 
   /** Each session's {@code d} and {@code count} over the events {@code selected} keeps. */
@@ -101,29 +98,15 @@ class IndexedSessionsSlicesTest {
 
   private static final String QUERY = "| stats range(_time) AS d, count AS n by session";
 
+  /** The export's answer of {@code search}, as {@link #expected} writes it per session. */
   private static Map<String, String> answer(String search) throws Exception {
-    String body = TestServers.exportOk(server, PASSWORD, search);
-    Map<String, String> rows = new TreeMap<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String line : body.split("\n")) {
-      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-      if (result != null) {
-        rows.put(
-            result.get("session").asText(),
-            "d=" + result.get("d").asText() + " n=" + result.get("n").asText());
-      }
-    }
-    return rows;
-  }
-
-  private static SearchStats run(String query) throws Exception {
-    return server.search().run(query, server.search().plan(query, null, null), page -> {});
+    return quarry.resultsBy(search, "session", "d", "n");
   }
 
   @Test
   void oneSegmentReadThroughSeveralSlicesAnswersAsComputed() throws Exception {
     String query = "search index=one " + QUERY;
-    SearchStats stats = run(query);
+    SearchStats stats = quarry.run(query);
     assertThat(stats.segments()).as(stats.toString()).isEqualTo(1);
     assertThat(stats.summary(query))
         .as(stats.toString())
@@ -137,7 +120,7 @@ class IndexedSessionsSlicesTest {
   @Test
   void severalSegmentsAnswerAsOne() throws Exception {
     String query = "search index=three " + QUERY;
-    assertThat(run(query).segments()).isEqualTo(3);
+    assertThat(quarry.run(query).segments()).isEqualTo(3);
     assertThat(answer(query)).isEqualTo(expected(i -> true));
   }
 

@@ -2,9 +2,6 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,29 +22,26 @@ class KeywordCountShortcutTest {
   private static final String PASSWORD = "count-test-password";
 
   @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            root.resolve("data"),
+    quarry =
+        SearchTestServer.start(
+            root,
             PASSWORD,
             settings ->
                 settings
                     .put("sourcetypes", CountingEvents.shopSourcetype())
                     // the event layout's doc-values ordinals
                     .put("storage.format", "events"));
-    String lines = CountingEvents.shopLines() + "2026-01-07T10:00:00Z action=none\n";
-    HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "shop", lines);
-    assertThat(loaded.statusCode()).isEqualTo(200);
+    quarry.loadRaw("shop", CountingEvents.shopLines() + "2026-01-07T10:00:00Z action=none\n");
     // access logs: status and clientip are index-time fields (numbers for status)
-    loaded = TestServers.postRaw(server, "tok", "access_combined", CountingEvents.accessLines());
-    assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+    quarry.loadRaw("access_combined", CountingEvents.accessLines());
   }
 
   private static String search(String query) throws Exception {
-    return TestServers.exportOk(server, PASSWORD, query);
+    return quarry.search(query);
   }
 
   @Test
@@ -84,17 +78,8 @@ class KeywordCountShortcutTest {
     // 10.0.(i % 3).(i % 11): 10.0.0.0 for i a multiple of 33 below 2,000, 61 of them, all GET
     assertThat(search("sourcetype=access_combined | stats count by clientip, method"))
         .contains("{\"clientip\":\"10.0.0.0\",\"method\":\"GET\",\"count\":\"61\"}");
-    assertThat(
-            server
-                .search()
-                .explain(
-                    server
-                        .search()
-                        .plan(
-                            "sourcetype=access_combined | stats count by clientip, method",
-                            null,
-                            null))
-                .toString())
+    String byPair = "sourcetype=access_combined | stats count by clientip, method";
+    assertThat(quarry.explain(byPair).toString())
         .contains("engine=index")
         .contains("counted_by_fields=[clientip, method]");
   }
@@ -146,10 +131,7 @@ class KeywordCountShortcutTest {
 
   /** The events a search read from storage. */
   private static long eventsRead(String query) throws Exception {
-    return server
-        .search()
-        .run(query, server.search().plan(query, null, null), page -> {})
-        .eventsRead();
+    return quarry.run(query).eventsRead();
   }
 
   /**

@@ -25,13 +25,7 @@ class ListingNamedFieldsTest {
   @BeforeAll
   static void start() throws Exception {
     server = TestServers.start(directory, "namedfields-pw");
-    TestServers.postEvents(
-        server,
-        TestServers.TOKEN,
-        PageCutListings.envelope(null, 1, "level=WARN n=1 region=kv1", "{\"region\":\"us\"}")
-            + PageCutListings.envelope(null, 2, "level=INFO n=2 region=kv0 team=t1", null)
-            + PageCutListings.envelope(
-                null, 3, "level=INFO n=3 region=kv2", "{\"region\":\"eu\",\"zone\":\"z1\"}"));
+    TestServers.postEvents(server, TestServers.TOKEN, PageCutListings.threeListingEvents());
   }
 
   private static void listsInPagesOfAnySize(String query, List<Map<String, String>> expected)

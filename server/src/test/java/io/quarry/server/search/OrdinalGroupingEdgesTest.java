@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,17 +34,19 @@ class OrdinalGroupingEdgesTest {
   private static final String[] PREFIX = {"m", "c", "x"}; // a text before/after the others
 
   @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
+    quarry =
+        new SearchTestServer(
+            TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of()), PASSWORD);
     for (int r = 0; r < REQUESTS; r++) {
       for (String index : List.of("ev", "bl")) {
         post(index, r * PER_REQUEST, (r + 1) * PER_REQUEST);
       }
       for (String index : List.of("ev", "bl")) {
-        TestServers.awaitCount(server, PASSWORD, index, (r + 1) * PER_REQUEST, 400);
+        quarry.awaitCount(index, (r + 1) * PER_REQUEST);
       }
     }
   }
@@ -100,7 +101,7 @@ class OrdinalGroupingEdgesTest {
                   + "\"event\":\"event %d n=%d\",\"fields\":{\"level\":\"l%d\"%s}}%n",
               time(i), index, i, n(i), i % 3, field));
     }
-    TestServers.postEvents(server, TOKEN, body.toString());
+    quarry.postEvents(TOKEN, body.toString());
   }
 
   private static Map<String, String> expected(IntPredicate selected) {
@@ -124,20 +125,13 @@ class OrdinalGroupingEdgesTest {
   }
 
   private static List<JsonNode> results(String search) throws Exception {
-    return TestServers.exportRows(server, PASSWORD, search);
+    return quarry.results(search);
   }
 
   private static final String QUERY = "| stats count, range(_time) AS d, max(n) AS hi by session";
 
   private static Map<String, String> answer(String search) throws Exception {
-    Map<String, String> rows = new TreeMap<>();
-    for (JsonNode r : results(search)) {
-      rows.put(
-          r.get("session").asText(),
-          "count=%s d=%s hi=%s"
-              .formatted(r.get("count").asText(), r.get("d").asText(), r.get("hi").asText()));
-    }
-    return rows;
+    return quarry.resultsBy(search, "session", "count", "d", "hi");
   }
 
   @Test
@@ -182,15 +176,14 @@ class OrdinalGroupingEdgesTest {
   void theSearchStatsCountThePagesGroupedByEntry() throws Exception {
     for (String index : List.of("bl", "ev")) {
       String bySession = "search index=" + index + " " + QUERY;
-      SearchStats stats =
-          server.search().run(bySession, server.search().plan(bySession, null, null), page -> {});
+      SearchStats stats = quarry.run(bySession);
       if (index.equals("bl")) {
         assertThat(stats.pagesByEntry()).as(stats.toString()).isPositive();
       } else {
         assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
       }
       String byLevel = "search index=" + index + " | stats count, range(_time) AS d by level";
-      stats = server.search().run(byLevel, server.search().plan(byLevel, null, null), page -> {});
+      stats = quarry.run(byLevel);
       assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
     }
   }
@@ -210,8 +203,7 @@ class OrdinalGroupingEdgesTest {
             + time(2 * PER_REQUEST)
             + " "
             + QUERY;
-    SearchStats stats =
-        server.search().run(search, server.search().plan(search, null, null), page -> {});
+    SearchStats stats = quarry.run(search);
     assertThat(stats.groupsHandedWhole()).as(stats.toString()).isLessThanOrEqualTo(expected.size());
     assertThat(results(search).stream().map(r -> r.get("session").asText()).toList())
         .containsExactlyElementsOf(expected.keySet());
@@ -229,9 +221,7 @@ class OrdinalGroupingEdgesTest {
         List.of(
             "search index=bl session=m* | stats range(_time) AS d by session",
             "search index=bl | stats range(_time) AS d by host")) {
-      assertThat(server.search().explain(server.search().plan(search, null, null)))
-          .as(search)
-          .doesNotContainKey("grouped_by_ordinal");
+      assertThat(quarry.explain(search)).as(search).doesNotContainKey("grouped_by_ordinal");
     }
   }
 }

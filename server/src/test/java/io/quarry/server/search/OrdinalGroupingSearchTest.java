@@ -3,8 +3,6 @@ package io.quarry.server.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.QuarryServer;
 import io.quarry.server.TestServers;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,18 +35,20 @@ class OrdinalGroupingSearchTest {
   private static final int EVENTS = 2 * PER_REQUEST;
 
   @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server = TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of());
+    quarry =
+        new SearchTestServer(
+            TestServers.startLayouts(root.resolve("data"), PASSWORD, TOKEN, Map.of()), PASSWORD);
     for (int[] request : new int[][] {{0, PER_REQUEST}, {PER_REQUEST, EVENTS}}) {
       for (String index : List.of("ev", "bl")) {
         post(index, request[0], request[1]);
       }
       // each request its own segment: searchable before the next is sent
       for (String index : List.of("ev", "bl")) {
-        TestServers.awaitCount(server, PASSWORD, index, request[1], 200);
+        quarry.awaitCount(index, request[1]);
       }
     }
   }
@@ -97,7 +97,7 @@ class OrdinalGroupingSearchTest {
               level(i),
               session == null ? "" : ",\"session\":\"" + session + "\""));
     }
-    TestServers.postEvents(server, TOKEN, body.toString());
+    quarry.postEvents(TOKEN, body.toString());
   }
 
   /** What {@link #QUERY} answers per session, computed over the events {@code selected} keeps. */
@@ -139,26 +139,7 @@ class OrdinalGroupingSearchTest {
 
   /** The export's answer of {@code search}, as {@link #expected} writes it per session. */
   private static Map<String, String> answer(String search) throws Exception {
-    String body = TestServers.exportOk(server, PASSWORD, search);
-    Map<String, String> rows = new TreeMap<>();
-    ObjectMapper json = new ObjectMapper();
-    for (String line : body.split("\n")) {
-      JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-      if (result != null) {
-        rows.put(
-            result.get("session").asText(),
-            "count=%s d=%s lo=%s hi=%s total=%s levels=%s last=%s"
-                .formatted(
-                    result.get("count").asText(),
-                    result.get("d").asText(),
-                    result.get("lo").asText(),
-                    result.get("hi").asText(),
-                    result.get("total").asText(),
-                    result.get("levels").asText(),
-                    result.get("last").asText()));
-      }
-    }
-    return rows;
+    return quarry.resultsBy(search, "session", "count", "d", "lo", "hi", "total", "levels", "last");
   }
 
   @Test
@@ -173,8 +154,7 @@ class OrdinalGroupingSearchTest {
   void theIndexHasSeveralSegments() throws Exception {
     for (String index : List.of("ev", "bl")) {
       String query = "search index=" + index + " " + QUERY;
-      SearchStats stats =
-          server.search().run(query, server.search().plan(query, null, null), page -> {});
+      SearchStats stats = quarry.run(query);
       assertThat(stats.segments()).as(stats.toString()).isGreaterThanOrEqualTo(2);
     }
   }
@@ -182,21 +162,19 @@ class OrdinalGroupingSearchTest {
   @Test
   void theSearchStatsCountThePagesGroupedByOrdinal() throws Exception {
     String grouped = "search index=bl " + QUERY;
-    SearchStats stats =
-        server.search().run(grouped, server.search().plan(grouped, null, null), page -> {});
+    SearchStats stats = quarry.run(grouped);
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isPositive();
     // the second segment's 1,500 sessions: more than 1,024, so its groups are kept by entry
     assertThat(stats.pagesByEntry()).as(stats.toString()).isPositive();
     assertThat(stats.summary(grouped)).contains(" pages_by_entry=" + stats.pagesByEntry());
     String notGrouped = "search index=bl | eval x=1 | stats count by session";
-    stats =
-        server.search().run(notGrouped, server.search().plan(notGrouped, null, null), page -> {});
+    stats = quarry.run(notGrouped);
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isZero();
     assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
     assertThat(stats.pagesInPlace()).as(stats.toString()).isZero();
     // the first segment's 1,000 sessions: grouped by ordinal, but by text per page
     String small = "search index=bl latest=" + (START + 3L * PER_REQUEST) + " " + QUERY;
-    stats = server.search().run(small, server.search().plan(small, null, null), page -> {});
+    stats = quarry.run(small);
     assertThat(stats.pagesByOrdinal()).as(stats.toString()).isPositive();
     assertThat(stats.pagesByEntry()).as(stats.toString()).isZero();
     assertThat(stats.pagesInPlace()).as(stats.toString()).isZero();
@@ -213,8 +191,7 @@ class OrdinalGroupingSearchTest {
     for (String index : List.of("bl", "ev")) {
       String search =
           "search index=" + index + " earliest=" + (START + 3L * PER_REQUEST) + " " + QUERY;
-      SearchStats stats =
-          server.search().run(search, server.search().plan(search, null, null), page -> {});
+      SearchStats stats = quarry.run(search);
       if (index.equals("bl")) {
         // the groups of the pages by entry, each handed over once: unhashed where the keys of the
         // pages read before the dictionary was decoded whole (by text) are few beside them —
@@ -228,13 +205,8 @@ class OrdinalGroupingSearchTest {
       assertThat(stats.summary(search))
           .contains(" groups_handed_whole=" + stats.groupsHandedWhole());
       List<String> order = new ArrayList<>();
-      String body = TestServers.exportOk(server, PASSWORD, search);
-      ObjectMapper json = new ObjectMapper();
-      for (String line : body.split("\n")) {
-        JsonNode result = line.isBlank() ? null : json.readTree(line).get("result");
-        if (result != null) {
-          order.add(result.get("session").asText());
-        }
+      for (JsonNode result : quarry.results(search)) {
+        order.add(result.get("session").asText());
       }
       assertThat(order).as(index).containsExactlyElementsOf(expected.keySet());
       assertThat(answer(search)).as(index).isEqualTo(expected);
@@ -252,17 +224,14 @@ class OrdinalGroupingSearchTest {
   @Test
   void theRuleShowsInExplain() throws Exception {
     String query = "search index=bl " + QUERY;
-    assertThat(server.search().explain(server.search().plan(query, null, null)))
-        .containsEntry("grouped_by_ordinal", List.of("session"));
+    assertThat(quarry.explain(query)).containsEntry("grouped_by_ordinal", List.of("session"));
     // a command in front, a function of the field, two by-fields: the rule does not apply
     for (String other :
         List.of(
             "search index=bl | eval x=1 | stats count by session",
             "search index=bl | stats dc(session) AS s by session",
             "search index=bl | stats count by session, level")) {
-      assertThat(server.search().explain(server.search().plan(other, null, null)))
-          .as(other)
-          .doesNotContainKey("grouped_by_ordinal");
+      assertThat(quarry.explain(other)).as(other).doesNotContainKey("grouped_by_ordinal");
     }
   }
 }

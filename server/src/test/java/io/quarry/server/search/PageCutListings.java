@@ -40,6 +40,18 @@ final class PageCutListings {
   }
 
   /**
+   * The three events of the listing page-cut tests ({@code ListingPageCutTest}, {@code
+   * ListingNamedFieldsTest}), into the token's default index: the newest ({@code n=3}) holds {@code
+   * region=eu} and {@code zone=z1} at index time, the middle one only text pairs ({@code
+   * region=kv0}), the oldest {@code region=us} at index time.
+   */
+  static String threeListingEvents() {
+    return envelope(null, 1, "level=WARN n=1 region=kv1", "{\"region\":\"us\"}")
+        + envelope(null, 2, "level=INFO n=2 region=kv0 team=t1", null)
+        + envelope(null, 3, "level=INFO n=3 region=kv2", "{\"region\":\"eu\",\"zone\":\"z1\"}");
+  }
+
+  /**
    * The events of the overlay page-cut tests ({@code ThirdPartyOverlayPageCutTest}, {@code
    * BuiltinOverlayPageCutTest}) for both layouts' indexes: {@code n=1} of text {@code n1}, {@code
    * n=2} without a region, {@code n=3} holding {@code region=eu} at index time, {@code n=4} with

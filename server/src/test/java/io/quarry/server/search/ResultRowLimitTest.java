@@ -2,10 +2,7 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
 import io.quarry.server.config.Search;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,13 +19,13 @@ class ResultRowLimitTest {
   private static final String PASSWORD = "result-limit-password";
 
   @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            root.resolve("data"),
+    quarry =
+        SearchTestServer.start(
+            root,
             PASSWORD,
             settings ->
                 settings.put(
@@ -40,8 +37,7 @@ class ResultRowLimitTest {
       lines.append("2026-01-07T10:00:00Z x=value").append(i).append(" y=g").append(i % 3);
       lines.append('\n');
     }
-    HttpResponse<String> loaded = TestServers.postRaw(server, "tok", "app", lines.toString());
-    assertThat(loaded.statusCode()).isEqualTo(200);
+    quarry.loadRaw("app", lines.toString());
   }
 
   @ParameterizedTest
@@ -58,10 +54,6 @@ class ResultRowLimitTest {
         "* | stats count by y; 3",
       })
   void theAnswerStopsAtTheLimit(String query, int rows) throws Exception {
-    HttpResponse<String> answer = TestServers.export(server, PASSWORD, query);
-    assertThat(answer.statusCode()).isEqualTo(200);
-    assertThat(answer.body().lines().filter(line -> line.contains("\"result\"")).count())
-        .as(query)
-        .isEqualTo(rows);
+    assertThat(quarry.results(query)).as(query).hasSize(rows);
   }
 }

@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quarry.server.PrometheusText;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,35 +27,31 @@ class SearchCpuTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path data;
-  private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void load() throws Exception {
-    server = TestServers.start(data, PASSWORD);
+    quarry = SearchTestServer.start(data, PASSWORD, settings -> settings);
     StringBuilder lines = new StringBuilder();
     java.util.Random random = new java.util.Random(41);
     for (int i = 0; i < 60_000; i++) {
       lines.append("line ").append(i).append(" status=").append(200 + random.nextInt(5) * 100);
       lines.append(" id=").append(Long.toHexString(random.nextLong())).append('\n');
     }
-    TestServers.loadRaw(server, lines.toString());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    quarry.loadRaw("app", lines.toString());
   }
 
   @Test
   void aBatchSearchReportsItsCpuBelowItsWallTimesItsThreads() throws Exception {
     assertCpuWithinWall(
-        EventRunSearchTest.inspect(server, PASSWORD, "index=main | stats count by status"));
+        EventRunSearchTest.inspect(
+            quarry.server(), PASSWORD, "index=main | stats count by status"));
   }
 
   @Test
   void aTimeOrderedSearchReportsItsCpu() throws Exception {
     assertCpuWithinWall(
-        EventRunSearchTest.inspect(server, PASSWORD, "index=main status=500 | head 5000"));
+        EventRunSearchTest.inspect(quarry.server(), PASSWORD, "index=main status=500 | head 5000"));
   }
 
   @Test
@@ -68,8 +59,9 @@ class SearchCpuTest {
     double before = metric("quarry_search_cpu_seconds_count");
     double sumBefore = metric("quarry_search_cpu_seconds_sum");
     HttpResponse<String> created =
-        send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs"))
+        answered(
+            quarry
+                .request("/services/search/jobs")
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(
                     HttpRequest.BodyPublishers.ofString(
@@ -80,9 +72,7 @@ class SearchCpuTest {
     String sid = JSON.readTree(created.body()).path("sid").asText();
     assertThat(sid).as(created.body()).isNotEmpty();
     HttpResponse<String> entry =
-        send(
-            HttpRequest.newBuilder(
-                URI.create(server.url() + "/services/search/jobs/" + sid + "?output_mode=json")));
+        answered(quarry.request("/services/search/jobs/" + sid + "?output_mode=json"));
     JsonNode content = JSON.readTree(entry.body()).at("/entry/0/content");
     assertThat(content.path("isDone").asBoolean()).as(entry.body()).isTrue();
     double cpu = content.path("cpuDuration").asDouble();
@@ -107,11 +97,13 @@ class SearchCpuTest {
             + " | where match(s, \"^(a+)+\\\\1$\") OR s!=\"\" | stats count ]";
     String id =
         JSON.readTree(
-                send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
-                        .header("Content-Type", "application/json")
-                        .POST(
-                            HttpRequest.BodyPublishers.ofString(
-                                JSON.writeValueAsString(java.util.Map.of("query", query)))))
+                answered(
+                        quarry
+                            .request("/api/v1/jobs")
+                            .header("Content-Type", "application/json")
+                            .POST(
+                                HttpRequest.BodyPublishers.ofString(
+                                    JSON.writeValueAsString(java.util.Map.of("query", query)))))
                     .body())
             .path("id")
             .asText();
@@ -134,8 +126,7 @@ class SearchCpuTest {
   }
 
   private static JsonNode job(String path) throws Exception {
-    return JSON.readTree(
-        send(HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs" + path))).body());
+    return JSON.readTree(answered(quarry.request("/api/v1/jobs" + path)).body());
   }
 
   private static void assertCpuWithinWall(JsonNode inspect) {
@@ -148,17 +139,13 @@ class SearchCpuTest {
 
   /** The metric {@code name} summed over its series (outcomes). */
   private static double metric(String name) throws Exception {
-    return PrometheusText.scrape(server, PASSWORD).sum(name);
+    return quarry.scrape().sum(name);
   }
 
-  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      HttpResponse<String> response =
-          http.send(
-              request.header("Authorization", TestServers.basic(PASSWORD)).build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
-      return response;
-    }
+  /** Sends {@code request} as admin, which must be answered 200 or 201. */
+  private static HttpResponse<String> answered(HttpRequest.Builder request) throws Exception {
+    HttpResponse<String> response = quarry.send(request);
+    assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
+    return response;
   }
 }

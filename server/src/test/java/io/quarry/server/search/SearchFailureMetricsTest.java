@@ -5,16 +5,9 @@ import static io.quarry.server.PrometheusText.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.PrometheusText;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,18 +26,11 @@ class SearchFailureMetricsTest {
   private static final String PASSWORD = "failure-metrics-password";
 
   @TempDir static Path data;
-  private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            data, PASSWORD, settings -> settings.put("search.maxMemoryBytes", 2L * 1024 * 1024));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    quarry = SearchTestServer.startWithSearchMemory(data, PASSWORD, 2L * 1024 * 1024);
   }
 
   @Test
@@ -78,11 +64,7 @@ class SearchFailureMetricsTest {
   void aSearchJobThatDoesNotParseIsCounted() throws Exception {
     String parse = failures("planning", "400", "QUERY_PARSE");
     double before = metric(parse);
-    HttpResponse<String> refused =
-        send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"query\":\"search | | \"}")));
+    HttpResponse<String> refused = quarry.postJson("/api/v1/jobs", "{\"query\":\"search | | \"}");
     assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
     assertThat(metric(parse)).isEqualTo(before + 1);
   }
@@ -120,7 +102,7 @@ class SearchFailureMetricsTest {
   void theFailuresSumToTheFailedSearches() throws Exception {
     export("search index=main | eval x=", null);
     export("| makeresults count=200000 | eval id=random() | stats count by id", null);
-    PrometheusText metrics = scrape();
+    PrometheusText metrics = quarry.scrape();
     assertThat(metrics.failures()).isGreaterThanOrEqualTo(2);
     assertThat(metrics.failures())
         .as(metrics.toString())
@@ -129,29 +111,10 @@ class SearchFailureMetricsTest {
 
   /** The value of the series {@code pattern} (a regex of the name and labels); 0 when absent. */
   private static double metric(String pattern) throws Exception {
-    return scrape().value(pattern);
-  }
-
-  private static PrometheusText scrape() throws Exception {
-    return PrometheusText.scrape(server, PASSWORD);
+    return quarry.scrape().value(pattern);
   }
 
   private static HttpResponse<String> export(String query, String maxTime) throws Exception {
-    String form =
-        "output_mode=json&search="
-            + URLEncoder.encode(query, StandardCharsets.UTF_8)
-            + (maxTime == null ? "" : "&max_time=" + maxTime);
-    return send(
-        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form)));
-  }
-
-  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(
-          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
+    return quarry.export(query, maxTime);
   }
 }

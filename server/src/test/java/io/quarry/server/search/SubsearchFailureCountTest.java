@@ -5,16 +5,9 @@ import static io.quarry.server.PrometheusText.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.server.PrometheusText;
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,24 +29,17 @@ class SubsearchFailureCountTest {
           + " | stats count by id | fields id ] | stats count";
 
   @TempDir static Path data;
-  private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            data, PASSWORD, settings -> settings.put("search.maxMemoryBytes", 2L * 1024 * 1024));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    quarry = SearchTestServer.startWithSearchMemory(data, PASSWORD, 2L * 1024 * 1024);
   }
 
   @Test
   void anExportWhoseSubsearchFailsAsItRunsIsTwoFailedSearches() throws Exception {
     PrometheusText before = scrape();
-    HttpResponse<String> refused = export(FAILING_SUBSEARCH);
+    HttpResponse<String> refused = quarry.export(FAILING_SUBSEARCH);
     assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 599);
     assertThat(refused.body()).contains("SUBSEARCH");
     assertTwoMoreFailures(before, scrape());
@@ -63,12 +49,8 @@ class SubsearchFailureCountTest {
   void aJobWhoseSubsearchFailsAsItRunsIsTwoFailedSearches() throws Exception {
     PrometheusText before = scrape();
     HttpResponse<String> refused =
-        send(
-            HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/jobs"))
-                .header("Content-Type", "application/json")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"query\":\"" + FAILING_SUBSEARCH.replace("\"", "\\\"") + "\"}")));
+        quarry.postJson(
+            "/api/v1/jobs", "{\"query\":\"" + FAILING_SUBSEARCH.replace("\"", "\\\"") + "\"}");
     assertThat(refused.statusCode()).as(refused.body()).isBetween(400, 599);
     assertTwoMoreFailures(before, scrape());
   }
@@ -88,22 +70,6 @@ class SubsearchFailureCountTest {
   }
 
   private static PrometheusText scrape() throws Exception {
-    return PrometheusText.scrape(server, PASSWORD);
-  }
-
-  private static HttpResponse<String> export(String query) throws Exception {
-    String form = "output_mode=json&search=" + URLEncoder.encode(query, StandardCharsets.UTF_8);
-    return send(
-        HttpRequest.newBuilder(URI.create(server.url() + "/services/search/jobs/export"))
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form)));
-  }
-
-  private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(
-          request.header("Authorization", TestServers.basic(PASSWORD)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    }
+    return quarry.scrape();
   }
 }

@@ -2,9 +2,6 @@ package io.quarry.server.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.server.QuarryServer;
-import io.quarry.server.TestServers;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
@@ -22,13 +19,13 @@ class WholeSegmentCountTest {
   private static final String PASSWORD = "pw";
 
   @TempDir static Path root;
-  @AutoClose private static QuarryServer server;
+  @AutoClose private static SearchTestServer quarry;
 
   @BeforeAll
   static void start() throws Exception {
-    server =
-        TestServers.start(
-            root.resolve("data"),
+    quarry =
+        SearchTestServer.start(
+            root,
             PASSWORD,
             settings ->
                 settings.put(
@@ -54,18 +51,14 @@ class WholeSegmentCountTest {
                 "2026-01-07T1%d:%02d:%02dZ user=%s status=%d%n",
                 batch, i / 60 % 60, i % 60, user, i % 4 == 0 ? 404 : 200));
       }
-      HttpResponse<String> loaded =
-          TestServers.postRaw(server, TestServers.TOKEN, "shop", lines.toString());
-      assertThat(loaded.statusCode()).as(loaded.body()).isEqualTo(200);
+      quarry.loadRaw("shop", lines.toString());
       // each batch its own segment: wait for it to be searchable before the next
       assertThat(search("index=main | stats count")).contains("\"count\":\"" + 1500 * (batch + 1));
     }
   }
 
   private static String search(String query) throws Exception {
-    HttpResponse<String> response = TestServers.export(server, PASSWORD, query);
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
+    return quarry.search(query);
   }
 
   @Test

@@ -1,0 +1,27 @@
+package io.quarry.codecs.store;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import org.apache.lucene.store.Directory;
+
+/**
+ * An index's disk: opens the Lucene directory of a bucket's path (each bucket has its own
+ * directory) and forces the index's write-ahead log files. The store opens {@code FSDirectory}s and
+ * forces with {@code force(false)}; tests slow or fail one index's disk through it, in the codecs
+ * ({@code FaultyDirectories}) and on a real server ({@link EventStore#open(Path, java.util.Map,
+ * java.time.Clock, int, java.util.function.Function)}).
+ */
+@FunctionalInterface
+public interface BucketDirectories {
+  /** Opens the Lucene directory of the bucket in {@code bucket}. */
+  Directory open(Path bucket) throws IOException;
+
+  /**
+   * Forces a write-ahead log file of the index to stable storage ({@link
+   * io.quarry.codecs.wal.WriteAheadLog#FORCE}), unless a test slows or fails it.
+   */
+  default void forceLog(FileChannel log) throws IOException {
+    io.quarry.codecs.wal.WriteAheadLog.FORCE.force(log);
+  }
+}
