@@ -7,10 +7,11 @@ import org.apache.lucene.store.Directory;
 
 /**
  * An index's disk: opens the Lucene directory of a bucket's path (each bucket has its own
- * directory) and forces the index's write-ahead log files. The store opens {@code FSDirectory}s and
- * forces with {@code force(false)}; tests slow or fail one index's disk through it, in the codecs
- * ({@code FaultyDirectories}) and on a real server ({@link EventStore#open(Path, java.util.Map,
- * java.time.Clock, int, java.util.function.Function)}).
+ * directory) and forces the index's write-ahead log file after a batch's appends (a new file's
+ * header, quarantine and manifest fsyncs do not pass through it). The store opens {@code
+ * FSDirectory}s and forces with {@code force(false)}; tests slow or fail one index's disk through
+ * it, in the codecs ({@code FaultyDirectories}) and on a real server ({@link EventStore#open(Path,
+ * java.util.Map, java.time.Clock, int, java.util.function.Function)}).
  */
 @FunctionalInterface
 public interface BucketDirectories {

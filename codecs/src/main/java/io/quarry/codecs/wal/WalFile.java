@@ -80,19 +80,27 @@ final class WalFile {
 
   /**
    * Creates generation {@code number}'s file in {@code directory} ({@code wal-<number>.log}, which
-   * must not exist), its header written and forced with the directory's entry: open for appends.
+   * must not exist), its header written and forced with the directory's entry: open for appends. On
+   * failure the file is closed and deleted.
    */
   static FileChannel create(Path directory, long number) throws IOException {
     Path file = directory.resolve("wal-" + number + ".log");
     FileChannel created =
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    ByteBuffer header = header(number);
-    while (header.hasRemaining()) {
-      created.write(header);
+    try {
+      ByteBuffer header = header(number);
+      while (header.hasRemaining()) {
+        created.write(header);
+      }
+      created.force(true);
+      IOUtils.fsync(directory, true);
+      return created;
+    } catch (IOException | RuntimeException e) {
+      // the file is ours (CREATE_NEW) and holds no record: leave no half-written header behind
+      IOUtils.closeWhileHandlingException(created);
+      IOUtils.deleteFilesIgnoringExceptions(file);
+      throw e;
     }
-    created.force(true);
-    IOUtils.fsync(directory, true);
-    return created;
   }
 
   /**

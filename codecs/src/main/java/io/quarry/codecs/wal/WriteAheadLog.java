@@ -81,6 +81,9 @@ public final class WriteAheadLog implements Closeable {
    */
   private IOException failed;
 
+  /** What failed ({@link #failed}): "an fsync failed", or a new file that could not start. */
+  private String failedWhat;
+
   private final List<Damage> damage = new ArrayList<>();
   private FileChannel channel; // guarded by this
   private long generation; // guarded by this
@@ -301,7 +304,7 @@ public final class WriteAheadLog implements Closeable {
         }
       }
     } catch (IOException e) {
-      throw failStop(e);
+      throw failStop(e, FSYNC_FAILED);
     } finally {
       synchronized (this) {
         syncing = false;
@@ -324,12 +327,17 @@ public final class WriteAheadLog implements Closeable {
     try {
       forcer.force(channel);
     } catch (IOException e) {
-      throw failStop(e);
+      throw failStop(e, FSYNC_FAILED);
     }
     durable = appended;
     channel.close();
     generation++;
-    channel = WalFile.create(directory, generation);
+    try {
+      channel = WalFile.create(directory, generation);
+    } catch (IOException e) {
+      // the old file is closed and no new one is open: nothing may be appended until a restart
+      throw failStop(e, "starting log file " + generation + " failed");
+    }
     return generation;
   }
 
@@ -349,26 +357,33 @@ public final class WriteAheadLog implements Closeable {
     return failed != null;
   }
 
-  private synchronized IOException failStop(IOException cause) {
+  private static final String FSYNC_FAILED = "an fsync failed";
+
+  private synchronized IOException failStop(IOException cause, String what) {
     if (failed == null) {
       failed = cause;
+      failedWhat = what;
       LOG.severe(
           "WAL in "
               + directory
-              + ": fsync failed ("
+              + ": "
+              + what
+              + " ("
               + cause
               + "); the log accepts no more writes until the server restarts and replays it"
               + " (a retried fsync can report success for data the kernel already dropped)");
     }
     return new IOException(
-        "the write-ahead log stopped accepting writes after an fsync failed; restart the server",
+        "the write-ahead log stopped accepting writes after " + what + "; restart the server",
         cause);
   }
 
   private void checkNotFailed() throws IOException {
     if (failed != null) {
       throw new IOException(
-          "the write-ahead log stopped accepting writes after an fsync failed ("
+          "the write-ahead log stopped accepting writes after "
+              + failedWhat
+              + " ("
               + failed.getMessage()
               + "); restart the server",
           failed);

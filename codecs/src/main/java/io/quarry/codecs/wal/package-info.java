@@ -9,8 +9,9 @@
  * io.quarry.codecs.wal.WalStrings}), into one growable array ({@link
  * io.quarry.codecs.wal.WalOutput}, which also writes strings as Lucene does, cheaper); {@link
  * io.quarry.codecs.wal.WalRecordV1} reads version 1's records); {@link
- * io.quarry.codecs.wal.WalFile} is one file's format (a record's framing too) and reading, {@link
- * io.quarry.codecs.wal.WalOpening} the replay on open and what it does with a file that stopped
- * short, {@link io.quarry.codecs.wal.WalFileCheck} the read-only check {@code quarry fsck} runs.
+ * io.quarry.codecs.wal.WalFile} is one file's format (a record's framing too), its creation and
+ * reading, {@link io.quarry.codecs.wal.WalOpening} the replay on open and what it does with a file
+ * that stopped short, {@link io.quarry.codecs.wal.WalFileCheck} the read-only check {@code quarry
+ * fsck} runs.
  */
 package io.quarry.codecs.wal;

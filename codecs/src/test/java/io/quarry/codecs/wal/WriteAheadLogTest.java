@@ -277,6 +277,40 @@ class WriteAheadLogTest {
     assertThat(replay()).as("reopened, the log replays what is on disk").startsWith("0:durable");
   }
 
+  @Test
+  void aNewFileThatCannotStartStopsTheLog() throws IOException {
+    WriteAheadLog log = WriteAheadLog.open(directory, quarantine(), (s, e) -> {});
+    log.sync(log.append(0, batch("durable")));
+    long next;
+    try (Stream<Path> files = Files.list(directory)) {
+      next =
+          files
+                  .map(f -> f.getFileName().toString())
+                  .filter(n -> n.matches("wal-\\d+\\.log"))
+                  .mapToLong(n -> Long.parseLong(n.substring(4, n.length() - 4)))
+                  .max()
+                  .orElseThrow()
+              + 1;
+    }
+    Path squatter = Files.writeString(directory.resolve("wal-" + next + ".log"), "not ours");
+    assertThatThrownBy(log::roll)
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("starting log file " + next + " failed")
+        .hasMessageContaining("restart the server");
+    assertThat(log.failed()).as("no file is open for appends: the log fails stop").isTrue();
+    assertThatThrownBy(() -> log.append(1, batch("refused")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("starting log file " + next + " failed");
+    assertThat(Files.readString(squatter))
+        .as("a file it did not create is left alone")
+        .isEqualTo("not ours");
+    log.close();
+    Files.delete(squatter);
+    assertThat(replay())
+        .as("reopened, the log replays what is on disk")
+        .containsExactly("0:durable");
+  }
+
   private static void flip(Path file, String inside) throws IOException {
     byte[] bytes = Files.readAllBytes(file);
     int at = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf(inside);

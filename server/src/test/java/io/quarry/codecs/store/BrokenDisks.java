@@ -26,7 +26,7 @@ final class BrokenDisks {
   /** The server's directories: {@code index}'s through this disk, the others' plain. */
   Function<String, BucketDirectories> directories() {
     BucketDirectories faulty = FaultyDirectories.brokenWhile(broken);
-    return name -> name.equals(index) ? faulty::open : FSDirectory::open;
+    return name -> name.equals(index) ? faulty : FSDirectory::open;
   }
 
   /**
