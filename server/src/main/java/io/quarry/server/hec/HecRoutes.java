@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.quarry.codecs.store.InvalidEventException;
 import io.quarry.server.auth.Authenticator;
 import io.quarry.server.config.HecToken;
-import io.quarry.server.http.BodyArrays;
 import io.quarry.server.http.Exchange;
 import io.quarry.server.http.Router;
 import io.quarry.server.ingest.EventBreaker;
@@ -45,7 +44,6 @@ public final class HecRoutes {
   private final Clock clock;
   private final AckChannels acks;
   private final io.quarry.server.metricindex.MetricIngest metricIngest;
-  private final BodyArrays bodies = new BodyArrays(); // /raw bodies' arrays, kept for later ones
 
   public HecRoutes(
       Authenticator authenticator, IngestService ingest, String defaultHost, Clock clock) {
@@ -139,31 +137,23 @@ public final class HecRoutes {
     admitted(
         exchange,
         leave -> {
-          // the events are ranges of the body until the store has written them (durable, or
-          // refused): then nothing reads it, and its array takes a later body
-          byte[] body = bodies.take(exchange.bodyLength());
+          EventBreaker.Result broken =
+              ingest.breakRaw(
+                  exchange.bodyBytes(),
+                  parameterOr(exchange, "sourcetype", "httpevent"),
+                  parameterOr(exchange, "host", defaultHost),
+                  parameterOr(exchange, "source", "http:" + token.name()),
+                  clock.instant());
+          if (broken.events().isEmpty()) {
+            throw HecException.noData();
+          }
           try {
-            EventBreaker.Result broken =
-                ingest.breakRaw(
-                    body,
-                    exchange.bodyInto(body),
-                    parameterOr(exchange, "sourcetype", "httpevent"),
-                    parameterOr(exchange, "host", defaultHost),
-                    parameterOr(exchange, "source", "http:" + token.name()),
-                    clock.instant());
-            if (broken.events().isEmpty()) {
-              throw HecException.noData();
-            }
-            try {
-              // the store checks each event before it stores any
-              write(index, broken, broken.events().size(), leave);
-            } catch (InvalidEventException e) {
-              // as for /event: the events before the bad one are stored
-              write(index, broken, e.position(), leave);
-              throw HecException.invalidFormat(e.position(), e.problem());
-            }
-          } finally {
-            bodies.giveBack(body);
+            // the store checks each event before it stores any
+            write(index, broken, broken.events().size(), leave);
+          } catch (InvalidEventException e) {
+            // as for /event: the events before the bad one are stored
+            write(index, broken, e.position(), leave);
+            throw HecException.invalidFormat(e.position(), e.problem());
           }
           return null;
         });

@@ -180,18 +180,6 @@ public final class Exchange {
     return ByteBufUtil.getBytes(content, content.readerIndex(), content.readableBytes(), true);
   }
 
-  /**
-   * Copies the body into {@code into}, at least {@link #bodyLength} long (an array of {@link
-   * BodyArrays}: the caller's alone until given back), and returns its length; the bytes after it
-   * are left as they were.
-   */
-  public int bodyInto(byte[] into) {
-    ByteBuf content = request.content();
-    int length = content.readableBytes();
-    content.getBytes(content.readerIndex(), into, 0, length);
-    return length;
-  }
-
   public String bodyAsString() {
     return request.content().toString(StandardCharsets.UTF_8);
   }

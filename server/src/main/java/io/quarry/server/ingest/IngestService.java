@@ -52,15 +52,8 @@ public final class IngestService {
    */
   public EventBreaker.Result breakRaw(
       byte[] body, String sourcetype, String host, String source, Instant now) {
-    return breakRaw(body, body.length, sourcetype, host, source, now);
-  }
-
-  /** {@link #breakRaw(byte[], String, String, String, Instant)} of {@code body[0, length)}. */
-  public EventBreaker.Result breakRaw(
-      byte[] body, int length, String sourcetype, String host, String source, Instant now) {
     EventBreaker.Result result =
-        new EventBreaker(sourcetypes.forName(sourcetype), host, source, now)
-            .breakEvents(body, 0, length);
+        new EventBreaker(sourcetypes.forName(sourcetype), host, source, now).breakEvents(body);
     metrics.eventsBroken(sourcetype, result.truncated(), result.timestampMissing());
     return result;
   }

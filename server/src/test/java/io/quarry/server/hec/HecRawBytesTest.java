@@ -24,9 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code /services/collector/raw} bodies as bytes, against a real server: ASCII and non-ASCII
- * lines, CRLF, an invalid sequence, a multi-byte character at the truncation, no final newline; an
- * event the index refuses in the middle of ASCII lines stores those before it, once; and a body
- * copied into an array a longer one left bytes in gives its own events only.
+ * lines, CRLF, an invalid sequence, a multi-byte character at the truncation, no final newline; and
+ * an event the index refuses in the middle of ASCII lines stores those before it, once.
  */
 class HecRawBytesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -135,17 +134,5 @@ class HecRawBytesTest {
     assertThat(answer.get("invalid-event-number").asInt()).isEqualTo(2);
     assertThat(raws("sourcetype=typed")).containsExactly("n=1 one", "n=2 two");
     assertThat(raws("sourcetype=typed n>1")).containsExactly("n=2 two");
-  }
-
-  @Test
-  void aShorterBodyCopiedIntoALongerOnesArrayGivesItsOwnEventsOnly() throws Exception {
-    // the second body takes the first's array (BodyArrays): the bytes after it are the first
-    // body's, and neither an event nor the log may read them
-    String longText = "x".repeat(5_000);
-    assertThat(postRaw("plain", body(longText + " one\n" + longText + " two\n")).statusCode())
-        .isEqualTo(200);
-    assertThat(postRaw("plain", body("short a\nshort b")).statusCode()).isEqualTo(200);
-    assertThat(raws("sourcetype=plain short")).containsExactly("short a", "short b");
-    assertThat(raws("sourcetype=plain")).hasSize(4);
   }
 }
