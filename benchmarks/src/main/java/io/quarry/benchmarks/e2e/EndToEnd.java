@@ -293,7 +293,7 @@ public final class EndToEnd implements Callable<Integer> {
         // what the server burns doing nothing, on this machine now: the settle's CPU bound
         IdleCpu idle = IdleCpu.measure(quarry::cpuNanos, IdleCpu.POLLS, QuarrySettle.POLL_MILLIS);
         out.printf("Quarry idle before the ingest: %s%n", idle.describe());
-        QuarryIngest drivers = new QuarryIngest(workDir, events, hecEvents, hecConnections);
+        QuarryIngest drivers = new QuarryIngest(workDir, events, hecEvents, hecConnections, idle);
         ingest.put("hecRaw", drivers.hecRaw(quarry, dataset));
         ingest.put("quarryIngest", drivers.quarryIngest(quarry, dataset, rawBytes));
         Map<String, Object> settled = new LinkedHashMap<>();
