@@ -23,6 +23,7 @@ final class CompactionWait {
 
   private final Measurements.Compaction compaction;
   private final LongSupplier cpuNanos;
+  private final IdleCpu idle;
   private final Duration stall;
   private final Duration bound;
   private final long pollMillis;
@@ -38,8 +39,24 @@ final class CompactionWait {
       Duration stall,
       Duration bound,
       long pollMillis) {
+    this(compaction, cpuNanos, IdleCpu.unmeasured(), stall, bound, pollMillis);
+  }
+
+  /**
+   * As above, a poll counting as progress when {@code idle} counts the server busy in it: above its
+   * own idle level by a margin (session 46; the idle CPU of a slow VM's server, over 5% of a core,
+   * had counted as progress for ever, so a stuck compaction was waited for the whole bound).
+   */
+  CompactionWait(
+      Measurements.Compaction compaction,
+      LongSupplier cpuNanos,
+      IdleCpu idle,
+      Duration stall,
+      Duration bound,
+      long pollMillis) {
     this.compaction = compaction;
     this.cpuNanos = cpuNanos;
+    this.idle = java.util.Objects.requireNonNull(idle, "idle is null");
     this.stall = stall;
     this.bound = bound;
     this.pollMillis = pollMillis;
@@ -58,7 +75,6 @@ final class CompactionWait {
     long lastCpu = cpuNanos.getAsLong();
     long progressAt = began;
     long cpuSinceProgress = 0;
-    long busyCpuPerPoll = pollMillis * 1_000_000L / 20;
     while (last.running() || last.due()) {
       long now = System.nanoTime();
       if (now - progressAt > stall.toNanos() || now - began > bound.toNanos()) {
@@ -85,9 +101,10 @@ final class CompactionWait {
       Measurements.Compaction.State state = compaction.state();
       long cpu = cpuNanos.getAsLong();
       long used = lastCpu >= 0 && cpu >= 0 ? cpu - lastCpu : 0;
+      boolean busy = idle.busy(used, pollMillis * 1_000_000L);
       lastCpu = cpu;
       cpuSinceProgress += used;
-      if (!state.equals(last) || used > busyCpuPerPoll) {
+      if (!state.equals(last) || busy) {
         progressAt = System.nanoTime();
         cpuSinceProgress = 0;
       }

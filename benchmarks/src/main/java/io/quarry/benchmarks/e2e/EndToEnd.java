@@ -290,17 +290,21 @@ public final class EndToEnd implements Callable<Integer> {
         out.printf("reusing the index of %s from a previous run: no ingest%n", dataset);
         ingest.put("reusedIndex", true);
       } else {
-        QuarryIngest drivers = new QuarryIngest(workDir, events, hecEvents, hecConnections);
+        // what the server burns doing nothing, on this machine now: the settle's CPU bound
+        IdleCpu idle = IdleCpu.measure(quarry::cpuNanos, IdleCpu.POLLS, QuarrySettle.POLL_MILLIS);
+        out.printf("Quarry idle before the ingest: %s%n", idle.describe());
+        QuarryIngest drivers = new QuarryIngest(workDir, events, hecEvents, hecConnections, idle);
         ingest.put("hecRaw", drivers.hecRaw(quarry, dataset));
         ingest.put("quarryIngest", drivers.quarryIngest(quarry, dataset, rawBytes));
         Map<String, Object> settled = new LinkedHashMap<>();
         ingest.put(
             "secondsUntilSettled",
-            measurements.settle(
-                () -> quarry.indexBytes("main"),
-                () -> quarry.compaction("main"),
-                quarry::cpuNanos,
-                settled));
+            new QuarrySettle(idle)
+                .await(
+                    () -> quarry.indexBytes("main"),
+                    () -> quarry.compaction("main"),
+                    quarry::cpuNanos,
+                    settled));
         ingest.put("quarrySettle", settled);
         String held = quarry.storeShape("main").layouts();
         if (!held.equals(settings.layout())) {

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * How the harness times a search, the same for every engine: warm-up runs (at least so many, for at
  * least so long), then the measured runs, each query's figures as the report holds them; the wait
- * for an engine's files to settle before it is timed; and Quarry's concurrency run.
+ * for an engine's files to settle before it is timed (Quarry's own: {@link QuarrySettle}); and
+ * Quarry's concurrency run.
  */
 final class Measurements {
   private final int warmup;
@@ -64,101 +65,6 @@ final class Measurements {
     out.printf(
         "index settled (no merge running) after %.1f s more%s%n",
         seconds, unchanged < 3 ? " — gave up waiting, merges may still run" : "");
-    return seconds;
-  }
-
-  /** The server CPU one poll's two seconds may hold and still count as idle: 5% of a core. */
-  static final long IDLE_CPU_NANOS_PER_POLL = 100_000_000L;
-
-  /**
-   * Quarry's settle: waits until the server says no compaction of the index runs and none is due
-   * ({@link Compaction}) and, over three polls two seconds apart in a row, the index's size on disk
-   * is unchanged and the server's process used at most {@link #IDLE_CPU_NANOS_PER_POLL} of CPU
-   * ({@code cpuNanos}; -1 when unknown: not checked), ten minutes at most. The server reports its
-   * hot bucket's compaction (and a full bucket's until its roll), not Lucene's ordinary merges of
-   * warm buckets, and a merge may write nothing for longer than the polls while it compresses,
-   * which fooled the size alone; a merge burns CPU all along. Prints what it waited for and returns
-   * the seconds waited, and in {@code outcome} what it saw; when it gave up, what was still moving
-   * at the last poll that was not quiet ({@code stillMoving}: {@link StillMoving}).
-   */
-  double settle(
-      StorageBytes storage,
-      Compaction compaction,
-      java.util.function.LongSupplier cpuNanos,
-      Map<String, Object> outcome)
-      throws IOException, InterruptedException {
-    long start = System.nanoTime();
-    long deadline = start + TimeUnit.MINUTES.toNanos(10);
-    long last = -1;
-    long cpu = cpuNanos.getAsLong();
-    int unchanged = 0;
-    int pollsCompacting = 0;
-    int pollsDue = 0;
-    int pollsGrowing = 0;
-    int pollsBusy = 0;
-    Compaction.State state = compaction.state();
-    List<String> moving = List.of(); // what the last poll that was not quiet saw moving
-    while (unchanged < 3 && System.nanoTime() < deadline) {
-      Thread.sleep(2_000);
-      long bytes = storage.bytes();
-      state = compaction.state();
-      long cpuNow = cpuNanos.getAsLong();
-      boolean busy = cpu >= 0 && cpuNow >= 0 && cpuNow - cpu > IDLE_CPU_NANOS_PER_POLL;
-      long cpuBefore = cpu;
-      cpu = cpuNow;
-      if (state.running()) {
-        pollsCompacting++;
-      } else if (state.due()) {
-        pollsDue++;
-      } else if (bytes != last) {
-        pollsGrowing++;
-      } else if (busy) {
-        pollsBusy++;
-      }
-      boolean quiet = !state.running() && !state.due() && !busy && bytes == last;
-      if (!quiet) {
-        moving = StillMoving.of(state, last, bytes, busy ? cpuNow - cpuBefore : -1);
-      }
-      unchanged = quiet ? unchanged + 1 : 0;
-      last = bytes;
-    }
-    double seconds = (System.nanoTime() - start) / 1e9;
-    boolean settled = unchanged >= 3;
-    outcome.put("settled", settled);
-    outcome.put("seconds", seconds);
-    outcome.put("pollsCompactionRunning", pollsCompacting);
-    outcome.put("pollsCompactionDue", pollsDue);
-    outcome.put("pollsSizeChanging", pollsGrowing);
-    outcome.put("pollsServerBusy", pollsBusy);
-    outcome.put("compactions", state.compactions());
-    outcome.put("pendingBytes", state.pendingBytes());
-    String notSettled = "";
-    if (!settled) {
-      List<String> still = new ArrayList<>(moving);
-      if (unchanged > 0) {
-        still.add(0, "quiet for the last " + unchanged + " of the 3 polls needed, before that");
-      }
-      outcome.put("stillMoving", still);
-      notSettled =
-          String.format(
-              Locale.ROOT,
-              "NOT settled (gave up after 10 min; still moving: %s)",
-              still.isEmpty() ? "nothing seen" : String.join(", ", still));
-    }
-    out.printf(
-        Locale.ROOT,
-        "index %s after %.1f s more: waited %d polls for a running compaction, %d for a due one,"
-            + " %d for the size to stop changing, %d for the server's CPU to go idle; %d"
-            + " compactions done, %,d fast bytes left (under the idle minimum: kept until the"
-            + " roll)%n",
-        settled ? "settled" : notSettled,
-        seconds,
-        pollsCompacting,
-        pollsDue,
-        pollsGrowing,
-        pollsBusy,
-        state.compactions(),
-        state.pendingBytes());
     return seconds;
   }
 

@@ -29,13 +29,16 @@ final class QuarryIngest {
   private final long events;
   private final int hecEvents;
   private final int hecConnections;
+  private final IdleCpu idle; // the server's CPU at idle: what the compaction wait counts as none
   private final PrintStream out = System.out;
 
   /**
    * For a dataset of {@code events} lines: {@code hecEvents} of them through HEC over {@code
-   * hecConnections}, the logs in {@code workDir}.
+   * hecConnections}, the logs in {@code workDir}; {@code idle} the server's CPU at idle, above
+   * which the wait for a compaction counts the server's CPU as progress ({@link CompactionWait}).
    */
-  QuarryIngest(Path workDir, long events, int hecEvents, int hecConnections) {
+  QuarryIngest(Path workDir, long events, int hecEvents, int hecConnections, IdleCpu idle) {
+    this.idle = java.util.Objects.requireNonNull(idle, "idle is null");
     this.workDir = workDir;
     this.events = events;
     this.hecEvents = hecEvents;
@@ -209,11 +212,11 @@ final class QuarryIngest {
    * @throws IOException when the server lists no such index, or it does not get compact (no figure
    *     is reported for a compaction that did not end): the message says what it waited for
    */
-  private static double untilCompact(QuarryProcess quarry, String name, long start)
-      throws Exception {
+  private double untilCompact(QuarryProcess quarry, String name, long start) throws Exception {
     return new CompactionWait(
             () -> quarry.compaction(name),
             quarry::cpuNanos,
+            idle,
             CompactionWait.STALL,
             CompactionWait.BOUND,
             500)

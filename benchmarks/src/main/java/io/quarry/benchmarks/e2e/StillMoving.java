@@ -5,21 +5,25 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What kept Quarry's settle ({@link Measurements#settle(Measurements.StorageBytes,
- * Measurements.Compaction, java.util.function.LongSupplier, java.util.Map)}) from counting a poll
- * quiet, in words: printed and reported ({@code stillMoving}) when it gives up after ten minutes,
- * so a run that measured an unsettled store says why.
+ * What kept Quarry's settle ({@link QuarrySettle}) from counting a poll quiet, in words: printed
+ * and reported ({@code stillMoving}) when it gives up after ten minutes, so a run that measured an
+ * unsettled store says why.
  */
 final class StillMoving {
   private StillMoving() {}
 
   /**
    * What a poll that was not quiet saw moving: a running compaction, a due one, the size on disk
-   * changing (from {@code lastBytes}, -1 before the first poll), the server's CPU over the idle
-   * bound ({@code busyNanos}, -1 when it was not).
+   * changing (from {@code lastBytes}, -1 before the first poll), the server's CPU over what {@code
+   * idle} counts busy ({@code busyMillisPerSecond}, ms of CPU per s in the poll; NaN when it was
+   * not).
    */
   static List<String> of(
-      Measurements.Compaction.State state, long lastBytes, long bytes, long busyNanos) {
+      Measurements.Compaction.State state,
+      long lastBytes,
+      long bytes,
+      double busyMillisPerSecond,
+      IdleCpu idle) {
     List<String> moving = new ArrayList<>();
     if (state.running()) {
       moving.add("a compaction running (" + state.compactions() + " done)");
@@ -36,13 +40,13 @@ final class StillMoving {
               : String.format(
                   Locale.ROOT, "the size changing (%,d -> %,d bytes)", lastBytes, bytes));
     }
-    if (busyNanos >= 0) {
+    if (!Double.isNaN(busyMillisPerSecond)) {
       moving.add(
           String.format(
               Locale.ROOT,
-              "the server's CPU busy (%.0f ms in the poll's 2 s, idle below %d ms)",
-              busyNanos / 1e6,
-              Measurements.IDLE_CPU_NANOS_PER_POLL / 1_000_000));
+              "the server's CPU busy (%.0f ms/s in the poll, %s)",
+              busyMillisPerSecond,
+              idle.describe()));
     }
     return moving;
   }

@@ -78,6 +78,34 @@ class CompactionWaitTest {
   }
 
   @Test
+  void theServersIdleCpuIsNoProgress() {
+    // 100 ms of CPU a second, as an idle server on a slow VM: over 5% of a core, so without its
+    // idle level measured it counts as progress and only the bound ends the wait
+    AtomicLong cpu = new AtomicLong();
+    CompactionWait unmeasured =
+        new CompactionWait(
+            () -> DUE,
+            () -> cpu.addAndGet(500_000L), // 0.5 ms in a 5 ms poll
+            IdleCpu.unmeasured(),
+            Duration.ofMillis(100),
+            Duration.ofMillis(600),
+            5);
+    assertThatThrownBy(() -> unmeasured.await("main", System.nanoTime()))
+        .hasMessageContaining("still moving at the bound");
+    // against the server's idle level of 100 ms/s it is none: the stall limit ends it
+    CompactionWait measured =
+        new CompactionWait(
+            () -> DUE,
+            () -> cpu.addAndGet(500_000L),
+            IdleCpu.of(java.util.List.of(100.0, 100.0, 100.0)),
+            Duration.ofMillis(100),
+            Duration.ofMillis(600),
+            5);
+    assertThatThrownBy(() -> measured.await("main", System.nanoTime()))
+        .hasMessageContaining("nothing moved");
+  }
+
+  @Test
   void theBoundEndsAWaitThatStillMoves() {
     AtomicLong cpu = new AtomicLong();
     CompactionWait wait =

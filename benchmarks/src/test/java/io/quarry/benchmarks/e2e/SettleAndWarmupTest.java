@@ -41,6 +41,7 @@ class SettleAndWarmupTest {
     List<String> lines = Files.readAllLines(log);
     try (QuarryProcess quarry =
         QuarryProcess.start(workDir, "512m", false, false, "blocks", null, null, false)) {
+      IdleCpu idle = IdleCpu.measure(quarry::cpuNanos, IdleCpu.POLLS, QuarrySettle.POLL_MILLIS);
       QuarryClient hec = quarry.hecClient();
       for (int from = 0; from < lines.size(); from += 4_000) {
         String body = String.join("\n", lines.subList(from, from + 4_000)) + "\n";
@@ -49,14 +50,15 @@ class SettleAndWarmupTest {
       }
       Map<String, Object> outcome = new LinkedHashMap<>();
       long started = System.nanoTime();
-      new Measurements(0, 0, 1)
-          .settle(
+      new QuarrySettle(idle)
+          .await(
               () -> quarry.indexBytes("main"),
               () -> quarry.compaction("main"),
               quarry::cpuNanos,
               outcome);
       double seconds = (System.nanoTime() - started) / 1e9;
       assertThat(outcome.get("settled")).isEqualTo(true);
+      assertThat((double) outcome.get("idleCpuMsPerSecond")).isNotNegative();
       // the compaction was due (the index not idle long enough yet) on some polls, then done
       assertThat(
               (int) outcome.get("pollsCompactionDue") + (int) outcome.get("pollsCompactionRunning"))

@@ -36,9 +36,14 @@ final class Retention {
       throws IOException {
     int deleted = 0;
     List<Bucket> warm = new ArrayList<>(buckets.stream().filter(Bucket::isWarm).toList());
+    if (warm.isEmpty()) {
+      // nothing it may delete: the bytes would be read for nothing (each commit interval, every
+      // index, idle or not — the directory listed and the last commit read, until session 46)
+      return 0;
+    }
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
     long total = 0;
-    for (Bucket bucket : buckets) {
+    for (Bucket bucket : options.maxTotalBytes().isPresent() ? buckets : List.<Bucket>of()) {
       if (bucket.isWarm()) {
         total += BucketBytes.onDisk(bucket);
       } else {

@@ -7,9 +7,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A scheduler that keeps the periodic tasks it is given (each store's maintenance, refresh and
- * compaction check, in that order) and runs none of them by itself: a test runs them when it says
- * so, on its own thread.
+ * A scheduler that keeps the periodic tasks it is given (each store's maintenance, then its refresh
+ * with the compaction check: one task since session 46) and runs none of them by itself: a test
+ * runs them when it says so, on its own thread.
  */
 final class ManualScheduler extends ScheduledThreadPoolExecutor {
   private final List<Runnable> periodic = new ArrayList<>();
@@ -27,11 +27,14 @@ final class ManualScheduler extends ScheduledThreadPoolExecutor {
 
   /** Runs the maintenance (commit, roll, retention) of the {@code store}-th store made. */
   synchronized void maintenance(int store) {
-    periodic.get(3 * store).run();
+    periodic.get(2 * store).run();
   }
 
-  /** Runs the compaction check (an idle or bounded compaction) of the {@code store}-th store. */
+  /**
+   * Runs the compaction check (an idle or bounded compaction) of the {@code store}-th store, after
+   * its background refresh (the same periodic task).
+   */
   synchronized void compaction(int store) {
-    periodic.get(3 * store + 2).run();
+    periodic.get(2 * store + 1).run();
   }
 }

@@ -18,10 +18,10 @@ import java.util.logging.Logger;
 /**
  * The audit trail written into the {@code _audit} index: {@link #record} queues an event (never
  * blocking the login or search it describes), a daemon thread writes what is queued in batches as
- * soon as it arrives, durably (the same write as an acknowledged HEC event). When the queue is full
- * events are dropped and counted; the next batch carries an event saying how many ({@code
- * action=audit, info=dropped}) and the server log names the count, so a gap in the trail is never
- * silent.
+ * soon as it arrives (and sleeps while nothing is), durably (the same write as an acknowledged HEC
+ * event). When the queue is full events are dropped and counted; the next batch carries an event
+ * saying how many ({@code action=audit, info=dropped}) and the server log names the count, so a gap
+ * in the trail is never silent.
  */
 public final class AuditLog implements AuditTrail, AutoCloseable {
   /**
@@ -32,6 +32,9 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AuditLog.class.getName());
   private static final int CAPACITY = 10_000;
   private static final int BATCH = 1_000;
+  private static final long MIN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  // queued by close() to wake the writer; never written
+  private static final AuditEvent WAKE = AuditEvent.of(Instant.EPOCH, "-", "audit", "stop");
 
   private final EventStore store;
   private final String host;
@@ -70,18 +73,30 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     failedLogins.record(event, address);
   }
 
+  /**
+   * The writer's loop: sleeps until an event is queued or the failed-login budget has a count to
+   * record ({@link FailedLoginBudget#nanosUntilFlush}), so an idle server's writer never wakes
+   * (until session 46 it looked every second).
+   */
   private void drain() {
     List<AuditEvent> batch = new ArrayList<>();
     while (running || !queue.isEmpty()) {
       try {
         failedLogins.flush();
-        AuditEvent first = queue.poll(1, TimeUnit.SECONDS);
+        long wait = failedLogins.nanosUntilFlush();
+        AuditEvent first =
+            wait == Long.MAX_VALUE
+                ? queue.take()
+                : queue.poll(Math.max(wait, MIN_WAIT_NANOS), TimeUnit.NANOSECONDS);
         if (first == null) {
           continue;
         }
         batch.add(first);
         queue.drainTo(batch, BATCH - 1);
-        write(batch);
+        batch.removeIf(event -> event == WAKE);
+        if (!batch.isEmpty()) {
+          write(batch);
+        }
       } catch (InterruptedException e) {
         running = false;
       } finally {
@@ -113,6 +128,7 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
   @Override
   public void close() {
     running = false;
+    queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
     try {
       writer.join(5_000);
     } catch (InterruptedException e) {

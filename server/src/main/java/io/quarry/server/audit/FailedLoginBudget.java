@@ -85,11 +85,33 @@ public final class FailedLoginBudget {
     trail.record(recorded);
   }
 
-  /** Records the counts of minutes that ended with attempts left out (called every second). */
+  /**
+   * Records the counts of minutes that ended with attempts left out (called by the audit writer
+   * when {@link #nanosUntilFlush} says, and on each record).
+   */
   public void flush() {
     long now = nanoTime.getAsLong();
     synchronized (this) {
       flush(now);
+    }
+  }
+
+  /**
+   * Nanoseconds until a {@link #flush} has a count to record: the end of the earliest minute with
+   * attempts left out (no sooner than a second after the last flush, which is all a flush looks at
+   * more often), 0 when it is due; {@link Long#MAX_VALUE} when no minute left any out. A minute
+   * that leaves out its first attempt records an event, which wakes the audit writer to ask again.
+   */
+  public long nanosUntilFlush() {
+    long now = nanoTime.getAsLong();
+    synchronized (this) {
+      long due = Long.MAX_VALUE;
+      for (Window window : windows.values()) {
+        if (window.suppressed > 0) {
+          due = Math.min(due, Math.max(window.start + WINDOW_NANOS, lastFlush + 1_000_000_000L));
+        }
+      }
+      return due == Long.MAX_VALUE ? due : Math.max(0, due - now);
     }
   }
 

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -23,9 +22,9 @@ import java.util.logging.Logger;
 /**
  * Quarry's own log, searchable as {@code index=_internal} (sourcetype {@code quarry:log}), as
  * Splunk keeps its own logs in {@code _internal}. A {@code java.util.logging} handler on the {@code
- * io.quarry} loggers queues records; a daemon thread writes them in batches about once a second.
- * Logging never blocks or fails the code that logs: when the queue is full records are dropped, and
- * the next batch carries an event saying how many.
+ * io.quarry} loggers queues records; a daemon thread writes them in batches as they come (and
+ * sleeps while none do). Logging never blocks or fails the code that logs: when the queue is full
+ * records are dropped, and the next batch carries an event saying how many.
  */
 public final class InternalLog extends Handler implements AutoCloseable {
   /** The index Quarry logs into; internal indexes are left out of {@code index=*}. */
@@ -33,6 +32,8 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   private static final String LOGGER = "io.quarry";
   private static final int CAPACITY = 10_000;
+  // queued by close() to wake the writer; never written
+  private static final LogRecord WAKE = new LogRecord(Level.OFF, "wake");
 
   private final EventStore store;
   private final String host;
@@ -68,13 +69,14 @@ public final class InternalLog extends Handler implements AutoCloseable {
     List<LogRecord> records = new ArrayList<>();
     while (running || !queue.isEmpty()) {
       try {
-        LogRecord first = queue.poll(1, TimeUnit.SECONDS);
-        if (first == null) {
-          continue;
-        }
-        records.add(first);
+        // sleeps until a record comes (until session 46 it looked every second, one of an idle
+        // server's wake-ups)
+        records.add(queue.take());
         queue.drainTo(records, 999);
-        write(records);
+        records.removeIf(record -> record == WAKE);
+        if (!records.isEmpty()) {
+          write(records);
+        }
       } catch (InterruptedException e) {
         running = false;
       } finally {
@@ -141,6 +143,7 @@ public final class InternalLog extends Handler implements AutoCloseable {
   public void close() {
     Logger.getLogger(LOGGER).removeHandler(this);
     running = false;
+    queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
     try {
       writer.join(5_000);
     } catch (InterruptedException e) {

@@ -19,9 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,12 +29,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * maxQueued} more wait, and beyond that a new job is refused with 503 and Retry-After. At most
  * {@code maxJobs} are kept; a finished job is removed, and what its results held given back, {@code
  * ttl} after it was last looked at (every read of its status or results touches it): a reaper looks
- * every second, and a job past its TTL is gone for a reader even before the reaper came. A TTL a
- * client asks for is clamped to {@code maxTtl} (Splunk's {@code timeout}, {@code setttl}), so no
- * job outlives it unlooked-at. With {@code queueOverQuota}, a job whose user already runs their
- * {@code srchJobsQuota} searches waits ({@link #submitWaiting}, state {@code QUEUED}, at most
- * {@value #MAX_WAITING_PER_USER} per user) and starts, in the order submitted, once a slot is free
- * — looked for when a job ends and every second. A job holds its user's search slot ({@link
+ * when the earliest TTL of a finished job ends, and not at all while no job is kept ({@link
+ * JobReaper}); a job past its TTL is gone for a reader even before the reaper came. A TTL a client
+ * asks for is clamped to {@code maxTtl} (Splunk's {@code timeout}, {@code setttl}), so no job
+ * outlives it unlooked-at. With {@code queueOverQuota}, a job whose user already runs their {@code
+ * srchJobsQuota} searches waits ({@link #submitWaiting}, state {@code QUEUED}, at most {@value
+ * #MAX_WAITING_PER_USER} per user) and starts, in the order submitted, once a slot is free — looked
+ * for when a job ends and every second while one waits. A job holds its user's search slot ({@link
  * AdmittedSearch}) from submission to its end, and is audited when it ends. A user sees and
  * controls their own jobs; one with {@code admin_all_objects} (admin) every user's.
  */
@@ -48,7 +47,7 @@ public final class JobManager implements Closeable {
   private final JobTtl ttls;
   private final int maxJobs;
   private final ThreadPoolExecutor runners;
-  private final ScheduledExecutorService reaper;
+  private final JobReaper reaper;
   private final Map<String, SearchJob> jobs = new ConcurrentHashMap<>();
   private final boolean queueOverQuota;
   private final WaitingJobs waiting = new WaitingJobs();
@@ -84,21 +83,27 @@ public final class JobManager implements Closeable {
               thread.setDaemon(true);
               return thread;
             });
-    this.reaper =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "quarry-job-reaper");
-              thread.setDaemon(true);
-              return thread;
-            });
-    reaper.scheduleWithFixedDelay(
-        () -> {
-          expire();
-          startWaiting();
-        },
-        1,
-        1,
-        TimeUnit.SECONDS);
+    this.reaper = new JobReaper(clock, this::look);
+  }
+
+  /**
+   * The reaper's look: removes the expired jobs, starts the waiting ones that have a slot now;
+   * returns when the next look is due ({@link JobReaper}): a second on while a job waits for a
+   * slot, the earliest expiry of a finished job, at most the reaper's longest sleep on while a job
+   * runs; {@link Long#MAX_VALUE} when no job is kept.
+   */
+  private long look() {
+    expire();
+    startWaiting();
+    long now = clock.millis();
+    long due = waiting.isEmpty() ? Long.MAX_VALUE : now + 1_000;
+    for (SearchJob job : jobs.values()) {
+      due =
+          Math.min(
+              due,
+              job.state().finished() ? job.expiresAtMillis() : now + JobReaper.MAX_SLEEP_MILLIS);
+    }
+    return due;
   }
 
   /** Whether a job past its user's quota waits for a slot rather than being refused. */
@@ -145,6 +150,7 @@ public final class JobManager implements Closeable {
     jobs.put(job.id(), job);
     waiting.add(job, spec);
     startWaiting(); // a slot may have been freed meanwhile
+    reaper.lookBy(clock.millis() + 1_000); // and looked for each second while it waits
     return job;
   }
 
@@ -245,6 +251,7 @@ public final class JobManager implements Closeable {
       if (queueOverQuota) {
         startWaiting(); // the slot this job held is free
       }
+      reaper.lookBy(job.expiresAtMillis()); // it ended: removed once its TTL passed unlooked-at
     }
   }
 
@@ -338,6 +345,7 @@ public final class JobManager implements Closeable {
     if (spec != null) { // it never started: it ends now
       job.failed(null, clock.millis());
       spec.cancelled().run();
+      reaper.lookBy(job.expiresAtMillis());
     }
   }
 
@@ -352,6 +360,7 @@ public final class JobManager implements Closeable {
   public Duration ttl(SearchJob job, Duration ttl) {
     Duration set = ttls.of(requireNonNull(ttl, "ttl is null"));
     job.ttl(set, clock.millis());
+    reaper.lookBy(job.expiresAtMillis()); // it may expire sooner than the reaper would look
     return set;
   }
 
@@ -374,7 +383,7 @@ public final class JobManager implements Closeable {
 
   @Override
   public void close() {
-    reaper.shutdownNow();
+    reaper.close();
     waiting.cancelAll();
     jobs.values().forEach(job -> job.control().cancel());
     // cancelled searches stop within 256 events; interrupting one in the middle of a refresh's

@@ -22,6 +22,11 @@ final class WaitingJobs {
     waiting.put(job, spec);
   }
 
+  /** Whether no job waits. */
+  synchronized boolean isEmpty() {
+    return waiting.isEmpty();
+  }
+
   /** How many jobs of {@code user} wait. */
   synchronized int count(String user) {
     int count = 0;

@@ -39,6 +39,24 @@ class FailedLoginBudgetTest {
     assertThat(text(recorded.getLast())).contains("user=again");
   }
 
+  @Test
+  void theWriterIsToldWhenACountIsDueAndNeverWhileNoneIs() {
+    // no attempt left out: nothing to wake the audit writer for
+    assertThat(budget.nanosUntilFlush()).isEqualTo(Long.MAX_VALUE);
+    for (int i = 0; i < FailedLoginBudget.PER_MINUTE; i++) {
+      budget.record(failed("u" + i), "10.0.0.1");
+    }
+    assertThat(budget.nanosUntilFlush()).isEqualTo(Long.MAX_VALUE);
+    now.addAndGet(5_000_000_000L);
+    budget.record(failed("past"), "10.0.0.1"); // left out: counted until the minute ends
+    assertThat(budget.nanosUntilFlush()).isEqualTo(55_000_000_000L);
+    now.addAndGet(55_000_000_000L);
+    assertThat(budget.nanosUntilFlush()).isZero();
+    budget.flush();
+    assertThat(text(recorded.getLast())).contains("count=1");
+    assertThat(budget.nanosUntilFlush()).isEqualTo(Long.MAX_VALUE);
+  }
+
   private static AuditEvent failed(String user) {
     return AuditEvent.of(Instant.EPOCH, user, "login attempt", "failed")
         .with("reason", "no such user");
