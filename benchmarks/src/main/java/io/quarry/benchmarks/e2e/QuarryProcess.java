@@ -80,9 +80,7 @@ final class QuarryProcess implements Closeable {
         new ProcessBuilder(
                 command(
                     heap,
-                    profile
-                        ? List.of("--add-modules", "jdk.incubator.vector", profilerAgent(workDir))
-                        : List.of("--add-modules", "jdk.incubator.vector"),
+                    serverOptions(heap, profile ? profilerAgent(workDir) : null),
                     "server",
                     "--config=" + config.toAbsolutePath()))
             .redirectErrorStream(true)
@@ -148,6 +146,22 @@ final class QuarryProcess implements Closeable {
         + library.toAbsolutePath()
         + "=start,event=itimer,interval=2ms,collapsed,file="
         + output;
+  }
+
+  /**
+   * The server's own JVM options, as {@code bin/quarry server} runs it: Lucene's vector module, and
+   * its whole heap taken at start and touched once ({@code -Xms} = {@code -Xmx}, {@code
+   * -XX:+AlwaysPreTouch}), so an ingest pays no first-touch page faults or heap growth in its
+   * window (session 46: ~6% less server CPU for 10M lines, three alternated pairs).
+   */
+  static List<String> serverOptions(String heap, String profilerAgent) {
+    List<String> options =
+        new ArrayList<>(
+            List.of("--add-modules", "jdk.incubator.vector", "-Xms" + heap, "-XX:+AlwaysPreTouch"));
+    if (profilerAgent != null) {
+      options.add(profilerAgent);
+    }
+    return options;
   }
 
   /** A command line running Quarry's CLI in a JVM like this one, on this class path. */
