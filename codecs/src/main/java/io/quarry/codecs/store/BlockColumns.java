@@ -101,7 +101,7 @@ final class BlockColumns {
     if (!coded) {
       return missing(required, doc, field, "has no value codes of it");
     }
-    return new Values(ords, codes, open.cache, counts.dictionary());
+    return new Values(ords, codes, open.cache, counts.dictionary(), !partial);
   }
 
   /**
@@ -145,6 +145,7 @@ final class BlockColumns {
     private final int[] codes;
     private final OrdinalTexts texts;
     private final org.apache.lucene.index.SortedSetDocValues dictionary;
+    private final boolean every; // every event has a value (no code says "no value")
     private String[] values; // each distinct value's text once asked (a column read by ordinal
 
     // asks none)
@@ -153,11 +154,21 @@ final class BlockColumns {
         long[] ords,
         int[] codes,
         OrdinalTexts texts,
-        org.apache.lucene.index.SortedSetDocValues dictionary) {
+        org.apache.lucene.index.SortedSetDocValues dictionary,
+        boolean every) {
       this.ords = ords;
       this.codes = codes;
       this.texts = texts;
       this.dictionary = dictionary;
+      this.every = every;
+    }
+
+    /**
+     * The value every event of the block has, when they all have the same one (the block's counts
+     * hold one value, and it counts every event), else null.
+     */
+    String onlyValue() throws IOException {
+      return every && ords.length == 1 ? value(0) : null;
     }
 
     /** Event {@code e}'s one value, or null when it has none. */

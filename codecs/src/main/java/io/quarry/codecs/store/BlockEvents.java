@@ -233,6 +233,20 @@ final class BlockEvents implements StoredEvent.Loader {
     }
   }
 
+  /**
+   * The value of default field {@code name} (a sourcetype) that every event of the block has, when
+   * the block's doc values say so at once (held elsewhere, one value counting every event), else
+   * null — also for a column its payload holds — and then {@link #defaultField} answers event by
+   * event.
+   */
+  String soleDefaultField(String name) throws IOException {
+    if (count() == 0) {
+      return null;
+    }
+    defaultField(0, name); // the column found as the events' asks find it
+    return defaultElsewhere != null ? defaultElsewhere.onlyValue() : null;
+  }
+
   @Override
   public List<String> fieldNames() {
     List<String> names = new ArrayList<>(decodedBlock().columnNames());

@@ -2,6 +2,7 @@ package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlock;
 import java.io.IOException;
+import org.apache.lucene.index.CorruptIndexException;
 
 /**
  * A run of consecutive events of one block that all lie in the scan's range (the block decoded only
@@ -130,6 +131,21 @@ public final class EventRun {
   /** Event {@code i}'s sourcetype. */
   public String sourcetype(int i) {
     return events.defaultField(from + i, EventFields.SOURCETYPE);
+  }
+
+  /**
+   * The sourcetype of every event of the run when the block says at once that they share one (a
+   * block is one ingest batch: one sourcetype, held in its doc values), else null: then ask {@link
+   * #sourcetype} event by event.
+   */
+  public String soleSourcetype() {
+    try {
+      return events.soleDefaultField(EventFields.SOURCETYPE);
+    } catch (CorruptIndexException e) {
+      throw new TimeOrderedScan.UncheckedCorruption(e);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**

@@ -152,6 +152,9 @@ final class ParallelScan {
     }
     List<Future<String>> futures = new ArrayList<>();
     RunningSlices running = new RunningSlices();
+    // slices not yet started: at 0 a thread whose slice ends reads no other (ScanSlice.noSliceLeft)
+    java.util.concurrent.atomic.AtomicInteger unstarted =
+        new java.util.concurrent.atomic.AtomicInteger(slices.size());
     for (Slice slice : slices) {
       futures.add(
           executor.submit(
@@ -160,7 +163,13 @@ final class ParallelScan {
                   return null; // starting after the scan was abandoned: it makes no visitor
                 }
                 try {
-                  return slice.run(readers.get(), totals, running);
+                  unstarted.decrementAndGet();
+                  ScanSlice reader = readers.get();
+                  String warning = slice.run(reader, totals, running);
+                  if (unstarted.get() == 0) {
+                    reader.noSliceLeft();
+                  }
+                  return warning;
                 } finally {
                   running.exit();
                 }

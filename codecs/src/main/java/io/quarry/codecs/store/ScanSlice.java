@@ -40,6 +40,15 @@ public interface ScanSlice {
     return false;
   }
 
+  /**
+   * Called on the slice's thread once the slice ended (its visitor finished or closed) when every
+   * slice of the scan has started: this thread reads no later slice of the scan, so what the
+   * slices' readers keep from one slice to the next (a fused scan's key tables) may be handed on
+   * now, beside the slices still running, rather than on one thread after the scan. A failure here
+   * fails the scan as the slice's own would.
+   */
+  default void noSliceLeft() {}
+
   /** Every event of the slice to {@code visitor}, until it returns false. */
   static ScanSlice visiting(EventVisitor visitor) {
     return new ScanSlice() {

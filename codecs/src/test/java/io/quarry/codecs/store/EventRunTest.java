@@ -59,6 +59,10 @@ class EventRunTest {
       assertThat(run.text(i, new AsciiText()).toString()).isEqualTo(text);
     }
     assertThat(text).isEqualTo(run.event(i).raw());
+    String sole = run.soleSourcetype(); // the blocks here mix two: none, or every event's
+    if (sole != null) {
+      assertThat(run.sourcetype(i)).isEqualTo(sole);
+    }
     return run.time(i) + " " + run.sourcetype(i) + " " + text;
   }
 
@@ -138,6 +142,8 @@ class EventRunTest {
                     @Override
                     public boolean visit(EventRun run) {
                       assertThat(run.size()).isGreaterThan(7);
+                      // a block of one sourcetype says so at once (its doc values)
+                      assertThat(run.soleSourcetype()).isEqualTo("st");
                       stopped.incrementAndGet();
                       run.stoppedAfter(7);
                       return false;

@@ -215,6 +215,20 @@ final class KeyStateTables {
     return took;
   }
 
+  /**
+   * Every table no slice holds now handed on for good, its memory given back: called when no slice
+   * of the scan is left to start ({@code ScanSlice.noSliceLeft}), so a thread whose last slice
+   * ended hands its table on beside the other threads' last slices instead of in {@link #drain},
+   * after the scan, on one thread (session 46). A slice that started but has not yet taken a table
+   * makes a new one, drained as every other.
+   */
+  void handOnIdle() {
+    for (Held held = idle.poll(); held != null; held = idle.poll()) {
+      handOn(held, true);
+      all.remove(held); // after: a hand-on that failed leaves it to release
+    }
+  }
+
   /** The scan is over (no table in use): every table handed on, and its memory given back. */
   void drain() {
     try {

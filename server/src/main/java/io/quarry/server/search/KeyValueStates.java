@@ -67,6 +67,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
   private BytesCounts counts;
 
   private TextRegion region; // where the texts of the run being read lie
+  private boolean sourcetypePerEvent; // the run's events' sourcetypes are not all one
   private int found; // values of the key in the text being read
   private int valueStart; // the first one's range
   private int valueEnd;
@@ -132,13 +133,22 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
     this.sourcetypes = new KeyValueSourcetypes(sourcetypes, field);
   }
 
-  /** A run whose block may hold the field at index time goes to the remainder whole. */
+  /**
+   * A run whose block may hold the field at index time goes to the remainder whole, and so does one
+   * whose events all have a sourcetype that takes the field from elsewhere; a run of one sourcetype
+   * (a block's, as its doc values say) has it checked here once, not per event.
+   */
   @Override
   boolean startsRun(EventRun run) {
     paged |= tables.paged(); // another thread's table judged the search's keys
     if (paged || run.mayHaveField(field)) {
       return false;
     }
+    String sourcetype = run.soleSourcetype();
+    if (sourcetype != null && sourcetypes.extracts(sourcetype)) {
+      return false;
+    }
+    sourcetypePerEvent = sourcetype == null;
     region = run.textRegion();
     return true;
   }
@@ -187,7 +197,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
    */
   @Override
   boolean answer(EventRun run, int e, byte[] bytes, int offset, int length) {
-    if (sourcetypes.extracts(run.sourcetype(e))) {
+    if (sourcetypePerEvent && sourcetypes.extracts(run.sourcetype(e))) {
       return false;
     }
     int values = find(bytes, offset, length, region);

@@ -322,6 +322,13 @@ final class PageBatch {
               public boolean stopped() {
                 return control.shouldStop();
               }
+
+              @Override
+              public void noSliceLeft() {
+                if (keyStates != null) {
+                  keyStates.handOnIdle(); // this thread's table, beside the last slices
+                }
+              }
             };
           };
       org.apache.lucene.search.Query countedUpFront = batch.countedUpFront();

@@ -119,6 +119,33 @@ class KeyStateTablesTest {
     assertThat(groupsAndRows(total)).containsExactly(30_000L, 20_000L * 2 + 30_000);
   }
 
+  /**
+   * No slice left to start: the tables put back are handed on at once for good, their memory given
+   * back, while a table still held waits for the drain; the answer is the same.
+   */
+  @Test
+  void idleTablesHandedOnWhenNoSliceIsLeftTheHeldOneAtTheDrain() {
+    MemoryAccount search = new MemoryAccount("search", 256L << 20);
+    PageAggregator total =
+        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
+    KeyStateTables tables = tables(search, total);
+    KeyStateTables.Held done = tables.take();
+    KeyStateTables.Held running = tables.take();
+    fill(done, 20_000, 2);
+    fill(running, 30_000, 1);
+    long both = search.used();
+    tables.put(done); // its thread's last slice ended
+    tables.handOnIdle();
+    long left = search.used();
+    assertThat(left).as("the idle table's memory given back").isPositive().isLessThan(both);
+    assertThat(tables.take()).as("not taken again: a new table").isNotSameAs(done);
+    tables.handOnIdle(); // nothing idle: nothing handed on twice
+    tables.put(running);
+    tables.drain();
+    assertThat(search.used()).isZero();
+    assertThat(groupsAndRows(total)).containsExactly(30_000L, 20_000L * 2 + 30_000);
+  }
+
   @Test
   void aCountAloneKeepsNoTimesInHalfTheRecordsAndAnswersTheSameCounts() {
     long[] held = new long[2];

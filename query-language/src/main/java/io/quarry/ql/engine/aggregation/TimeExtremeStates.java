@@ -149,23 +149,11 @@ public final class TimeExtremeStates {
       // most of its time (session 45)
       long grown = grow.getAsLong();
       for (GroupingFunction function : functions) {
-        if (function instanceof CountFunction count) {
-          for (int p = 0; p < positions; p++) {
-            if (ids[p] >= 0) {
-              count.addCount(ids[p], CountPages.count(counts, p));
-            }
+        for (int p = 0; p < positions; p++) {
+          if (ids[p] >= 0) {
+            addStates(function, ids[p], counts, minTimes, maxTimes, p);
           }
-        } else if (function instanceof NumericFunction numeric) {
-          for (int p = 0; p < positions; p++) {
-            if (ids[p] >= 0) {
-              numeric.addTimeStates(
-                  ids[p],
-                  CountPages.count(counts, p),
-                  minTimes.getLongValue(minTimes.getFirstValueIndex(p)),
-                  maxTimes.getLongValue(maxTimes.getFirstValueIndex(p)));
-            }
-          }
-        } // a RowCount: its host added the rows
+        }
       }
       return grown;
     }
@@ -176,21 +164,37 @@ public final class TimeExtremeStates {
         continue;
       }
       grown += grow.getAsLong();
-      long rows = CountPages.count(counts, p);
-      long min = minTimes.getLongValue(minTimes.getFirstValueIndex(p));
-      long max = maxTimes.getLongValue(maxTimes.getFirstValueIndex(p));
       int[] groups = keys.ids();
       for (int i = 0; i < n; i++) {
         for (GroupingFunction function : functions) {
-          if (function instanceof CountFunction count) {
-            count.addCount(groups[i], rows);
-          } else if (function instanceof NumericFunction numeric) {
-            numeric.addTimeStates(groups[i], rows, min, max);
-          } // a RowCount: its host added the rows
+          addStates(function, groups[i], counts, minTimes, maxTimes, p);
         }
       }
     }
     return grown;
+  }
+
+  /**
+   * Position {@code p}'s states added to group {@code id} of {@code function}: {@code count} adds
+   * the rows, {@code min}/{@code max}/{@code range} of {@code _time} the extremes and the rows as
+   * values; a {@code RowCount} nothing (its host added the rows).
+   */
+  private static void addStates(
+      GroupingFunction function,
+      int id,
+      LongBlock counts,
+      LongBlock minTimes,
+      LongBlock maxTimes,
+      int p) {
+    if (function instanceof CountFunction count) {
+      count.addCount(id, CountPages.count(counts, p));
+    } else if (function instanceof NumericFunction numeric) {
+      numeric.addTimeStates(
+          id,
+          CountPages.count(counts, p),
+          minTimes.getLongValue(minTimes.getFirstValueIndex(p)),
+          maxTimes.getLongValue(maxTimes.getFirstValueIndex(p)));
+    }
   }
 
   private static LongBlock times(Page page, String column) {
