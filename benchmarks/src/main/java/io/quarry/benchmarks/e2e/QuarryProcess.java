@@ -152,7 +152,8 @@ final class QuarryProcess implements Closeable {
    * The server's own JVM options, as {@code bin/quarry server} runs it: Lucene's vector module, and
    * its whole heap taken at start and touched once ({@code -Xms} = {@code -Xmx}, {@code
    * -XX:+AlwaysPreTouch}), so an ingest pays no first-touch page faults or heap growth in its
-   * window (session 46: ~6% less server CPU for 10M lines, three alternated pairs).
+   * window (session 46: ~6% less server CPU for 10M lines in three alternated pairs of ingest
+   * windows; one full benchmark run after it was level with the baseline before it).
    */
   static List<String> serverOptions(String heap, String profilerAgent) {
     List<String> options =
