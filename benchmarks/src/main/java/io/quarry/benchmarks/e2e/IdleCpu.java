@@ -29,7 +29,16 @@ final class IdleCpu {
    */
   static final double FLOOR_MILLIS_PER_SECOND = 50;
 
-  /** Polls of the idle server that make its level (the median: one outlier does not move it). */
+  /**
+   * Where the bound stops growing with the idle level, in milliseconds per second: a quarter of a
+   * core. A merge squeezed by other work on two cores still burns more than that, while a level
+   * measured too high (a JIT tail right after the start) would otherwise lift the bound to where a
+   * compressing merge, which writes nothing for a while, counts idle. The bound is never below the
+   * idle level plus the floor, so a server that idles above this still settles.
+   */
+  static final double CEILING_MILLIS_PER_SECOND = 250;
+
+  /** Polls of the idle server that make its level (the quietest of them). */
   static final int POLLS = 3;
 
   private final List<Double> readings; // ms of CPU per s of wall time, each poll; empty: unmeasured
@@ -77,28 +86,27 @@ final class IdleCpu {
     return wallNanos <= 0 ? 0 : cpuNanos / 1e6 / (wallNanos / 1e9);
   }
 
-  /** The idle level in milliseconds of CPU per second (the median poll); NaN when unmeasured. */
+  /**
+   * The idle level in milliseconds of CPU per second: the quietest poll (what is left of the start,
+   * the JIT's tail, only ever raises a poll); NaN when unmeasured.
+   */
   double idleMillisPerSecond() {
-    if (readings.isEmpty()) {
-      return Double.NaN;
-    }
-    List<Double> sorted = new ArrayList<>(readings);
-    sorted.sort(null);
-    int middle = sorted.size() / 2;
-    return sorted.size() % 2 == 1
-        ? sorted.get(middle)
-        : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    return readings.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
   }
 
   /**
    * The CPU, in milliseconds per second, above which a poll counts busy: the idle level plus as
-   * much again, the margin at least {@link #FLOOR_MILLIS_PER_SECOND}; the floor when unmeasured.
+   * much again, the margin at least {@link #FLOOR_MILLIS_PER_SECOND}, and no higher than {@link
+   * #CEILING_MILLIS_PER_SECOND} unless the idle level plus the floor is; the floor when unmeasured.
    */
   double busyAboveMillisPerSecond() {
     double idle = idleMillisPerSecond();
-    return Double.isNaN(idle)
-        ? FLOOR_MILLIS_PER_SECOND
-        : idle + Math.max(FLOOR_MILLIS_PER_SECOND, idle);
+    if (Double.isNaN(idle)) {
+      return FLOOR_MILLIS_PER_SECOND;
+    }
+    return Math.min(
+        idle + Math.max(FLOOR_MILLIS_PER_SECOND, idle),
+        Math.max(CEILING_MILLIS_PER_SECOND, idle + FLOOR_MILLIS_PER_SECOND));
   }
 
   /** Whether {@code cpuNanos} of CPU over {@code wallNanos} of wall time is busy. */

@@ -45,7 +45,7 @@ class StillMovingTest {
                 400,
                 IdleCpu.of(List.of(80.0, 74.0, 300.0))))
         .containsExactly(
-            "the server's CPU busy (400 ms/s in the poll, busy above 160 ms/s: its idle level 80"
+            "the server's CPU busy (400 ms/s in the poll, busy above 148 ms/s: its idle level 74"
                 + " ms/s, measured before the ingest)");
     assertThat(
             StillMoving.of(

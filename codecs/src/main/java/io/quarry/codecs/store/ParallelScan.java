@@ -163,8 +163,8 @@ final class ParallelScan {
                   return null; // starting after the scan was abandoned: it makes no visitor
                 }
                 try {
+                  ScanSlice reader = readers.get(); // made before this slice counts started
                   unstarted.decrementAndGet();
-                  ScanSlice reader = readers.get();
                   String warning = slice.run(reader, totals, running);
                   if (unstarted.get() == 0) {
                     reader.noSliceLeft();

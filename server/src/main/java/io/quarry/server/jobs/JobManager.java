@@ -231,6 +231,7 @@ public final class JobManager implements Closeable {
       job.control().everyEventField(); // before it runs
     }
     jobs.put(id, job);
+    reaper.lookBy(clock.millis() + JobReaper.MAX_SLEEP_MILLIS); // the net under every kept job
     try {
       runners.execute(() -> run(job, admitted, null));
     } catch (RejectedExecutionException e) {

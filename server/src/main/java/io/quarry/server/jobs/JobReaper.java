@@ -89,14 +89,14 @@ final class JobReaper implements AutoCloseable {
         nextAtMillis = Long.MAX_VALUE;
       }
     }
-    long due;
+    long due = clock.millis() + 1_000; // kept when the look fails, even with an Error
     try {
       due = look.getAsLong();
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "looking at the search jobs failed; looking again in a second", e);
-      due = clock.millis() + 1_000;
+    } finally {
+      lookBy(due);
     }
-    lookBy(due);
   }
 
   @Override

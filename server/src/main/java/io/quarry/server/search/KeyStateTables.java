@@ -149,6 +149,9 @@ final class KeyStateTables {
     idle.add(held);
   }
 
+  /** Set by {@link #release}: no hand-on adds to the total after it (guarded by the total). */
+  private boolean released;
+
   /**
    * The table's states into the final aggregation as one page; the table emptied. Returns the
    * nanoseconds it took (the aggregation stage's time), for a timed window to leave out.
@@ -193,6 +196,11 @@ final class KeyStateTables {
       counts.release(); // the pages hold the states now
     }
     synchronized (total) {
+      if (released) {
+        // a slice that ended after an interrupted scan stopped waiting for it: the total may be
+        // closed, and groups added to it now would never be given back
+        return 0;
+      }
       if (total instanceof HashAggregationOperator hash) {
         hash.reserveGroups(size); // its key hash grown once, not doubled through the inserts
       }
@@ -240,8 +248,15 @@ final class KeyStateTables {
     }
   }
 
-  /** Gives back every table's memory (once each); what they still hold is dropped. */
+  /**
+   * Gives back every table's memory (once each); what they still hold is dropped, and a hand-on
+   * that comes after (a slice still running when an interrupted scan stopped waiting) adds nothing
+   * to the total, which its caller may close next.
+   */
   void release() {
+    synchronized (total) {
+      released = true;
+    }
     for (Held held : all) {
       held.counts.release();
     }

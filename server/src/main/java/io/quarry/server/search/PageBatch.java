@@ -326,7 +326,7 @@ final class PageBatch {
               @Override
               public void noSliceLeft() {
                 if (keyStates != null) {
-                  keyStates.handOnIdle(); // this thread's table, beside the last slices
+                  keyStates.handOnIdle(); // every idle table, beside the last slices
                 }
               }
             };

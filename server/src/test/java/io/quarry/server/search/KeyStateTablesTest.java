@@ -178,6 +178,26 @@ class KeyStateTablesTest {
   }
 
   /** The finished aggregation's groups and the rows they count; the aggregation closed. */
+  /**
+   * An interrupted scan stops waiting for its slices, releases the tables and closes the total; a
+   * slice that ends after that hands nothing on into it (its groups would never be given back).
+   */
+  @Test
+  void aHandOnAfterTheReleaseAddsNothing() {
+    MemoryAccount search = new MemoryAccount("search", 256L << 20);
+    MemoryTracker totals = MemoryTracker.unbounded("total");
+    PageAggregator total = PageAggregator.of(command(), ZoneOffset.UTC, totals, 1024);
+    KeyStateTables tables = tables(search, total);
+    KeyStateTables.Held late = tables.take();
+    fill(late, 20_000, 1);
+    tables.release(); // the interrupted scan gave up waiting
+    tables.put(late); // the late slice ended
+    tables.handOnIdle();
+    assertThat(search.used()).isZero();
+    assertThat(totals.used()).as("no group added to the total after the release").isZero();
+    total.close();
+  }
+
   private static List<Long> groupsAndRows(PageAggregator total) {
     total.finish();
     long groups = 0;
