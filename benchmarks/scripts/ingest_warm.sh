@@ -7,22 +7,9 @@ WORK=${WORK:-/tmp/ingest-runs}; DATASET=${DATASET:?the reference log, e.g. acces
 N=$1; JAR=$2; TF=${3:-false}; P=${4:-profile}
 J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 d=$WORK/$N; rm -rf $d; mkdir -p $d/data; ln -s $DATASET $d/access.log
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-cat > $d/quarry.yml <<YML
-server:
-  bind: 127.0.0.1
-  port: $PORT
-dataDir: '$d/data'
-indexes: [main, hec]
-auth:
-  adminPassword: bench-password
-search:
-  maxTimeSeconds: 3600
-storage:
-  indexes:
-    main: {format: blocks}
-    hec: {format: blocks}
-YML
+. "$(dirname "$0")/bench_server.sh"
+PORT=$(free_port)
+bench_config $d/data $PORT > $d/quarry.yml
 $J -Xmx4g -XX:+UseG1GC --enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED -Dquarry.storage.termFilters=$TF $JOPTS --add-modules jdk.incubator.vector -cp $JAR io.quarry.server.cli.QuarryCli server --config=$d/quarry.yml > $d/server.log 2>&1 &
 SERVER=$!
 until curl -sf http://127.0.0.1:$PORT/health >/dev/null; do sleep 0.2; done

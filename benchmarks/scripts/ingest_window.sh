@@ -9,22 +9,9 @@ JAR=$1; W=$2; PROF=${3:-0}; shift 3; EXTRA="$*"
 J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 DATA=${DATA:?the lines to measure, e.g. head -n 2000000 of the reference log}; WARM=${WARM:?the warm-up lines, e.g. head -n 200000 of it}
 rm -rf $W; mkdir -p $W/data
-PORT=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
-cat > $W/quarry.yml <<YML
-server:
-  bind: 127.0.0.1
-  port: $PORT
-dataDir: '$W/data'
-indexes: [main, hec]
-auth:
-  adminPassword: bench-password
-search:
-  maxTimeSeconds: 3600
-storage:
-  indexes:
-    main: {format: blocks}
-    hec: {format: blocks}
-YML
+. "$(dirname "$0")/bench_server.sh"
+PORT=$(free_port)
+bench_config $W/data $PORT > $W/quarry.yml
 $J -Xmx4g -XX:+UseG1GC --enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-modules jdk.incubator.vector $EXTRA -cp $JAR io.quarry.server.cli.QuarryCli server --config=$W/quarry.yml > $W/server.log 2>&1 &
 PID=$!
 for i in $(seq 1 600); do curl -sf http://127.0.0.1:$PORT/health >/dev/null && break; sleep 0.1; done

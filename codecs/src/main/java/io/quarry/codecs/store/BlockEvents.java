@@ -239,12 +239,16 @@ final class BlockEvents implements StoredEvent.Loader {
    * null — also for a column its payload holds — and then {@link #defaultField} answers event by
    * event.
    */
-  String soleDefaultField(String name) throws IOException {
+  String soleDefaultField(String name) {
     if (count() == 0) {
       return null;
     }
     defaultField(0, name); // the column found as the events' asks find it
-    return defaultElsewhere != null ? defaultElsewhere.onlyValue() : null;
+    try {
+      return defaultElsewhere != null ? defaultElsewhere.onlyValue() : null;
+    } catch (IOException e) {
+      throw unchecked(e);
+    }
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.quarry.codecs.store;
 
 import io.quarry.codecs.block.EventBlock;
 import java.io.IOException;
-import org.apache.lucene.index.CorruptIndexException;
 
 /**
  * A run of consecutive events of one block that all lie in the scan's range (the block decoded only
@@ -139,13 +138,7 @@ public final class EventRun {
    * #sourcetype} event by event.
    */
   public String soleSourcetype() {
-    try {
-      return events.soleDefaultField(EventFields.SOURCETYPE);
-    } catch (CorruptIndexException e) {
-      throw new TimeOrderedScan.UncheckedCorruption(e);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return events.soleDefaultField(EventFields.SOURCETYPE);
   }
 
   /**

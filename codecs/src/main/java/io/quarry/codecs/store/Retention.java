@@ -42,17 +42,7 @@ final class Retention {
       return 0;
     }
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
-    long total = 0;
-    for (Bucket bucket : options.maxTotalBytes().isPresent() ? buckets : List.<Bucket>of()) {
-      if (bucket.isWarm()) {
-        total += BucketBytes.onDisk(bucket);
-      } else {
-        total +=
-            bucket.hotCompaction().waitsForRoll()
-                ? BucketBytes.committedCompact(bucket)
-                : BucketBytes.committed(bucket);
-      }
-    }
+    long total = options.maxTotalBytes().isPresent() ? bytes(buckets) : 0; // read only when asked
     for (Bucket bucket : warm) {
       boolean tooOld =
           options.maxAge().isPresent()
@@ -79,5 +69,21 @@ final class Retention {
               + " events)");
     }
     return deleted;
+  }
+
+  /** The index's bytes: each warm bucket's on disk, the hot ones' as committed. */
+  private static long bytes(List<Bucket> buckets) throws IOException {
+    long total = 0;
+    for (Bucket bucket : buckets) {
+      if (bucket.isWarm()) {
+        total += BucketBytes.onDisk(bucket);
+      } else {
+        total +=
+            bucket.hotCompaction().waitsForRoll()
+                ? BucketBytes.committedCompact(bucket)
+                : BucketBytes.committed(bucket);
+      }
+    }
+    return total;
   }
 }

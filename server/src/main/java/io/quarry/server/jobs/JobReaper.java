@@ -66,11 +66,12 @@ final class JobReaper implements AutoCloseable {
     if (next != null) {
       next.cancel(false);
     }
-    long delay = Math.clamp(atMillis - clock.millis(), 0, MAX_SLEEP_MILLIS);
+    long now = clock.millis();
+    long delay = Math.clamp(atMillis - now, 0, MAX_SLEEP_MILLIS);
     long asked = ++generation;
     try {
       next = timer.schedule(() -> run(asked), delay, TimeUnit.MILLISECONDS);
-      nextAtMillis = atMillis;
+      nextAtMillis = now + delay; // when it runs: a far TTL's look is the longest sleep away
     } catch (RejectedExecutionException closed) {
       next = null;
       nextAtMillis = Long.MAX_VALUE;
