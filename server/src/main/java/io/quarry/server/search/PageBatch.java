@@ -326,7 +326,8 @@ final class PageBatch {
               @Override
               public void noSliceLeft() {
                 if (keyStates != null) {
-                  keyStates.handOnIdle(); // every idle table, beside the last slices
+                  // every idle table, beside the last slices
+                  control.keyTablesHandedOnEarly(keyStates.handOnIdle());
                 }
               }
             };
