@@ -35,8 +35,8 @@ package io.quarry.server.search;
  *     without the key among them (no group)
  * @param keyTablesHandedOnEarly of that scan's per-key tables ({@code KeyStateTables}), those
  *     handed on for good beside the scan's last slices, once no slice was left to start ({@code
- *     ScanSlice.noSliceLeft}), rather than after the scan on one thread; at least one whenever the
- *     scan aggregated by key=value at all
+ *     ScanSlice.noSliceLeft}), rather than after the scan on one thread; at least one when the scan
+ *     aggregated by key=value and every slice of it started
  */
 public record ScanPaths(
     long eventsByRun,
