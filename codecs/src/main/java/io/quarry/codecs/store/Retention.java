@@ -42,16 +42,19 @@ final class Retention {
       return 0;
     }
     warm.sort(java.util.Comparator.comparingLong(Bucket::maxTime));
-    long total = options.maxTotalBytes().isPresent() ? bytes(buckets) : 0; // read only when asked
+    // the bytes read only for maxTotalBytes: maxAge alone walks no directory, not even the
+    // deleted buckets' (until session 47 each deleted bucket's was listed for a total unused)
+    boolean sized = options.maxTotalBytes().isPresent();
+    long total = sized ? bytes(buckets) : 0;
     for (Bucket bucket : warm) {
       boolean tooOld =
           options.maxAge().isPresent()
               && bucket.maxTime() < nowMicros - options.maxAge().get().toNanos() / 1000;
-      boolean tooBig = options.maxTotalBytes().isPresent() && total > options.maxTotalBytes().get();
+      boolean tooBig = sized && total > options.maxTotalBytes().get();
       if (!tooOld && !tooBig) {
         continue;
       }
-      long size = BucketBytes.onDisk(bucket);
+      long size = sized ? BucketBytes.onDisk(bucket) : 0;
       buckets.remove(bucket);
       bucket.close();
       org.apache.lucene.util.IOUtils.rm(bucket.path());

@@ -157,6 +157,38 @@ class BlockColumnsTest {
   }
 
   /**
+   * The one value every event of a block has ({@code BlockColumns.Values#onlyValue}, what a run's
+   * sole sourcetype is read from): a field of one value held in every event's doc values gives it;
+   * a field of one value that some events lack ("no value" among its codes) gives none, though its
+   * values hold only one.
+   */
+  @Test
+  void onlyTheValueOfEveryEventIsTheBlocksOnlyValue() throws Exception {
+    List<List<Event>> blocks = new ArrayList<>();
+    for (int b = 0; b < 2; b++) {
+      List<Event> block = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        Map<String, List<String>> fields = new LinkedHashMap<>();
+        if (b == 0 || i % 2 == 0) { // block 1: every other event lacks it
+          fields.put("user", List.of("u1"));
+        }
+        block.add(new Event(1_700_000_000_000_000L - i, "event " + i, "h", "/s", "st", fields));
+      }
+      blocks.add(block);
+    }
+    Path moved = write(data.resolve("only"), blocks, new BlockDocuments(OPTIONS, true, true));
+    try (FSDirectory directory = FSDirectory.open(moved);
+        DirectoryReader reader = DirectoryReader.open(directory)) {
+      BlockColumns columns = new BlockColumns(only(reader));
+      assertThat(columns.read(0, "user", 10).onlyValue()).isEqualTo("u1");
+      BlockColumns.Values some = columns.read(1, "user", 10);
+      assertThat(some.value(0)).isEqualTo("u1");
+      assertThat(some.value(1)).isNull();
+      assertThat(some.onlyValue()).as("some events lack it").isNull();
+    }
+  }
+
+  /**
    * A block of random events: {@code ip} a single keyword of many values, {@code code} one in every
    * event but in every fifth block (then some events lack it), {@code tag} multivalued, {@code
    * bytes} a long, {@code user} in some events only, and values differing in case and outside

@@ -107,6 +107,44 @@ class EventRunTest {
     }
   }
 
+  /**
+   * A block only some events of which carry a sourcetype (the others an empty one) has no sole
+   * sourcetype: a run of it says none, and each event's is its own.
+   */
+  @Test
+  void aBlockOfWhichOnlySomeEventsCarryASourcetypeHasNoSoleOne() throws Exception {
+    Map<String, IndexOptions> options =
+        Map.of("main", IndexOptions.builder().format(BucketFormat.BLOCKS).build());
+    try (EventStore store = EventStore.open(data, options)) {
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 1_000; i++) {
+        String sourcetype = i % 3 == 0 ? "" : "st";
+        events.add(new Event(START + i * 1_000L, "line " + i, "h", "/a", sourcetype, Map.of()));
+      }
+      store.write("main", events);
+    }
+    try (EventStore store = EventStore.open(data, options)) {
+      AtomicLong runs = new AtomicLong();
+      Map<String, Long> seen = new ConcurrentHashMap<>();
+      Scans.visitEach(
+          store,
+          "main",
+          Long.MIN_VALUE,
+          Long.MAX_VALUE,
+          RecordingVisitor.recording(
+              seen,
+              event -> event.raw() + " " + event.sourcetype(),
+              (run, i) -> {
+                assertThat(run.soleSourcetype()).as("some events carry none").isNull();
+                return run.event(i).raw() + " " + run.sourcetype(i);
+              },
+              runs),
+          pool);
+      assertThat(runs.get()).as("events in runs").isEqualTo(1_000);
+      assertThat(seen).hasSize(1_000).containsKeys("line 0 ", "line 1 st", "line 999 ");
+    }
+  }
+
   /** A visitor stopping inside a run has read only the events it visited, not the whole run. */
   @Test
   void aStopInsideARunCountsOnlyWhatWasVisited() throws Exception {

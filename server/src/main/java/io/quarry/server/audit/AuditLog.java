@@ -43,7 +43,8 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
   private final Thread writer;
   private final FailedLoginBudget failedLogins =
       new FailedLoginBudget(this::record, System::nanoTime);
-  private volatile boolean running = true;
+  private volatile boolean running = true; // false once close began: set under gate
+  private final Object gate = new Object(); // a record's look at running and its offer, together
 
   private AuditLog(EventStore store, String host) {
     this.store = requireNonNull(store, "store is null");
@@ -62,9 +63,22 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
   @Override
   public void record(AuditEvent event) {
     requireNonNull(event, "event is null");
-    if (!running || !queue.offer(event)) {
-      dropped.incrementAndGet();
+    synchronized (gate) { // close stops the queue between two records, never inside one
+      if (running) {
+        if (!queue.offer(event)) {
+          dropped.incrementAndGet(); // reported with the next batch, or by close
+        }
+        return;
+      }
     }
+    // closed: no batch comes after, so the server log is where the gap shows
+    LOG.warning(
+        "1 audit event recorded after the audit log closed was not written: user="
+            + event.user()
+            + " action="
+            + event.action()
+            + " info="
+            + event.info());
   }
 
   /** Within {@link FailedLoginBudget}: a stream of failed logins cannot crowd out other events. */
@@ -124,15 +138,36 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     }
   }
 
-  /** Stops taking events and writes what is queued. */
+  /**
+   * Stops taking events and writes what is queued. Every event recorded before is written or
+   * counted as dropped, and what no batch reported (the queue was full, a write failed, the writer
+   * did not finish in time) the server log names; an event recorded after is logged as not written
+   * ({@link #record}).
+   */
   @Override
   public void close() {
-    running = false;
+    synchronized (gate) {
+      running = false; // no offer after this: the writer's last look at the queue sees them all
+    }
     queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
     try {
       writer.join(5_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    long queued = writer.isAlive() ? 0 : queue.stream().filter(event -> event != WAKE).count();
+    long lost = dropped.getAndSet(0) + queued;
+    if (lost > 0) {
+      LOG.warning(
+          lost
+              + " audit events were not written as the audit log closed: the queue was full or a"
+              + " write failed");
+    }
+    if (writer.isAlive()) {
+      LOG.warning(
+          "the audit log writer had not finished after 5 s as it closed: up to "
+              + queue.size()
+              + " queued audit events may not be written");
     }
   }
 }

@@ -31,6 +31,7 @@ public final class InternalLog extends Handler implements AutoCloseable {
   public static final String INDEX = QuarryConfig.INTERNAL_INDEX;
 
   private static final String LOGGER = "io.quarry";
+  private static final Logger LOG = Logger.getLogger(InternalLog.class.getName());
   private static final int CAPACITY = 10_000;
   // queued by close() to wake the writer; never written
   private static final LogRecord WAKE = new LogRecord(Level.OFF, "wake");
@@ -40,7 +41,8 @@ public final class InternalLog extends Handler implements AutoCloseable {
   private final BlockingQueue<LogRecord> queue = new ArrayBlockingQueue<>(CAPACITY);
   private final AtomicLong dropped = new AtomicLong();
   private final Thread writer;
-  private volatile boolean running = true;
+  private volatile boolean running = true; // false once close began: set under gate
+  private final Object gate = new Object(); // a record's look at running and its offer, together
 
   private InternalLog(EventStore store, String host) {
     this.store = requireNonNull(store, "store is null");
@@ -60,9 +62,24 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   @Override
   public void publish(LogRecord record) {
-    if (running && isLoggable(record) && !queue.offer(record)) {
-      dropped.incrementAndGet();
+    if (!isLoggable(record)) {
+      return;
     }
+    synchronized (gate) { // close stops the queue between two records, never inside one
+      if (running) {
+        if (!queue.offer(record)) {
+          dropped.incrementAndGet(); // reported with the next batch, or by close
+        }
+        return;
+      }
+    }
+    // closed (the handler removed, a thread that logged as it was removed): the record still
+    // reaches the server's other handlers; that it is not in the index is said there too
+    LOG.warning(
+        "1 log record published after the internal log closed is not in "
+            + INDEX
+            + ": "
+            + record.getMessage());
   }
 
   private void drain() {
@@ -138,16 +155,39 @@ public final class InternalLog extends Handler implements AutoCloseable {
   @Override
   public void flush() {}
 
-  /** Stops taking records and writes what is queued. */
+  /**
+   * Stops taking records and writes what is queued. Every record published before is written or
+   * counted as dropped, and what no batch reported (the queue was full, a write failed, the writer
+   * did not finish in time) a warning to the server's other handlers names; a record published
+   * after is named there as not in the index ({@link #publish}).
+   */
   @Override
   public void close() {
     Logger.getLogger(LOGGER).removeHandler(this);
-    running = false;
+    synchronized (gate) {
+      running = false; // no offer after this: the writer's last look at the queue sees them all
+    }
     queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
     try {
       writer.join(5_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    long queued = writer.isAlive() ? 0 : queue.stream().filter(record -> record != WAKE).count();
+    long lost = dropped.getAndSet(0) + queued;
+    if (lost > 0) {
+      LOG.warning(
+          lost
+              + " log records are not in "
+              + INDEX
+              + " as the internal log closed: the queue was full or a write failed");
+    }
+    if (writer.isAlive()) {
+      LOG.warning(
+          "the internal log writer had not finished after 5 s as it closed: up to "
+              + queue.size()
+              + " queued log records may not be in "
+              + INDEX);
     }
   }
 }

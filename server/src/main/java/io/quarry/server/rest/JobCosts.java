@@ -63,6 +63,7 @@ final class JobCosts {
     scan.put("blocksCountedByCodePairs", stats.blocksCountedByCodePairs());
     scan.put("eventsCountedByRex", stats.eventsCountedByRex());
     scan.put("eventsAggregatedByKeyValue", stats.eventsAggregatedByKeyValue());
+    scan.put("keyTablesHandedOnEarly", stats.keyTablesHandedOnEarly());
     costs.put("scan", scan);
     stats
         .metricScan()

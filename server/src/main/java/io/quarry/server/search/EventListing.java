@@ -97,7 +97,7 @@ final class EventListing implements Operator {
   static final LongSupplier UNLIMITED = () -> Long.MAX_VALUE;
 
   /** The rows {@code results} still takes. */
-  static LongSupplier roomOf(PageBatch.Results results) {
+  static LongSupplier roomOf(PageResults results) {
     return () -> results.maxRows() - results.collector().rows();
   }
 

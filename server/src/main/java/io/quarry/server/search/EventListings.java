@@ -84,7 +84,7 @@ record EventListings(
    * a wildcard rename ({@link RenameOverEvents#listedNames}) keep as they keep its listed names
    * ({@link EventListing#fromDiscoveredNames}).
    */
-  EventListing answer(ListedFields listed, PageBatch.Results results) {
+  EventListing answer(ListedFields listed, PageResults results) {
     EventListing answer = listing(false, listed, EventListing.roomOf(results));
     return control.everyEventFieldAsked() ? answer.fromDiscoveredNames() : answer.fromListedNames();
   }

@@ -34,7 +34,7 @@ final class GeneratorRun {
   /** A generating command's results through the whole pipeline, into {@code results}. */
   ScanStats run(
       SearchPlan plan,
-      PageBatch.Results results,
+      PageResults results,
       AtomicLong matched,
       StageStats stages,
       Evaluator evaluator,

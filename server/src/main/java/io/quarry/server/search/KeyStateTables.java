@@ -227,14 +227,20 @@ final class KeyStateTables {
    * Every table no slice holds now handed on for good, its memory given back: called when no slice
    * of the scan is left to start ({@code ScanSlice.noSliceLeft}), so a thread whose last slice
    * ended hands its table on beside the other threads' last slices instead of in {@link #drain},
-   * after the scan, on one thread (session 46). A slice that started but has not yet taken a table
-   * makes a new one, drained as every other.
+   * after the scan, on one thread (session 46). A slice takes its table when it is made ({@link
+   * KeyValueStates}), before the scan counts it started, so none is left to take an idle table
+   * then: none of them would have been used again (until session 47 a slice took its table at its
+   * first answered event, and one just started could find its thread's table handed on here and
+   * make a new one, its keys merged twice). Returns how many it handed on.
    */
-  void handOnIdle() {
+  int handOnIdle() {
+    int handed = 0;
     for (Held held = idle.poll(); held != null; held = idle.poll()) {
       handOn(held, true);
       all.remove(held); // after: a hand-on that failed leaves it to release
+      handed++;
     }
+    return handed;
   }
 
   /** The scan is over (no table in use): every table handed on, and its memory given back. */

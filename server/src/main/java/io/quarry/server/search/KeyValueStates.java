@@ -63,7 +63,7 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
   private final boolean readsTime;
   private final KeyValueSourcetypes sourcetypes;
   private final RegionPlaces places;
-  private KeyStateTables.Held held; // the table taken for this slice
+  private KeyStateTables.Held held; // the table taken for this slice, from its making to its end
   private BytesCounts counts;
 
   private TextRegion region; // where the texts of the run being read lie
@@ -131,6 +131,10 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
     this.tables = tables;
     this.readsTime = tables.timed();
     this.sourcetypes = new KeyValueSourcetypes(sourcetypes, field);
+    // taken now, as the slice is made, before the scan counts it started: when no slice is left
+    // to start, the idle tables are those no slice takes again (KeyStateTables#handOnIdle)
+    this.held = tables.take();
+    this.counts = held.counts;
   }
 
   /**
@@ -241,10 +245,6 @@ final class KeyValueStates extends FusedScan implements KeyValueBytes.Values {
       return -1; // a multivalue: the page path's
     }
     answered++;
-    if (counts == null) { // the slice's table, taken on first use
-      held = tables.take();
-      counts = held.counts;
-    }
     held.rows++;
     held.keyed += found;
     return found;

@@ -69,7 +69,7 @@ final class MetricExecution {
             control::shouldStop,
             SearchService.pageSize(),
             memory);
-    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    PageResults results = new PageResults(collector, maxResultRows, stages);
     long rows =
         GeneratorRun.feedPages(
             result.pages().iterator(),
@@ -169,7 +169,7 @@ final class MetricExecution {
     PageCollector collector = new PageCollector(pages);
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     io.quarry.codecs.metricstore.MetricScanStats scan;
-    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    PageResults results = new PageResults(collector, maxResultRows, stages);
     PageReduce pipeline =
         PageReduce.overResults(
             plan.pipeline(), evaluator, results::add, stages, 0, SearchService.pageSize());

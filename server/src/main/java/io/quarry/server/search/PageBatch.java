@@ -4,7 +4,6 @@ import io.quarry.codecs.store.EventVisitor;
 import io.quarry.codecs.store.ScanSlice;
 import io.quarry.codecs.store.ScanStats;
 import io.quarry.codecs.store.SliceCursor;
-import io.quarry.plugin.api.data.Page;
 import io.quarry.ql.ast.Command;
 import io.quarry.ql.ast.PluginCommand;
 import io.quarry.ql.ast.RexCommand;
@@ -15,7 +14,6 @@ import io.quarry.ql.exec.Evaluator;
 import io.quarry.ql.exec.EventText;
 import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.PageChain;
-import io.quarry.ql.exec.PageCollector;
 import io.quarry.ql.exec.PageReduce;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.exec.TransformingPlugin;
@@ -45,30 +43,6 @@ import java.util.function.Supplier;
 final class PageBatch {
   /** What a memory-limit error names when a segment's shared candidate blocks do not fit. */
   static final String CANDIDATE_BLOCKS = "scan (a segment's candidate blocks)";
-
-  /**
-   * Where a search's answer goes as whole pages: the collector of the answer, the most rows it
-   * takes (search.maxResultRows), the stage counts.
-   */
-  record Results(PageCollector collector, long maxRows, StageStats stages) {
-    /**
-     * Hands on a page, the one that crosses the row limit cut to it, without the hidden columns the
-     * commands carried to its end ({@code table _raw, n} keeps the events' own text with {@code
-     * _raw}); false once the answer is full (nothing more is wanted).
-     */
-    boolean add(Page page) {
-      long room = maxRows - collector.rows();
-      if (room <= 0) {
-        return false;
-      }
-      Page answer = ListingColumns.withoutHidden(page);
-      Page taken =
-          answer.positionCount() <= room ? answer : PageReduce.firstPositions(answer, (int) room);
-      collector.emit(taken);
-      stages.out(taken.positionCount());
-      return taken.positionCount() < room;
-    }
-  }
 
   /** Runs a parallel scan, each slice pulled by a new {@link ScanSlice}. */
   @FunctionalInterface
@@ -127,7 +101,7 @@ final class PageBatch {
   ScanStats run(
       BatchPlan batch,
       List<Command> pipeline,
-      Results results,
+      PageResults results,
       Scan scan,
       CountingScan countingScan)
       throws IOException {
@@ -326,7 +300,8 @@ final class PageBatch {
               @Override
               public void noSliceLeft() {
                 if (keyStates != null) {
-                  keyStates.handOnIdle(); // every idle table, beside the last slices
+                  // every idle table, beside the last slices
+                  control.keyTablesHandedOnEarly(keyStates.handOnIdle());
                 }
               }
             };

@@ -58,7 +58,7 @@ final class PluginOverEvents {
   private final ListedFields listed;
   private final EventListings listings;
   private final Evaluator evaluator;
-  private final PageBatch.Results results;
+  private final PageResults results;
 
   /**
    * @param pipeline the search's commands
@@ -72,7 +72,7 @@ final class PluginOverEvents {
       int at,
       ListedFields listed,
       EventListings listings,
-      PageBatch.Results results) {
+      PageResults results) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;

@@ -42,7 +42,7 @@ final class RenameOverEvents {
   private final ListedFields listed;
   private final Evaluator evaluator;
   private final EventListing answer; // the answer's pages
-  private final PageBatch.Results results;
+  private final PageResults results;
 
   /**
    * @param pipeline the search's commands
@@ -57,7 +57,7 @@ final class RenameOverEvents {
       int at,
       ListedFields listed,
       EventListings listings,
-      PageBatch.Results results) {
+      PageResults results) {
     this.pipeline = pipeline;
     this.at = at;
     this.listed = listed;

@@ -33,6 +33,7 @@ public final class SearchControl {
   private final LongAdder eventsByRun = new LongAdder();
   private final LongAdder countedByRex = new LongAdder();
   private final LongAdder aggregatedByKeyValue = new LongAdder();
+  private final LongAdder keyTablesHandedOnEarly = new LongAdder();
   private final LongAdder pagesByOrdinal = new LongAdder();
   private final LongAdder pagesByEntry = new LongAdder();
   private final LongAdder pagesInPlace = new LongAdder();
@@ -304,6 +305,19 @@ public final class SearchControl {
     return aggregatedByKeyValue.sum();
   }
 
+  /**
+   * Adds {@code tables} of a key=value scan handed on beside its last slices ({@link
+   * ScanPaths#keyTablesHandedOnEarly}).
+   */
+  void keyTablesHandedOnEarly(int tables) {
+    keyTablesHandedOnEarly.add(tables);
+  }
+
+  /** {@link ScanPaths#keyTablesHandedOnEarly} so far. */
+  long keyTablesHandedOnEarly() {
+    return keyTablesHandedOnEarly.sum();
+  }
+
   /** The events put on pages by block runs so far, over every thread of the search. */
   long eventsByRun() {
     return eventsByRun.sum();
@@ -374,7 +388,8 @@ public final class SearchControl {
         blocksSelectedByWords(),
         blocksCountedByCodePairs(),
         countedByRex(),
-        aggregatedByKeyValue());
+        aggregatedByKeyValue(),
+        keyTablesHandedOnEarly());
   }
 
   /** The search-time field extraction time so far, over every thread of the search. */

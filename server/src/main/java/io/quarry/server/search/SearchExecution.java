@@ -110,7 +110,7 @@ final class SearchExecution {
     StageStats stages = new StageStats(plan.pipeline().stream().map(Command::name).toList());
     AtomicLong matched = new AtomicLong();
     int aggregatorAt = PhysicalPlanner.batchAggregatorIndex(plan.pipeline());
-    PageBatch.Results results = new PageBatch.Results(collector, maxResultRows, stages);
+    PageResults results = new PageResults(collector, maxResultRows, stages);
     EventRun run =
         new EventRun(
             plan, indexes, translation, results, matched, stages, control, evaluator, cpu.pool());
@@ -157,7 +157,7 @@ final class SearchExecution {
       SearchPlan plan,
       List<String> indexes,
       LuceneTranslator.Translation translation,
-      PageBatch.Results results,
+      PageResults results,
       AtomicLong matched,
       StageStats stages,
       SearchControl control,

@@ -103,6 +103,11 @@ public record SearchStats(
     return paths.eventsAggregatedByKeyValue();
   }
 
+  /** {@link ScanPaths#keyTablesHandedOnEarly}. */
+  public long keyTablesHandedOnEarly() {
+    return paths.keyTablesHandedOnEarly();
+  }
+
   /**
    * The stats of a search of metric indexes ({@code mstats}, {@code mcatalog}, {@code mpreview}):
    * the buckets and points its metric scan read, none of an event scan's counters, its CPU zero
@@ -262,6 +267,8 @@ public record SearchStats(
             .append(paths.eventsCountedByRex())
             .append(" events_aggregated_by_key_value=")
             .append(paths.eventsAggregatedByKeyValue())
+            .append(" key_tables_handed_on_early=")
+            .append(paths.keyTablesHandedOnEarly())
             .append(" cpu_ms=")
             .append(cpu.toMillis());
     metricScan.ifPresent(

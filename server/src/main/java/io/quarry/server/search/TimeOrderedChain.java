@@ -55,7 +55,7 @@ final class TimeOrderedChain {
       boolean indexedFieldsOnly,
       StageStats stages,
       Evaluator evaluator,
-      PageBatch.Results results) {
+      PageResults results) {
     int fused = shape.fused();
     // outputlookup in the listing: it takes the listing's every row; ending it, it hands the
     // answer on, else the commands after it take the events as they came (tableInside)
@@ -96,7 +96,7 @@ final class TimeOrderedChain {
       boolean indexedFieldsOnly,
       StageStats stages,
       Evaluator evaluator,
-      PageBatch.Results results,
+      PageResults results,
       EventTable table,
       int tableAt) {
     int fused = shape.fused();
@@ -292,7 +292,7 @@ final class TimeOrderedChain {
       Sourcetypes sourcetypes,
       boolean extract,
       StageStats stages,
-      PageBatch.Results results) {
+      PageResults results) {
     io.quarry.ql.ast.OutputLookupCommand command =
         (io.quarry.ql.ast.OutputLookupCommand) pipeline.get(at);
     boolean last = at == pipeline.size() - 1;

@@ -65,7 +65,7 @@ final class TimeOrderedPages {
       AtomicLong matched,
       StageStats stages,
       Evaluator evaluator,
-      PageBatch.Results results,
+      PageResults results,
       String skipSeenOf,
       Scan scan)
       throws IOException {

@@ -13,9 +13,11 @@ import io.quarry.ql.exec.MemoryTracker;
 import io.quarry.ql.exec.SearchResources;
 import io.quarry.ql.exec.StageStats;
 import io.quarry.ql.parser.Parser;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,20 +36,33 @@ class KeyStateTablesTest {
     return new Parser(CommandRegistry.builtIns()).parse("* | " + STATS).commands().get(1);
   }
 
-  private static KeyStateTables tables(MemoryAccount account, PageAggregator total) {
-    return tables(account, total, true);
-  }
+  /**
+   * Tables of {@code k}'s keys (timed unless told) handed on into {@code total} ({@value #STATS}
+   * unless given; its groups charged to {@code totals}), charged to {@code search} (a search
+   * account of {@code limit} bytes): every case's setup.
+   */
+  private record Fixture(
+      MemoryAccount search, MemoryTracker totals, PageAggregator total, KeyStateTables tables) {
+    static Fixture of() {
+      return of(256L << 20, command(), true);
+    }
 
-  private static KeyStateTables tables(MemoryAccount account, PageAggregator total, boolean timed) {
-    SearchResources resources = new SearchResources(account, () -> false, w -> {});
-    return new KeyStateTables(
-        "k",
-        total,
-        timed,
-        () -> resources.tracker("stats"),
-        () -> false,
-        new StageStats(List.of("stats")),
-        0);
+    static Fixture of(long limit, Command stats, boolean timed) {
+      MemoryAccount search = new MemoryAccount("search", limit);
+      MemoryTracker totals = MemoryTracker.unbounded("total");
+      PageAggregator total = PageAggregator.of(stats, ZoneOffset.UTC, totals, 1024);
+      SearchResources resources = new SearchResources(search, () -> false, w -> {});
+      KeyStateTables tables =
+          new KeyStateTables(
+              "k",
+              total,
+              timed,
+              () -> resources.tracker("stats"),
+              () -> false,
+              new StageStats(List.of("stats")),
+              0);
+      return new Fixture(search, totals, total, tables);
+    }
   }
 
   private static void fill(KeyStateTables.Held held, int keys, int repeats) {
@@ -63,10 +78,10 @@ class KeyStateTablesTest {
 
   @Test
   void aTableJudgesItsKeyedEventsOnceAfterTheirNumberAndOnlyDistinctKeysPageTheSearch() {
-    MemoryAccount search = new MemoryAccount("search", 256L << 20);
-    PageAggregator total =
-        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
-    KeyStateTables tables = tables(search, total);
+    Fixture fixture = Fixture.of();
+    MemoryAccount search = fixture.search();
+    PageAggregator total = fixture.total();
+    KeyStateTables tables = fixture.tables();
     KeyStateTables.Held repeating = tables.take();
     fill(repeating, 4_096, KeyStateTables.JUDGED_AFTER / 4_096 - 1);
     assertThat(tables.judge(repeating)).as("not yet: too few keyed events").isFalse();
@@ -98,10 +113,10 @@ class KeyStateTablesTest {
 
   @Test
   void drainedIntoTheAggregationAndTheirMemoryGivenBackOnce() {
-    MemoryAccount search = new MemoryAccount("search", 256L << 20);
-    PageAggregator total =
-        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
-    KeyStateTables tables = tables(search, total);
+    Fixture fixture = Fixture.of();
+    MemoryAccount search = fixture.search();
+    PageAggregator total = fixture.total();
+    KeyStateTables tables = fixture.tables();
     KeyStateTables.Held first = tables.take();
     KeyStateTables.Held second = tables.take(); // two slices at once: two tables
     assertThat(second).isNotSameAs(first);
@@ -125,42 +140,71 @@ class KeyStateTablesTest {
    */
   @Test
   void idleTablesHandedOnWhenNoSliceIsLeftTheHeldOneAtTheDrain() {
-    MemoryAccount search = new MemoryAccount("search", 256L << 20);
-    PageAggregator total =
-        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
-    KeyStateTables tables = tables(search, total);
+    Fixture fixture = Fixture.of();
+    MemoryAccount search = fixture.search();
+    PageAggregator total = fixture.total();
+    KeyStateTables tables = fixture.tables();
     KeyStateTables.Held done = tables.take();
     KeyStateTables.Held running = tables.take();
     fill(done, 20_000, 2);
     fill(running, 30_000, 1);
     long both = search.used();
     tables.put(done); // its thread's last slice ended
-    tables.handOnIdle();
+    assertThat(tables.handOnIdle()).as("the idle table").isEqualTo(1);
     long left = search.used();
     assertThat(left).as("the idle table's memory given back").isPositive().isLessThan(both);
     assertThat(tables.take()).as("not taken again: a new table").isNotSameAs(done);
-    tables.handOnIdle(); // nothing idle: nothing handed on twice
+    assertThat(tables.handOnIdle()).as("nothing idle: nothing handed on twice").isZero();
     tables.put(running);
     tables.drain();
     assertThat(search.used()).isZero();
     assertThat(groupsAndRows(total)).containsExactly(30_000L, 20_000L * 2 + 30_000);
   }
 
+  /**
+   * A slice takes its table when it is made ({@link KeyValueStates}), before the scan counts it
+   * started: once no slice is left to start, no slice still takes an idle table. The table a
+   * thread's slice put back goes to the slice made next on that thread, not to the early hand-on
+   * another thread's ending slice makes; it is handed on when that slice ends, once.
+   */
+  @Test
+  void aSliceTakesItsTableWhenMadeSoTheEarlyHandOnLeavesItToIt() {
+    Fixture fixture = Fixture.of();
+    KeyStateTables tables = fixture.tables();
+    KeyStateTables.Held before = tables.take();
+    fill(before, 20_000, 1);
+    tables.put(before); // a thread's slice ended, the scan's last one to start still to come
+    SearchControl control = new SearchControl();
+    KeyValueStates last = // its last slice made: the scan counts it started after this
+        new KeyValueStates(
+            "k", tables, Sourcetypes.builtIn(), control, new AtomicLong(), event -> true);
+    long held = fixture.search().used();
+    assertThat(tables.handOnIdle())
+        .as("another thread's slice ended: no table left that no slice takes")
+        .isZero();
+    assertThat(fixture.search().used()).as("the table kept for the last slice").isEqualTo(held);
+    last.close(); // the last slice ended: its table put back
+    assertThat(tables.handOnIdle()).as("the same table, handed on once").isEqualTo(1);
+    assertThat(fixture.search().used()).isZero();
+    tables.drain();
+    assertThat(groupsAndRows(fixture.total())).containsExactly(20_000L, 20_000L);
+  }
+
   @Test
   void aCountAloneKeepsNoTimesInHalfTheRecordsAndAnswersTheSameCounts() {
     long[] held = new long[2];
     for (boolean timed : new boolean[] {true, false}) {
-      MemoryAccount search = new MemoryAccount("search", 256L << 20);
-      PageAggregator total =
-          PageAggregator.of(
+      Fixture fixture =
+          Fixture.of(
+              256L << 20,
               new Parser(CommandRegistry.builtIns())
                   .parse("* | stats count by k")
                   .commands()
                   .get(1),
-              ZoneOffset.UTC,
-              MemoryTracker.unbounded("total"),
-              1024);
-      KeyStateTables tables = tables(search, total, timed);
+              timed);
+      MemoryAccount search = fixture.search();
+      PageAggregator total = fixture.total();
+      KeyStateTables tables = fixture.tables();
       assertThat(tables.timed()).isEqualTo(timed);
       KeyStateTables.Held table = tables.take();
       assertThat(table.counts.timed()).isEqualTo(timed);
@@ -184,18 +228,18 @@ class KeyStateTablesTest {
    */
   @Test
   void aHandOnAfterTheReleaseAddsNothing() {
-    MemoryAccount search = new MemoryAccount("search", 256L << 20);
-    MemoryTracker totals = MemoryTracker.unbounded("total");
-    PageAggregator total = PageAggregator.of(command(), ZoneOffset.UTC, totals, 1024);
-    KeyStateTables tables = tables(search, total);
+    Fixture fixture = Fixture.of();
+    KeyStateTables tables = fixture.tables();
     KeyStateTables.Held late = tables.take();
     fill(late, 20_000, 1);
     tables.release(); // the interrupted scan gave up waiting
     tables.put(late); // the late slice ended
     tables.handOnIdle();
-    assertThat(search.used()).isZero();
-    assertThat(totals.used()).as("no group added to the total after the release").isZero();
-    total.close();
+    assertThat(fixture.search().used()).isZero();
+    assertThat(fixture.totals().used())
+        .as("no group added to the total after the release")
+        .isZero();
+    fixture.total().close();
   }
 
   private static List<Long> groupsAndRows(PageAggregator total) {
@@ -215,10 +259,10 @@ class KeyStateTablesTest {
 
   @Test
   void releasedAfterAFailureAndOverTheLimitTheTypedError() {
-    MemoryAccount search = new MemoryAccount("search", 1L << 20);
-    PageAggregator total =
-        PageAggregator.of(command(), ZoneOffset.UTC, MemoryTracker.unbounded("total"), 1024);
-    KeyStateTables tables = tables(search, total);
+    Fixture fixture = Fixture.of(1L << 20, command(), true);
+    MemoryAccount search = fixture.search();
+    PageAggregator total = fixture.total();
+    KeyStateTables tables = fixture.tables();
     KeyStateTables.Held held = tables.take();
     assertThatThrownBy(() -> fill(held, 100_000, 1))
         .isInstanceOf(MemoryLimitExceededException.class)

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * value twice (multivalues: the page path's), a value longer than 16 bytes, a non-ASCII line (the
  * page path's), lines without it; thousands of events over several blocks, some blocks all ASCII
  * and some not, and a time range cutting through blocks. The job's {@code
- * costs.scan.eventsAggregatedByKeyValue} shows where each event was answered.
+ * costs.scan.eventsAggregatedByKeyValue} shows where each event was answered, and its {@code
+ * keyTablesHandedOnEarly} that tables were handed on beside the scan's last slices.
  */
 class KeyValueStatesSearchTest {
   private static final String PASSWORD = "kv-states-pw";
@@ -144,6 +145,10 @@ class KeyValueStatesSearchTest {
     return states;
   }
 
+  private static long handedOnEarly(String search) throws Exception {
+    return FusedScanFixtures.scanCount(server, PASSWORD, search, "keyTablesHandedOnEarly");
+  }
+
   private static long aggregatedByKeyValue(String search) throws Exception {
     return FusedScanFixtures.scanCount(server, PASSWORD, search, "eventsAggregatedByKeyValue");
   }
@@ -203,6 +208,10 @@ class KeyValueStatesSearchTest {
       // every ASCII line with at most one value: the others went to the page source
       assertThat(aggregatedByKeyValue(search)).as(index).isEqualTo(fused);
       assertThat(aggregatedByKeyValue("index=" + index + PAGE_STAGE + SESSIONS)).isZero();
+      // the last-started slice's table at least is handed on beside the scan, once no slice is
+      // left to start (ScanSlice.noSliceLeft → KeyStateTables.handOnIdle), not at the drain after
+      assertThat(handedOnEarly(search)).as(index + ": tables handed on early").isPositive();
+      assertThat(handedOnEarly("index=" + index + PAGE_STAGE + SESSIONS)).isZero();
       assertThat(aggregatedByKeyValue("index=" + index + " | stats dc(_time) by JSESSIONID"))
           .isZero();
       // a search-time field's comparison, which each event's page checks: not fused

@@ -131,7 +131,7 @@ class SearchStatsTest {
     }
     if (type == ScanPaths.class) {
       long m = (long) n * 1_000_003L;
-      return new ScanPaths(m, m + 1, m + 2, m + 3, m + 4, m + 5, m + 6, m + 7, m + 8);
+      return new ScanPaths(m, m + 1, m + 2, m + 3, m + 4, m + 5, m + 6, m + 7, m + 8, m + 9);
     }
     if (type == Optional.class) {
       return Optional.of(new MetricScanStats(n, n, n, n, n, n, n, List.of("scan " + n)));
