@@ -74,12 +74,30 @@ public final class InternalLog extends Handler implements AutoCloseable {
       }
     }
     // closed (the handler removed, a thread that logged as it was removed): the record still
-    // reaches the server's other handlers; that it is not in the index is said there too
-    LOG.warning(
-        "1 log record published after the internal log closed is not in "
-            + INDEX
-            + ": "
-            + record.getMessage());
+    // reaches the server's other handlers; that it is not in the index is said there too. The
+    // warning is an io.quarry record itself: should it come back here (the handler still attached)
+    // it is not warned about again, which would recurse until the stack overflowed
+    if (WARNING.get()) {
+      return;
+    }
+    WARNING.set(true);
+    try {
+      LOG.warning(
+          "1 log record published after the internal log closed is not in "
+              + INDEX
+              + ": "
+              + record.getMessage());
+    } finally {
+      WARNING.set(false);
+    }
+  }
+
+  /** Whether this thread is in {@link #publish}'s warning about a record after close. */
+  private static final ThreadLocal<Boolean> WARNING = ThreadLocal.withInitial(() -> false);
+
+  /** The writer thread (tests: to interrupt it, to wait for it). */
+  Thread writer() {
+    return writer;
   }
 
   private void drain() {
@@ -95,10 +113,30 @@ public final class InternalLog extends Handler implements AutoCloseable {
           write(records);
         }
       } catch (InterruptedException e) {
-        running = false;
+        stopAfterInterrupt();
       } finally {
         records.clear();
       }
+    }
+  }
+
+  /**
+   * The writer was interrupted: it writes what is queued and ends. The handler is detached first,
+   * so the io.quarry loggers stop reaching it (a record that still does is named by {@link
+   * #publish}), and the server's other handlers are told the index gets no more.
+   */
+  private void stopAfterInterrupt() {
+    Logger.getLogger(LOGGER).removeHandler(this);
+    boolean was;
+    synchronized (gate) {
+      was = running;
+      running = false;
+    }
+    if (was) {
+      LOG.warning(
+          "the internal log writer was interrupted: log records from now on are not in "
+              + INDEX
+              + " (those already queued are written)");
     }
   }
 
