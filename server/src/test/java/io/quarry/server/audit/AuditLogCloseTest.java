@@ -36,10 +36,14 @@ class AuditLogCloseTest {
   void everyEventRecordedAsItClosesIsWrittenOrCounted() throws Exception {
     Logger logger = Logger.getLogger(AuditLog.class.getName());
     AtomicLong logged = new AtomicLong(); // counted by the server log as not written
+    AtomicLong waitedOut = new AtomicLong(); // close's warnings that it stopped waiting
     Handler counting =
         new Handler() {
           @Override
           public void publish(LogRecord record) {
+            if (record.getMessage().startsWith("the audit log writer had not finished")) {
+              waitedOut.incrementAndGet();
+            }
             Matcher m = COUNT.matcher(record.getMessage());
             if (m.find() && record.getMessage().contains("closed")) {
               logged.addAndGet(Long.parseLong(m.group(1)));
@@ -54,7 +58,9 @@ class AuditLogCloseTest {
         };
     logger.addHandler(counting);
     try (EventStore store = EventStore.open(data, List.of(AuditLog.INDEX))) {
-      AuditLog log = AuditLog.start(store, "h");
+      // close waits up to a minute: the writer finishes on a loaded machine too (the wait it may
+      // not outlast is aWriterCloseStoppedWaitingFor…'s)
+      AuditLog log = AuditLog.start(store, "h", Duration.ofMinutes(1));
       int threads = 4;
       int each = 4_000; // more than the queue holds between the writer's batches, at times
       CountDownLatch started = new CountDownLatch(threads);
@@ -96,6 +102,9 @@ class AuditLogCloseTest {
             }
             return true;
           });
+      assertThat(waitedOut.get())
+          .as("the writer outlasted close's minute: the count below is the writer's to finish")
+          .isZero();
       assertThat(stored[0] + stored[1] + logged.get())
           .as("written %d, dropped in the trail %d, logged %d", stored[0], stored[1], logged.get())
           .isEqualTo(recorded.get());

@@ -36,10 +36,14 @@ class InternalLogCloseTest {
   void everyRecordPublishedAsItClosesIsWrittenOrCounted() throws Exception {
     Logger logger = Logger.getLogger(InternalLog.class.getName());
     AtomicLong warned = new AtomicLong(); // named by the other handlers as not in the index
+    AtomicLong waitedOut = new AtomicLong(); // close's warnings that it stopped waiting
     Handler counting =
         new Handler() {
           @Override
           public void publish(LogRecord record) {
+            if (record.getMessage().startsWith("the internal log writer had not finished")) {
+              waitedOut.incrementAndGet();
+            }
             Matcher m = CLOSED.matcher(record.getMessage());
             if (m.find()) {
               warned.addAndGet(Long.parseLong(m.group(1)));
@@ -54,7 +58,9 @@ class InternalLogCloseTest {
         };
     logger.addHandler(counting);
     try (EventStore store = EventStore.open(data, List.of(InternalLog.INDEX))) {
-      InternalLog log = InternalLog.start(store, "h");
+      // close waits up to a minute: the writer finishes on a loaded machine too (the wait it may
+      // not outlast is aWriterCloseStoppedWaitingFor…'s)
+      InternalLog log = InternalLog.start(store, "h", Duration.ofMinutes(1));
       int threads = 4;
       int each = 4_000;
       CountDownLatch started = new CountDownLatch(threads);
@@ -101,6 +107,9 @@ class InternalLogCloseTest {
       // handler while it runs): each of ours is accounted for at least once, never twice itself
       String why =
           "written " + stored[0] + ", dropped in the index " + stored[1] + ", warned " + warned;
+      assertThat(waitedOut.get())
+          .as("the writer outlasted close's minute: the count below is the writer's to finish")
+          .isZero();
       assertThat(stored[0] + stored[1] + warned.get())
           .as(why)
           .isGreaterThanOrEqualTo(published.get());
