@@ -62,4 +62,45 @@ class InternalLogInterruptTest {
       quarry.removeHandler(other);
     }
   }
+
+  /**
+   * A closed handler still attached to the loggers (here attached again by hand, as logging
+   * configured outside the server could leave it) does not warn about its own warning: the record
+   * and the warning naming it reach the other handlers once each.
+   */
+  @Test
+  void aClosedHandlerStillAttachedNeverWarnsAboutItsOwnWarning() throws Exception {
+    Logger quarry = Logger.getLogger("io.quarry");
+    Queue<String> seen = new ConcurrentLinkedQueue<>();
+    Handler other =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            seen.add(record.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    quarry.addHandler(other);
+    try (EventStore store = EventStore.open(data, List.of(InternalLog.INDEX))) {
+      InternalLog log = InternalLog.start(store, "h");
+      log.close();
+      quarry.addHandler(log);
+      try {
+        Logger.getLogger("io.quarry.test.closed").info("after the close");
+        assertThat(seen).filteredOn("after the close"::equals).hasSize(1);
+        assertThat(seen)
+            .filteredOn(m -> m.contains("not in " + InternalLog.INDEX + ": after the close"))
+            .hasSize(1);
+      } finally {
+        quarry.removeHandler(log);
+      }
+    } finally {
+      quarry.removeHandler(other);
+    }
+  }
 }
