@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.config.QuarryConfig;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,19 +46,34 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
       new FailedLoginBudget(this::record, System::nanoTime);
   private volatile boolean running = true; // false once close began: set under gate
   private final Object gate = new Object(); // a record's look at running and its offer, together
+  private final Duration closeWait; // how long close waits for the writer
+  private volatile int inFlight; // the events of the batch the writer is writing
+  private boolean ended; // the writer's loop is over (under gate)
+  private boolean waitedOut; // close stopped waiting: the writer reports its losses (under gate)
 
-  private AuditLog(EventStore store, String host) {
+  private AuditLog(EventStore store, String host, Duration closeWait) {
     this.store = requireNonNull(store, "store is null");
     this.host = requireNonNull(host, "host is null");
+    this.closeWait = requireNonNull(closeWait, "closeWait is null");
     writer = new Thread(this::drain, "quarry-audit-log");
     writer.setDaemon(true);
   }
 
   /** Starts writing audit events into {@link #INDEX} of {@code store}. */
   public static AuditLog start(EventStore store, String host) {
-    AuditLog log = new AuditLog(store, host);
+    return start(store, host, Duration.ofSeconds(5));
+  }
+
+  /** As {@link #start(EventStore, String)}, {@link #close} waiting {@code closeWait} (tests). */
+  static AuditLog start(EventStore store, String host, Duration closeWait) {
+    AuditLog log = new AuditLog(store, host, closeWait);
     log.writer.start();
     return log;
+  }
+
+  /** The writer thread (tests: to wait for it). */
+  Thread writer() {
+    return writer;
   }
 
   @Override
@@ -109,13 +125,25 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
         queue.drainTo(batch, BATCH - 1);
         batch.removeIf(event -> event == WAKE);
         if (!batch.isEmpty()) {
+          inFlight = batch.size();
           write(batch);
         }
       } catch (InterruptedException e) {
-        running = false;
+        synchronized (gate) {
+          running = false;
+        }
       } finally {
+        inFlight = 0;
         batch.clear();
       }
+    }
+    boolean report;
+    synchronized (gate) {
+      ended = true;
+      report = waitedOut;
+    }
+    if (report) { // close stopped waiting for this writer: what it lost since, only it can say
+      reportLost("after close stopped waiting for the writer");
     }
   }
 
@@ -123,7 +151,6 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     List<Event> events = new ArrayList<>(batch.size() + 1);
     long lost = dropped.getAndSet(0);
     if (lost > 0) {
-      LOG.warning(lost + " audit events were dropped: the audit queue was full or failed to write");
       events.add(
           AuditEvent.of(Instant.now(), "-", "audit", "dropped").with("count", lost).toEvent(host));
     }
@@ -134,15 +161,21 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
       store.write(INDEX, events);
     } catch (Exception e) {
       LOG.log(Level.WARNING, "writing " + events.size() + " audit events failed", e);
-      dropped.addAndGet(batch.size()); // reported with the next batch that is written
+      // the batch and the count its dropped event carried: reported with the next batch written
+      dropped.addAndGet(batch.size() + lost);
+      return;
+    }
+    if (lost > 0) {
+      LOG.warning(lost + " audit events were dropped: the audit queue was full or failed to write");
     }
   }
 
   /**
    * Stops taking events and writes what is queued. Every event recorded before is written or
-   * counted as dropped, and what no batch reported (the queue was full, a write failed, the writer
-   * did not finish in time) the server log names; an event recorded after is logged as not written
-   * ({@link #record}).
+   * counted as dropped, and what no batch reported (the queue was full, a write failed) the server
+   * log names; an event recorded after is logged as not written ({@link #record}). A writer not
+   * done after the wait (5 s) is named with the events it still holds, and names what it fails to
+   * write (the store may close under it) when it ends.
    */
   @Override
   public void close() {
@@ -151,23 +184,42 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     }
     queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
     try {
-      writer.join(5_000);
+      writer.join(closeWait);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    long queued = writer.isAlive() ? 0 : queue.stream().filter(event -> event != WAKE).count();
-    long lost = dropped.getAndSet(0) + queued;
+    boolean writing;
+    synchronized (gate) {
+      writing = !ended;
+      waitedOut = writing;
+    }
+    if (writing) {
+      LOG.warning(
+          "the audit log writer had not finished after "
+              + closeWait.toMillis()
+              + " ms as it closed: up to "
+              + (inFlight + queued())
+              + " audit events being written or queued may not be written; it logs how many are"
+              + " not when it ends");
+    } else {
+      reportLost("");
+    }
+  }
+
+  /** The events left in the queue ({@link #WAKE} is not one). */
+  private long queued() {
+    return queue.stream().filter(event -> event != WAKE).count();
+  }
+
+  /** Names in the server log what no batch reported: dropped, failed, or left in the queue. */
+  private void reportLost(String when) {
+    long lost = dropped.getAndSet(0) + queued();
     if (lost > 0) {
       LOG.warning(
           lost
-              + " audit events were not written as the audit log closed: the queue was full or a"
-              + " write failed");
-    }
-    if (writer.isAlive()) {
-      LOG.warning(
-          "the audit log writer had not finished after 5 s as it closed: up to "
-              + queue.size()
-              + " queued audit events may not be written");
+              + " audit events were not written as the audit log closed"
+              + (when.isEmpty() ? "" : " (" + when + ")")
+              + ": the queue was full or a write failed");
     }
   }
 }

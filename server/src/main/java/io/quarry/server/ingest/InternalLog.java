@@ -7,6 +7,7 @@ import io.quarry.codecs.store.EventStore;
 import io.quarry.server.config.QuarryConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +44,15 @@ public final class InternalLog extends Handler implements AutoCloseable {
   private final Thread writer;
   private volatile boolean running = true; // false once close began: set under gate
   private final Object gate = new Object(); // a record's look at running and its offer, together
+  private final Duration closeWait; // how long close waits for the writer
+  private volatile int inFlight; // the records of the batch the writer is writing
+  private boolean ended; // the writer's loop is over (under gate)
+  private boolean waitedOut; // close stopped waiting: the writer reports its losses (under gate)
 
-  private InternalLog(EventStore store, String host) {
+  private InternalLog(EventStore store, String host, Duration closeWait) {
     this.store = requireNonNull(store, "store is null");
     this.host = requireNonNull(host, "host is null");
+    this.closeWait = requireNonNull(closeWait, "closeWait is null");
     setLevel(Level.INFO);
     writer = new Thread(this::drain, "quarry-internal-log");
     writer.setDaemon(true);
@@ -54,7 +60,12 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   /** Starts logging the {@code io.quarry} loggers into {@link #INDEX}. */
   public static InternalLog start(EventStore store, String host) {
-    InternalLog log = new InternalLog(store, host);
+    return start(store, host, Duration.ofSeconds(5));
+  }
+
+  /** As {@link #start(EventStore, String)}, {@link #close} waiting {@code closeWait} (tests). */
+  static InternalLog start(EventStore store, String host, Duration closeWait) {
+    InternalLog log = new InternalLog(store, host, closeWait);
     log.writer.start();
     Logger.getLogger(LOGGER).addHandler(log);
     return log;
@@ -74,12 +85,30 @@ public final class InternalLog extends Handler implements AutoCloseable {
       }
     }
     // closed (the handler removed, a thread that logged as it was removed): the record still
-    // reaches the server's other handlers; that it is not in the index is said there too
-    LOG.warning(
-        "1 log record published after the internal log closed is not in "
-            + INDEX
-            + ": "
-            + record.getMessage());
+    // reaches the server's other handlers; that it is not in the index is said there too. The
+    // warning is an io.quarry record itself: should it come back here (the handler still attached)
+    // it is not warned about again, which would recurse until the stack overflowed
+    if (WARNING.get()) {
+      return;
+    }
+    WARNING.set(true);
+    try {
+      LOG.warning(
+          "1 log record published after the internal log closed is not in "
+              + INDEX
+              + ": "
+              + record.getMessage());
+    } finally {
+      WARNING.set(false);
+    }
+  }
+
+  /** Whether this thread is in {@link #publish}'s warning about a record after close. */
+  private static final ThreadLocal<Boolean> WARNING = ThreadLocal.withInitial(() -> false);
+
+  /** The writer thread (tests: to interrupt it, to wait for it). */
+  Thread writer() {
+    return writer;
   }
 
   private void drain() {
@@ -92,13 +121,43 @@ public final class InternalLog extends Handler implements AutoCloseable {
         queue.drainTo(records, 999);
         records.removeIf(record -> record == WAKE);
         if (!records.isEmpty()) {
+          inFlight = records.size();
           write(records);
         }
       } catch (InterruptedException e) {
-        running = false;
+        stopAfterInterrupt();
       } finally {
+        inFlight = 0;
         records.clear();
       }
+    }
+    boolean report;
+    synchronized (gate) {
+      ended = true;
+      report = waitedOut;
+    }
+    if (report) { // close stopped waiting for this writer: what it lost since, only it can say
+      reportLost("after close stopped waiting for the writer");
+    }
+  }
+
+  /**
+   * The writer was interrupted: it writes what is queued and ends. The handler is detached first,
+   * so the io.quarry loggers stop reaching it (a record that still does is named by {@link
+   * #publish}), and the server's other handlers are told the index gets no more.
+   */
+  private void stopAfterInterrupt() {
+    Logger.getLogger(LOGGER).removeHandler(this);
+    boolean was;
+    synchronized (gate) {
+      was = running;
+      running = false;
+    }
+    if (was) {
+      LOG.warning(
+          "the internal log writer was interrupted: log records from now on are not in "
+              + INDEX
+              + " (those already queued are written)");
     }
   }
 
@@ -135,8 +194,9 @@ public final class InternalLog extends Handler implements AutoCloseable {
     try {
       store.write(INDEX, events);
     } catch (Exception e) {
-      // nowhere to log to: count them, the next batch reports it
-      dropped.addAndGet(events.size());
+      // nowhere to log to: count them (the records, and those the batch's dropped event stood
+      // for), the next batch reports it
+      dropped.addAndGet(records.size() + lost);
     }
   }
 
@@ -157,9 +217,10 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   /**
    * Stops taking records and writes what is queued. Every record published before is written or
-   * counted as dropped, and what no batch reported (the queue was full, a write failed, the writer
-   * did not finish in time) a warning to the server's other handlers names; a record published
-   * after is named there as not in the index ({@link #publish}).
+   * counted as dropped, and what no batch reported (the queue was full, a write failed) a warning
+   * to the server's other handlers names; a record published after is named there as not in the
+   * index ({@link #publish}). A writer not done after the wait (5 s) is named with the records it
+   * still holds, and names what it fails to write (the store may close under it) when it ends.
    */
   @Override
   public void close() {
@@ -169,25 +230,45 @@ public final class InternalLog extends Handler implements AutoCloseable {
     }
     queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
     try {
-      writer.join(5_000);
+      writer.join(closeWait);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    long queued = writer.isAlive() ? 0 : queue.stream().filter(record -> record != WAKE).count();
-    long lost = dropped.getAndSet(0) + queued;
+    boolean writing;
+    synchronized (gate) {
+      writing = !ended;
+      waitedOut = writing;
+    }
+    if (writing) {
+      LOG.warning(
+          "the internal log writer had not finished after "
+              + closeWait.toMillis()
+              + " ms as it closed: up to "
+              + (inFlight + queued())
+              + " log records being written or queued may not be in "
+              + INDEX
+              + "; it says how many are not when it ends");
+    } else {
+      reportLost("");
+    }
+  }
+
+  /** The records left in the queue ({@link #WAKE} is not one). */
+  private long queued() {
+    return queue.stream().filter(record -> record != WAKE).count();
+  }
+
+  /** Names to the other handlers what no batch reported: dropped, failed, or left queued. */
+  private void reportLost(String when) {
+    long lost = dropped.getAndSet(0) + queued();
     if (lost > 0) {
       LOG.warning(
           lost
               + " log records are not in "
               + INDEX
-              + " as the internal log closed: the queue was full or a write failed");
-    }
-    if (writer.isAlive()) {
-      LOG.warning(
-          "the internal log writer had not finished after 5 s as it closed: up to "
-              + queue.size()
-              + " queued log records may not be in "
-              + INDEX);
+              + " as the internal log closed"
+              + (when.isEmpty() ? "" : " (" + when + ")")
+              + ": the queue was full or a write failed");
     }
   }
 }

@@ -157,13 +157,17 @@ final class KeyStateTables {
    * nanoseconds it took (the aggregation stage's time), for a timed window to leave out.
    */
   long handOn(Held held) {
-    return handOn(held, false);
+    return Math.max(0, handOn(held, false));
   }
+
+  /** What {@link #handOn(Held, boolean)} returns when it added nothing to the total. */
+  private static final long NOTHING_HANDED_ON = -1;
 
   /**
    * As {@link #handOn(Held)}; {@code last}: the table is not used again, its memory given back
    * before its states grow the final aggregation's groups (the table and the groups its keys make
    * are not charged at once: a search the page path answers under the limit is answered here too).
+   * Returns {@link #NOTHING_HANDED_ON} when the table was empty or the tables released.
    */
   private long handOn(Held held, boolean last) {
     // rows are counted when a batch is collected, keys added when it is flushed: a table filled
@@ -173,7 +177,7 @@ final class KeyStateTables {
       if (last) {
         held.counts.release();
       }
-      return 0;
+      return NOTHING_HANDED_ON;
     }
     long started = System.nanoTime();
     BytesCounts counts = held.counts;
@@ -199,7 +203,7 @@ final class KeyStateTables {
       if (released) {
         // a slice that ended after an interrupted scan stopped waiting for it: the total may be
         // closed, and groups added to it now would never be given back
-        return 0;
+        return NOTHING_HANDED_ON;
       }
       if (total instanceof HashAggregationOperator hash) {
         hash.reserveGroups(size); // its key hash grown once, not doubled through the inserts
@@ -231,14 +235,17 @@ final class KeyStateTables {
    * KeyValueStates}), before the scan counts it started, so none is left to take an idle table
    * then: none of them would have been used again (until session 47 a slice took its table at its
    * first answered event, and one just started could find its thread's table handed on here and
-   * make a new one, its keys merged twice). Returns how many it handed on.
+   * make a new one, its keys merged twice). Returns how many of them handed states on: not an empty
+   * table (every slice takes one when made, and may put it back as it was), nor one after {@link
+   * #release}, which adds nothing to the total.
    */
   int handOnIdle() {
     int handed = 0;
     for (Held held = idle.poll(); held != null; held = idle.poll()) {
-      handOn(held, true);
+      if (handOn(held, true) != NOTHING_HANDED_ON) {
+        handed++;
+      }
       all.remove(held); // after: a hand-on that failed leaves it to release
-      handed++;
     }
     return handed;
   }

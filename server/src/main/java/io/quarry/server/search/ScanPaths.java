@@ -33,10 +33,10 @@ package io.quarry.server.search;
  * @param eventsAggregatedByKeyValue events a {@code stats} of counts and {@code _time} extremes by
  *     a key=value field aggregated in the scan itself, no page made ({@code KeyValueStates}), those
  *     without the key among them (no group)
- * @param keyTablesHandedOnEarly of that scan's per-key tables ({@code KeyStateTables}), those
- *     handed on for good beside the scan's last slices, once no slice was left to start ({@code
- *     ScanSlice.noSliceLeft}), rather than after the scan on one thread; at least one when the scan
- *     aggregated by key=value and every slice of it started
+ * @param keyTablesHandedOnEarly of that scan's per-key tables ({@code KeyStateTables}), those whose
+ *     states were handed on (not an empty one) for good beside the scan's last slices, once no
+ *     slice was left to start ({@code ScanSlice.noSliceLeft}), rather than after the scan on one
+ *     thread; at least one when the scan aggregated by key=value and every slice of it started
  */
 public record ScanPaths(
     long eventsByRun,

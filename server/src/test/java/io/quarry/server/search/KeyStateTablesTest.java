@@ -162,6 +162,27 @@ class KeyStateTablesTest {
   }
 
   /**
+   * A table a slice took and put back with nothing in it (a slice takes one when it is made, and
+   * may answer no event) hands nothing on: the early hand-on counts only tables whose states went
+   * to the aggregation.
+   */
+  @Test
+  void anEmptyIdleTableIsNotCountedAsHandedOn() {
+    Fixture fixture = Fixture.of();
+    KeyStateTables tables = fixture.tables();
+    KeyStateTables.Held empty = tables.take();
+    KeyStateTables.Held full = tables.take();
+    fill(full, 1_000, 1);
+    tables.put(empty);
+    assertThat(tables.handOnIdle()).as("the empty table alone idle").isZero();
+    tables.put(full);
+    assertThat(tables.handOnIdle()).as("the one with keys").isEqualTo(1);
+    assertThat(fixture.search().used()).isZero();
+    tables.drain();
+    assertThat(groupsAndRows(fixture.total())).containsExactly(1_000L, 1_000L);
+  }
+
+  /**
    * A slice takes its table when it is made ({@link KeyValueStates}), before the scan counts it
    * started: once no slice is left to start, no slice still takes an idle table. The table a
    * thread's slice put back goes to the slice made next on that thread, not to the early hand-on
@@ -234,7 +255,7 @@ class KeyStateTablesTest {
     fill(late, 20_000, 1);
     tables.release(); // the interrupted scan gave up waiting
     tables.put(late); // the late slice ended
-    tables.handOnIdle();
+    assertThat(tables.handOnIdle()).as("nothing handed on after the release").isZero();
     assertThat(fixture.search().used()).isZero();
     assertThat(fixture.totals().used())
         .as("no group added to the total after the release")
