@@ -7,7 +7,8 @@ free_port() {
 }
 
 # bench_config DATA_DIR PORT: the server's quarry.yml on stdout (indexes main and hec, blocks layout;
-# JOURNAL, when set, the storage's journalCompression, e.g. none-zstd; the server's default else).
+# JOURNAL, when set, the storage's journalCompression, e.g. none-zstd; PENDING, when set, its
+# compaction.pendingBytes; the server's defaults else).
 bench_config() {
   cat <<YML
 server:
@@ -20,7 +21,9 @@ auth:
 search:
   maxTimeSeconds: 3600
 storage:${JOURNAL:+
-  journalCompression: $JOURNAL}
+  journalCompression: $JOURNAL}${PENDING:+
+  compaction:
+    pendingBytes: $PENDING}
   indexes:
     main: {format: blocks}
     hec: {format: blocks}

@@ -19,6 +19,7 @@ bench_config $W/data $PORT > $W/quarry.yml
 $J -Xmx4g -XX:+UseG1GC --enable-native-access=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED --add-modules jdk.incubator.vector $EXTRA -cp $JAR io.quarry.server.cli.QuarryCli server --config=$W/quarry.yml > $W/server.log 2>&1 &
 PID=$!
 for i in $(seq 1 600); do curl -sf http://127.0.0.1:$PORT/health >/dev/null && break; sleep 0.1; done
+curl -sf http://127.0.0.1:$PORT/health >/dev/null || { echo "no server: $W/server.log"; tail -3 $W/server.log; kill $PID 2>/dev/null; exit 1; }
 TOKEN=$(cat $W/data/.hec-token)
 client() { $J -Xmx1g -Xms256m -XX:TieredStopAtLevel=1 -Xshare:auto --enable-native-access=ALL-UNNAMED -cp $JAR io.quarry.server.cli.QuarryCli ingest --url=http://127.0.0.1:$PORT/ --token=$TOKEN --sourcetype=access_combined "--index=$1" --host=bench --no-resume $2 > $W/ingest-$1.log 2>&1; }
 cpu() { awk '{print $14+$15}' /proc/$PID/stat; }
@@ -56,7 +57,8 @@ def find(o):
 print(json.dumps(find(json.load(sys.stdin))))'; }
   echo "window end: data $(du -sb $W/data | cut -f1) bytes, main compaction $(compaction)"
   for i in $(seq 1 900); do
-    c=$(compaction); [[ $c == *'"running": false'* && $c == *'"due": false'* ]] && break; sleep 1
+    c=$(compaction); [[ $c == *'"running": false'* && $c == *'"due": false'* ]] && break
+    kill -0 $PID 2>/dev/null || { echo "the server ended before its compaction settled"; break; }; sleep 1
   done
   t2=$(date +%s.%N); c2=$(cpu)
   kill $DU 2>/dev/null
