@@ -36,7 +36,10 @@ public enum JournalCompression {
    * ~4x the transient journal bytes of {@link #LZ4_ZSTD} until the compaction (the fast segments'
    * {@code storage.compaction.pendingBytes} bound is reached that much sooner); settled bytes are
    * the compact merge's zstd 12, as with {@link #LZ4_ZSTD}. A search of a young segment reads an
-   * event block's times by copying them alone ({@link JournalCodec#NONE}'s prefix read).
+   * event block's times by copying them alone ({@link JournalCodec#NONE}'s prefix read). Not the
+   * default: on the 10M reference ingest (2 cores) it saved no server CPU against {@link #LZ4_ZSTD}
+   * in any of three pairs (+3-23% to settled, its compaction moved into the window by the bound)
+   * nor, with the bound at 4 GiB, beyond the pairs' noise (benchmarks/RESULTS.md, session 47).
    */
   NONE_ZSTD("none-zstd", JournalCodec.NONE, JournalCodec.ZSTD),
   /**
