@@ -6,7 +6,9 @@ free_port() {
   python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'
 }
 
-# bench_config DATA_DIR PORT: the server's quarry.yml on stdout (indexes main and hec, blocks layout).
+# bench_config DATA_DIR PORT: the server's quarry.yml on stdout (indexes main and hec, blocks layout;
+# JOURNAL, when set, the storage's journalCompression, e.g. none-zstd; PENDING, when set, its
+# compaction.pendingBytes; the server's defaults else).
 bench_config() {
   cat <<YML
 server:
@@ -18,7 +20,10 @@ auth:
   adminPassword: bench-password
 search:
   maxTimeSeconds: 3600
-storage:
+storage:${JOURNAL:+
+  journalCompression: $JOURNAL}${PENDING:+
+  compaction:
+    pendingBytes: $PENDING}
   indexes:
     main: {format: blocks}
     hec: {format: blocks}

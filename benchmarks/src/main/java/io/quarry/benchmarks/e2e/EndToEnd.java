@@ -181,8 +181,9 @@ public final class EndToEnd implements Callable<Integer> {
       names = "--journal-compression",
       description =
           "How new journal blocks are compressed (the server's storage.journalCompression:"
-              + " lz4-zstd, the default — lz4 for fast segments, zstd for compact merges —, zstd,"
-              + " lz4, zstd-lz4 — zstd for fast segments, lz4hc for compact merges — or none), to"
+              + " lz4-zstd, the default — lz4 for fast segments, zstd for compact merges —,"
+              + " none-zstd — fast segments uncompressed, zstd for compact merges —, zstd, lz4,"
+              + " zstd-lz4 — zstd for fast segments, lz4hc for compact merges — or none), to"
               + " weigh decode CPU against bytes stored. Compact merges are those of"
               + " 128 MiB or more; -Dquarry.storage.journalCompactMergeBytes=<bytes> lowers that"
               + " (a 1M index then holds compact blocks as a 10M one does).")

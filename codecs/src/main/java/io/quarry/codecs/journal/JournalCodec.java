@@ -44,6 +44,24 @@ public enum JournalCodec {
       }
       System.arraycopy(source, 0, target, 0, targetLength);
     }
+
+    /** Copies the stored bytes up to {@code target}'s limit: nothing to decode past them. */
+    @Override
+    boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first)
+        throws IOException {
+      int wanted = target.remaining();
+      if (wanted > source.remaining()) {
+        throw new IOException(
+            "stored block cut after "
+                + (target.position() + source.remaining())
+                + " bytes, "
+                + target.limit()
+                + " asked");
+      }
+      target.put(source.slice(source.position(), wanted));
+      source.position(source.position() + wanted);
+      return true;
+    }
   },
   /**
    * LZ4 (lz4-java): very fast decode, moderate ratio; compact blocks use the high-compression
@@ -262,12 +280,12 @@ public enum JournalCodec {
   /**
    * Decodes a block's next bytes, up to {@code target}'s limit, by a streaming decoder that stops
    * there: {@code first} for a block's first call, then again with a higher limit over the same
-   * buffers, never past the block's length. Returns false when this codec cannot stop inside a
-   * block (none: then nothing was decoded, decode it whole). A streaming decode still decodes whole
-   * internal blocks (zstd's are up to 128 KiB; the writer ends one at an event block's times), so
-   * zstd is fed the input in pieces of 2 KiB: given a whole next block it would decode that too.
-   * lz4 stops at the very byte ({@link Lz4PrefixDecoder}, session 40). Nothing checks the block's
-   * checksum.
+   * buffers, never past the block's length. Returns false when a codec cannot stop inside a block
+   * (then nothing was decoded, decode it whole; every codec can since session 47, when none's
+   * prefix read became a copy of the bytes asked). A streaming decode still decodes whole internal
+   * blocks (zstd's are up to 128 KiB; the writer ends one at an event block's times), so zstd is
+   * fed the input in pieces of 2 KiB: given a whole next block it would decode that too. lz4 stops
+   * at the very byte ({@link Lz4PrefixDecoder}, session 40). Nothing checks the block's checksum.
    */
   boolean decompressPrefix(ByteBuffer source, ByteBuffer target, boolean first) throws IOException {
     return false;

@@ -31,6 +31,18 @@ public enum JournalCompression {
    */
   LZ4_ZSTD("lz4-zstd", JournalCodec.LZ4, JournalCodec.ZSTD),
   /**
+   * Fast segments uncompressed, zstd 12 for compact merges (session 47): the ingest's flushes pay
+   * no encode and the compaction no decode of the young blocks (a copy of their bytes instead), for
+   * ~4x the transient journal bytes of {@link #LZ4_ZSTD} until the compaction (the fast segments'
+   * {@code storage.compaction.pendingBytes} bound is reached that much sooner); settled bytes are
+   * the compact merge's zstd 12, as with {@link #LZ4_ZSTD}. A search of a young segment reads an
+   * event block's times by copying them alone ({@link JournalCodec#NONE}'s prefix read). Not the
+   * default: on the 10M reference ingest (2 cores) it saved no server CPU against {@link #LZ4_ZSTD}
+   * in any of three pairs (+3-23% to settled, its compaction moved into the window by the bound)
+   * nor, with the bound at 4 GiB, beyond the pairs' noise (benchmarks/RESULTS.md, session 47).
+   */
+  NONE_ZSTD("none-zstd", JournalCodec.NONE, JournalCodec.ZSTD),
+  /**
    * zstd level 1 for fast segments (small, for the ingest's flushes and small merges), lz4hc for
    * compact merges (decodes several times faster than zstd for ~20% more bytes than zstd 9).
    */
@@ -57,8 +69,8 @@ public enum JournalCompression {
   }
 
   /**
-   * Parses a configuration value: {@code lz4-zstd}, {@code zstd}, {@code lz4}, {@code zstd-lz4} or
-   * {@code none}.
+   * Parses a configuration value: {@code lz4-zstd}, {@code none-zstd}, {@code zstd}, {@code lz4},
+   * {@code zstd-lz4} or {@code none}.
    */
   public static JournalCompression fromName(String name) {
     String wanted = name.strip().toLowerCase(Locale.ROOT);
@@ -68,6 +80,8 @@ public enum JournalCompression {
       }
     }
     throw new IllegalArgumentException(
-        "unknown journal compression '" + name + "': use lz4-zstd, zstd, lz4, zstd-lz4 or none");
+        "unknown journal compression '"
+            + name
+            + "': use lz4-zstd, none-zstd, zstd, lz4, zstd-lz4 or none");
   }
 }

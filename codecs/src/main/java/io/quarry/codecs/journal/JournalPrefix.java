@@ -21,7 +21,8 @@ import org.apache.lucene.util.ArrayUtil;
  * the decoder or the caller's own checks notice it. The full decodes ({@link
  * JournalStoredFieldsReader#decodeBlock}: every read of a document's fields) and {@code
  * checkIntegrity} ({@code quarry fsck}) still verify every byte. A codec that cannot stop inside a
- * block ({@link JournalCodec#decompressPrefix}: none) decodes it whole here, unverified too.
+ * block ({@link JournalCodec#decompressPrefix}: none before session 47, which copies the bytes
+ * asked now) would decode it whole here, unverified too.
  */
 public final class JournalPrefix {
   byte[] compressed = new byte[0];

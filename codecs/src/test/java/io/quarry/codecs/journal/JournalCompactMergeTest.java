@@ -101,6 +101,26 @@ class JournalCompactMergeTest {
   }
 
   @Test
+  void noneZstdStoresFastSegmentsAsTheyAreAndWritesCompactOnesInZstd() throws IOException {
+    List<String> lines = loghub();
+    Path fast = directory.resolve("none-zstd-fast");
+    Path compact = directory.resolve("none-zstd-compact");
+    long fastBytes = merged(JournalCompression.NONE_ZSTD, Long.MAX_VALUE, lines, fast);
+    long compactBytes = merged(JournalCompression.NONE_ZSTD, 0, lines, compact);
+    assertThat(codec(fast)).isEqualTo(JournalCodec.NONE);
+    assertThat(codec(compact)).isEqualTo(JournalCodec.ZSTD);
+    // each kind written as the one-codec setting writes it: stored as is, zstd 12
+    assertThat(fastBytes)
+        .isEqualTo(
+            merged(JournalCompression.NONE, Long.MAX_VALUE, lines, directory.resolve("n-fast")));
+    assertThat(compactBytes)
+        .isEqualTo(merged(JournalCompression.ZSTD, 0, lines, directory.resolve("nz-compact")));
+    long raw = lines.stream().mapToLong(l -> l.getBytes(StandardCharsets.UTF_8).length).sum();
+    assertThat(fastBytes).as("uncompressed: the texts and their lengths").isGreaterThan(raw);
+    assertThat(compactBytes).isLessThan(raw / 4);
+  }
+
+  @Test
   void deferredCompactionWritesFastSegmentsWithTheSettingsFastCodecAndCompactsThem()
       throws IOException {
     List<String> lines = loghub();
@@ -109,6 +129,7 @@ class JournalCompactMergeTest {
             JournalCompression.ZSTD,
             JournalCompression.ZSTD_LZ4,
             JournalCompression.LZ4_ZSTD,
+            JournalCompression.NONE_ZSTD,
             JournalCompression.NONE)) {
       // the setting's fast codec (zstd 1, lz4, none), then its compact one
       deferredWritesFastAndCompacts(compression, compression.codec(false), lines);

@@ -13,6 +13,7 @@ class JournalCompressionTest {
     assertThat(JournalCompression.fromName(" LZ4 ")).isEqualTo(JournalCompression.LZ4);
     assertThat(JournalCompression.fromName("none")).isEqualTo(JournalCompression.NONE);
     assertThat(JournalCompression.fromName("Zstd-Lz4")).isEqualTo(JournalCompression.ZSTD_LZ4);
+    assertThat(JournalCompression.fromName("none-zstd")).isEqualTo(JournalCompression.NONE_ZSTD);
     for (JournalCompression compression : JournalCompression.values()) {
       assertThat(JournalCompression.fromName(compression.configName())).isEqualTo(compression);
     }
@@ -22,6 +23,13 @@ class JournalCompressionTest {
   void refusesAnUnknownName() {
     assertThatThrownBy(() -> JournalCompression.fromName("zstd_lz4"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("zstd-lz4");
+        .hasMessageContaining("zstd-lz4")
+        .hasMessageContaining("none-zstd");
+  }
+
+  @Test
+  void noneZstdWritesFastSegmentsUncompressedAndCompactOnesInZstd() {
+    assertThat(JournalCompression.NONE_ZSTD.codec(false)).isEqualTo(JournalCodec.NONE);
+    assertThat(JournalCompression.NONE_ZSTD.codec(true)).isEqualTo(JournalCodec.ZSTD);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,9 +79,15 @@ class JournalPrefixTest {
 
   @Test
   void aPrefixReadsTheFirstBytesAndNoMore() throws IOException {
-    // zstd's streaming decoder, lz4's (the default's fast segments since session 40), lz4hc's
+    // zstd's streaming decoder, lz4's (the default's fast segments since session 40), lz4hc's,
+    // and a copy of the bytes asked from an uncompressed block (none-zstd's fast segments, none)
     for (JournalCompression compression :
-        List.of(JournalCompression.ZSTD, JournalCompression.LZ4_ZSTD, JournalCompression.LZ4)) {
+        List.of(
+            JournalCompression.ZSTD,
+            JournalCompression.LZ4_ZSTD,
+            JournalCompression.LZ4,
+            JournalCompression.NONE_ZSTD,
+            JournalCompression.NONE)) {
       for (String file : directory.toFile().list()) {
         Files.delete(directory.resolve(file));
       }
@@ -136,6 +143,24 @@ class JournalPrefixTest {
         }
       }
     }
+  }
+
+  @Test
+  void anUncompressedBlockIsCopiedAsFarAsAskedAndNoFurther() throws IOException {
+    byte[] stored = payload(7, 100);
+    ByteBuffer source = ByteBuffer.wrap(stored);
+    ByteBuffer target = ByteBuffer.allocate(100).limit(10);
+    assertThat(JournalCodec.NONE.decompressPrefix(source, target, true)).isTrue();
+    target.limit(40);
+    assertThat(JournalCodec.NONE.decompressPrefix(source, target, false)).isTrue();
+    assertThat(source.position()).isEqualTo(40);
+    assertThat(Arrays.copyOf(target.array(), 40)).isEqualTo(Arrays.copyOf(stored, 40));
+    assertThat(target.array()[40]).as("nothing copied past the limit").isZero();
+    ByteBuffer cut = ByteBuffer.wrap(stored, 0, 30);
+    assertThatThrownBy(
+            () -> JournalCodec.NONE.decompressPrefix(cut, ByteBuffer.allocate(100).limit(31), true))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("cut after 30 bytes");
   }
 
   @Test

@@ -21,33 +21,57 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An index written under the default before session 40 ({@link JournalCompression#ZSTD}: zstd 1 for
- * fast segments) and opened under today's ({@link JournalCompression#LZ4_ZSTD}): its segments read
- * as written, new flushes are lz4 beside them, and merges of both kinds read either codec and write
- * the new setting's (fast: lz4, compact: zstd).
+ * An index written under one setting and opened under another: its segments read as written, new
+ * flushes are the new setting's fast codec beside them, and merges of both kinds read either codec
+ * and write the new setting's. The default before session 40 ({@link JournalCompression#ZSTD}: zstd
+ * 1 for fast segments) under today's ({@link JournalCompression#LZ4_ZSTD}: lz4 fast, zstd compact);
+ * today's under {@link JournalCompression#NONE_ZSTD} (session 47: uncompressed fast segments, zstd
+ * compact) and back.
  */
 class JournalSettingChangeTest {
   @TempDir Path directory;
 
   @Test
   void zstdSegmentsOfTheOldDefaultReadAndMergeUnderTheNewOne() throws IOException {
+    readsAndMergesAfterTheChange(JournalCompression.ZSTD, JournalCompression.LZ4_ZSTD);
+  }
+
+  @Test
+  void lz4SegmentsReadAndMergeUnderNoneZstd() throws IOException {
+    readsAndMergesAfterTheChange(JournalCompression.LZ4_ZSTD, JournalCompression.NONE_ZSTD);
+  }
+
+  @Test
+  void uncompressedSegmentsReadAndMergeUnderLz4Zstd() throws IOException {
+    readsAndMergesAfterTheChange(JournalCompression.NONE_ZSTD, JournalCompression.LZ4_ZSTD);
+  }
+
+  /**
+   * Half the lines flushed under {@code before} (fast segments), the other half under {@code
+   * after}, then merged to one segment by a fast merge and by a compact one.
+   */
+  private void readsAndMergesAfterTheChange(JournalCompression before, JournalCompression after)
+      throws IOException {
     List<String> lines = loghub();
     int half = lines.size() / 2;
+    JournalCodec old = before.codec(false);
+    JournalCodec fresh = after.codec(false);
+    assertThat(old).as("the setting changes the fast codec").isNotEqualTo(fresh);
     for (boolean compact : new boolean[] {false, true}) {
-      try (FSDirectory fs = FSDirectory.open(directory.resolve("compact-" + compact))) {
-        try (IndexWriter old = writer(fs, JournalCompression.ZSTD, Long.MAX_VALUE)) {
-          add(old, lines.subList(0, half));
+      try (FSDirectory fs =
+          FSDirectory.open(directory.resolve(before + "-" + after + "-compact-" + compact))) {
+        try (IndexWriter writer = writer(fs, before, Long.MAX_VALUE)) {
+          add(writer, lines.subList(0, half));
         }
-        assertThat(codecs(fs)).containsExactly(JournalCodec.ZSTD);
-        try (IndexWriter current =
-            writer(fs, JournalCompression.LZ4_ZSTD, compact ? 0 : Long.MAX_VALUE)) {
+        assertThat(codecs(fs)).containsExactly(old);
+        try (IndexWriter current = writer(fs, after, compact ? 0 : Long.MAX_VALUE)) {
           add(current, lines.subList(half, lines.size()));
           current.commit();
-          assertThat(codecs(fs)).containsExactly(JournalCodec.ZSTD, JournalCodec.LZ4);
+          assertThat(codecs(fs)).containsExactly(old, fresh);
           assertThat(stored(fs)).isEqualTo(lines);
           current.forceMerge(1);
         }
-        assertThat(codecs(fs)).containsExactly(compact ? JournalCodec.ZSTD : JournalCodec.LZ4);
+        assertThat(codecs(fs)).containsExactly(after.codec(compact));
         assertThat(stored(fs)).isEqualTo(lines);
       }
     }

@@ -95,6 +95,14 @@ class ConfigLoaderTest {
     assertThat(web.journalCompression().name()).isEqualTo("ZSTD");
     assertThat(web.maxAge()).contains(java.time.Duration.ofDays(30));
     assertThat(web.maxTotalBytes()).contains(1_000_000L);
+    Files.writeString(file, "storage:\n  journalCompression: none-zstd\n");
+    assertThat(
+            ConfigLoader.load(file, Map.of(), Map.of())
+                .storage()
+                .options("main")
+                .journalCompression()
+                .name())
+        .isEqualTo("NONE_ZSTD");
     Files.writeString(file, "storage:\n  journalCompression: brotli\n");
     assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
         .hasMessageContaining("unknown journal compression 'brotli'");
