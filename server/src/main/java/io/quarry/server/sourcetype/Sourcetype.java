@@ -214,6 +214,9 @@ public final class Sourcetype {
     if (indexExtractions.isEmpty()) {
       return Map.of();
     }
+    if (accessLogIndexOnly) {
+      return AccessLogParser.indexFields(ascii, offset, length); // its own map, as before
+    }
     return asciiIndexFields == null ? null : asciiIndexFields.fields(ascii, offset, length);
   }
 
