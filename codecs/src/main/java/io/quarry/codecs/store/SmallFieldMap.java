@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public final class SmallFieldMap extends AbstractMap<String, List<String>> {
   /** The most fields held this way; an event with more holds {@code Map.copyOf}'s map. */
-  static final int MAX_FIELDS = 8;
+  public static final int MAX_FIELDS = 8;
 
   // the entries made once, so walking the map allocates none (Map.copyOf's map makes one per step)
   private final Map.Entry<String, List<String>>[] entries;

@@ -42,5 +42,9 @@
  *
  * <p>{@link io.quarry.ql.exec.InputFields} is the needed-field analysis of a run of page stages:
  * the fields its input must carry, worked backwards from what follows, which a source then loads.
+ *
+ * <p>{@link io.quarry.ql.exec.AsciiRegex} lends the one-pass matcher of {@code rex} and {@code
+ * regex} (for expressions in its subset, exact against {@code java.util.regex}) to the server's
+ * ingest, which runs index-time {@code regex} extractions over an event's bytes with it.
  */
 package io.quarry.ql.exec;

@@ -40,6 +40,8 @@ public final class Sourcetype {
   private final KvMode kvMode;
   // whether the only index-time extraction is the built-in access-log one (AccessLogParser)
   private final boolean accessLogIndexOnly;
+  // the extractions over an ASCII event's bytes, or null when one of them needs the text
+  private final AsciiIndexFields asciiIndexFields;
 
   Sourcetype(
       String name,
@@ -67,6 +69,7 @@ public final class Sourcetype {
     this.accessLogIndexOnly =
         indexExtractions.size() == 1
             && indexExtractions.get(0) instanceof IndexExtraction.AccessLog;
+    this.asciiIndexFields = AsciiIndexFields.of(this.indexExtractions);
     this.accessLog =
         searchExtractions.size() == 1
             && searchExtractions.get(0).pattern().pattern().equals(AccessLogParser.REGEX);
@@ -202,15 +205,27 @@ public final class Sourcetype {
 
   /**
    * {@link #indexFields(String)} of an ASCII text given as its bytes, {@code ascii[offset, offset +
-   * length)}, when they are found without the text as a {@code String}: no extraction, or the
-   * built-in access-log one alone over a line it knows (read from the bytes); null when the
-   * extractions need the text.
+   * length)}, when they are found without the text as a {@code String}: no extraction, or only
+   * extractions that run on bytes ({@link AsciiIndexFields}: the built-in access-log one, {@code
+   * regex} ones in {@link io.quarry.ql.exec.AsciiRegex}'s subset) and decide this text; null when
+   * the extractions need the text.
    */
   public Map<String, List<String>> asciiIndexFields(byte[] ascii, int offset, int length) {
     if (indexExtractions.isEmpty()) {
       return Map.of();
     }
-    return accessLogIndexOnly ? AccessLogParser.indexFields(ascii, offset, length) : null;
+    if (accessLogIndexOnly) {
+      return AccessLogParser.indexFields(ascii, offset, length); // its own map, as before
+    }
+    return asciiIndexFields == null ? null : asciiIndexFields.fields(ascii, offset, length);
+  }
+
+  /**
+   * Whether an index-time extraction's field {@code field} is kept: {@code _time}, {@code _raw},
+   * {@code host}, {@code source} ... belong to the event itself, and an extraction never sets them.
+   */
+  static boolean keepsIndexField(String field) {
+    return !field.isEmpty() && !field.startsWith("_") && !DEFAULT_FIELDS.contains(field);
   }
 
   /** The index-time fields of an event by this sourcetype's extractions. */
@@ -230,8 +245,7 @@ public final class Sourcetype {
     for (IndexExtraction extraction : indexExtractions) {
       extraction.extract(raw, fields);
     }
-    // _time, _raw, host, source ... belong to the event itself; an extraction never sets them
-    fields.keySet().removeIf(f -> f.isEmpty() || f.startsWith("_") || DEFAULT_FIELDS.contains(f));
+    fields.keySet().removeIf(f -> !keepsIndexField(f));
     return fields;
   }
 

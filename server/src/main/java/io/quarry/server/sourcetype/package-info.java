@@ -7,6 +7,8 @@
  * Splunk's {@code KV_MODE}); the access log's fields by a hand-written parser ({@link
  * io.quarry.server.sourcetype.AccessLogParser}: one pass, the regex its definition) whose answer
  * cuts a field out of the line only when asked ({@link
- * io.quarry.server.sourcetype.AccessLogFields}). Pure rules: no I/O, no threads.
+ * io.quarry.server.sourcetype.AccessLogFields}); index-time extractions over an ASCII event's bytes
+ * when every one can run there ({@link io.quarry.server.sourcetype.AsciiIndexFields}). Pure rules:
+ * no I/O, no threads.
  */
 package io.quarry.server.sourcetype;
