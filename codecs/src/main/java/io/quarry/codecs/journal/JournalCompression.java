@@ -35,11 +35,12 @@ public enum JournalCompression {
    * no encode and the compaction no decode of the young blocks (a copy of their bytes instead), for
    * ~4x the transient journal bytes of {@link #LZ4_ZSTD} until the compaction (the fast segments'
    * {@code storage.compaction.pendingBytes} bound is reached that much sooner); settled bytes are
-   * the compact merge's zstd 12, as with {@link #LZ4_ZSTD}. A search of a young segment reads an
-   * event block's times by copying them alone ({@link JournalCodec#NONE}'s prefix read). Not the
-   * default: on the 10M reference ingest (2 cores) it saved no server CPU against {@link #LZ4_ZSTD}
-   * in any of three pairs (+3-23% to settled, its compaction moved into the window by the bound)
-   * nor, with the bound at 4 GiB, beyond the pairs' noise (benchmarks/RESULTS.md, session 47).
+   * the compact merge's zstd 12, as with {@link #LZ4_ZSTD}. A search reads a young segment's blocks
+   * whole, as under {@link #NONE} (a block with nothing to decode takes no prefix read: {@code
+   * PrefixTimes.of}). Not the default: on the 10M reference ingest (2 cores) it saved no server CPU
+   * against {@link #LZ4_ZSTD} in any of three pairs (+3-23% to settled, its compaction moved into
+   * the window by the bound) nor, with the bound at 4 GiB, beyond the pairs' noise
+   * (benchmarks/RESULTS.md, session 47).
    */
   NONE_ZSTD("none-zstd", JournalCodec.NONE, JournalCodec.ZSTD),
   /**

@@ -50,6 +50,14 @@ public final class JournalPrefix {
       int docCount,
       String resource)
       throws IOException {
+    if (codec == JournalCodec.NONE && compressedLength != rawLength) {
+      throw new CorruptIndexException(
+          "an uncompressed block of "
+              + compressedLength
+              + " stored bytes where its index says "
+              + rawLength,
+          resource);
+    }
     long started = System.nanoTime();
     this.codec = codec;
     this.rawLength = rawLength;

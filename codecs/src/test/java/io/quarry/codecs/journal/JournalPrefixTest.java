@@ -164,6 +164,16 @@ class JournalPrefixTest {
   }
 
   @Test
+  void anUncompressedBlockWhoseStoredAndRawLengthsDifferIsRefused() {
+    for (int stored : new int[] {50, 200}) {
+      assertThatThrownBy(() -> new JournalPrefix().start(JournalCodec.NONE, stored, 100, 0, 1, "t"))
+          .as("%d stored bytes for 100 raw", stored)
+          .isInstanceOf(CorruptIndexException.class)
+          .hasMessageContaining(stored + " stored bytes where its index says 100");
+    }
+  }
+
+  @Test
   void aDamagedByteAfterThePrefixIsCaughtByFullReadsOnly() throws IOException {
     List<byte[]> payloads = write(JournalCompression.ZSTD, 64, 400_000);
     Path data;

@@ -20,10 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Index-time {@code regex} fields through a real server, over HEC's raw and event endpoints: the
- * access-log extraction and a session regex (both answered from the event's bytes for ASCII lines,
- * from its text for the others) give fields a search finds by term, {@code stats} groups by and
- * {@code tstats} reads from the index alone. The session is named {@code session}, a name no
- * search-time extraction gives, so only the index-time extraction can answer.
+ * access-log extraction and a session regex (answered from the event's bytes for ASCII raw lines;
+ * from its text for the others, /event's strings with a JSON escape included — every access-log
+ * line's quotes) give fields a search finds by term, {@code stats} groups by and {@code tstats}
+ * reads from the index alone. The session is named {@code session}, a name no search-time
+ * extraction gives, so only the index-time extraction can answer.
  */
 class IndexTimeRegexFieldsTest {
   private static final ObjectMapper JSON = new ObjectMapper();

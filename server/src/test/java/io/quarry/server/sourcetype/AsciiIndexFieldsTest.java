@@ -136,6 +136,9 @@ class AsciiIndexFieldsTest {
     assertThat(compare(sourcetype(SESSIONS), lines)).isGreaterThan(15_000);
     assertThat(compare(sourcetype("^(?<clientip>\\S+) (?:\\S+) (?<user>\\S+)"), lines))
         .isGreaterThan(15_000);
+    // unnamed capturing groups before the named ones: the numbers Java gives them
+    assertThat(compare(sourcetype("^(\\S+) (\\S+) (?<user>\\S+) \\[(?<day>\\d+)"), lines))
+        .isGreaterThan(15_000);
   }
 
   /**
