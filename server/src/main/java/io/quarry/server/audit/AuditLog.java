@@ -5,14 +5,12 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventStore;
 import io.quarry.server.config.QuarryConfig;
+import io.quarry.server.ingest.WriterQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,17 +37,11 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
 
   private final EventStore store;
   private final String host;
-  private final BlockingQueue<AuditEvent> queue = new ArrayBlockingQueue<>(CAPACITY);
-  private final AtomicLong dropped = new AtomicLong();
+  private final WriterQueue<AuditEvent> queue = new WriterQueue<>(CAPACITY, WAKE);
   private final Thread writer;
   private final FailedLoginBudget failedLogins =
       new FailedLoginBudget(this::record, System::nanoTime);
-  private volatile boolean running = true; // false once close began: set under gate
-  private final Object gate = new Object(); // a record's look at running and its offer, together
   private final Duration closeWait; // how long close waits for the writer
-  private volatile int inFlight; // the events of the batch the writer is writing
-  private boolean ended; // the writer's loop is over (under gate)
-  private boolean waitedOut; // close stopped waiting: the writer reports its losses (under gate)
 
   private AuditLog(EventStore store, String host, Duration closeWait) {
     this.store = requireNonNull(store, "store is null");
@@ -79,13 +71,8 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
   @Override
   public void record(AuditEvent event) {
     requireNonNull(event, "event is null");
-    synchronized (gate) { // close stops the queue between two records, never inside one
-      if (running) {
-        if (!queue.offer(event)) {
-          dropped.incrementAndGet(); // reported with the next batch, or by close
-        }
-        return;
-      }
+    if (queue.offer(event)) { // queued, or counted as dropped: reported with a batch or by close
+      return;
     }
     // closed: no batch comes after, so the server log is where the gap shows
     LOG.warning(
@@ -110,46 +97,34 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
    */
   private void drain() {
     List<AuditEvent> batch = new ArrayList<>();
-    while (running || !queue.isEmpty()) {
+    while (queue.hasWork()) {
       try {
         failedLogins.flush();
         long wait = failedLogins.nanosUntilFlush();
         AuditEvent first =
-            wait == Long.MAX_VALUE
-                ? queue.take()
-                : queue.poll(Math.max(wait, MIN_WAIT_NANOS), TimeUnit.NANOSECONDS);
+            wait == Long.MAX_VALUE ? queue.take() : queue.poll(Math.max(wait, MIN_WAIT_NANOS));
         if (first == null) {
           continue;
         }
-        batch.add(first);
-        queue.drainTo(batch, BATCH - 1);
-        batch.removeIf(event -> event == WAKE);
+        queue.batch(first, batch, BATCH);
         if (!batch.isEmpty()) {
-          inFlight = batch.size();
           write(batch);
         }
       } catch (InterruptedException e) {
-        synchronized (gate) {
-          running = false;
-        }
+        queue.stop();
       } finally {
-        inFlight = 0;
+        queue.written();
         batch.clear();
       }
     }
-    boolean report;
-    synchronized (gate) {
-      ended = true;
-      report = waitedOut;
-    }
-    if (report) { // close stopped waiting for this writer: what it lost since, only it can say
+    if (queue.end()) { // close stopped waiting for this writer: what it lost since, only it can say
       reportLost("after close stopped waiting for the writer");
     }
   }
 
   private void write(List<AuditEvent> batch) {
     List<Event> events = new ArrayList<>(batch.size() + 1);
-    long lost = dropped.getAndSet(0);
+    long lost = queue.takeDropped();
     if (lost > 0) {
       events.add(
           AuditEvent.of(Instant.now(), "-", "audit", "dropped").with("count", lost).toEvent(host));
@@ -162,7 +137,7 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     } catch (Exception e) {
       LOG.log(Level.WARNING, "writing " + events.size() + " audit events failed", e);
       // the batch and the count its dropped event carried: reported with the next batch written
-      dropped.addAndGet(batch.size() + lost);
+      queue.addDropped(batch.size() + lost);
       return;
     }
     if (lost > 0) {
@@ -179,26 +154,13 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
    */
   @Override
   public void close() {
-    synchronized (gate) {
-      running = false; // no offer after this: the writer's last look at the queue sees them all
-    }
-    queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
-    try {
-      writer.join(closeWait);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    boolean writing;
-    synchronized (gate) {
-      writing = !ended;
-      waitedOut = writing;
-    }
-    if (writing) {
+    long unfinished = queue.close(writer, closeWait);
+    if (unfinished >= 0) {
       LOG.warning(
           "the audit log writer had not finished after "
               + closeWait.toMillis()
               + " ms as it closed: up to "
-              + (inFlight + queued())
+              + unfinished
               + " audit events being written or queued may not be written; it logs how many are"
               + " not when it ends");
     } else {
@@ -206,14 +168,9 @@ public final class AuditLog implements AuditTrail, AutoCloseable {
     }
   }
 
-  /** The events left in the queue ({@link #WAKE} is not one). */
-  private long queued() {
-    return queue.stream().filter(event -> event != WAKE).count();
-  }
-
   /** Names in the server log what no batch reported: dropped, failed, or left in the queue. */
   private void reportLost(String when) {
-    long lost = dropped.getAndSet(0) + queued();
+    long lost = queue.lost();
     if (lost > 0) {
       LOG.warning(
           lost

@@ -12,9 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -39,15 +36,9 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   private final EventStore store;
   private final String host;
-  private final BlockingQueue<LogRecord> queue = new ArrayBlockingQueue<>(CAPACITY);
-  private final AtomicLong dropped = new AtomicLong();
+  private final WriterQueue<LogRecord> queue = new WriterQueue<>(CAPACITY, WAKE);
   private final Thread writer;
-  private volatile boolean running = true; // false once close began: set under gate
-  private final Object gate = new Object(); // a record's look at running and its offer, together
   private final Duration closeWait; // how long close waits for the writer
-  private volatile int inFlight; // the records of the batch the writer is writing
-  private boolean ended; // the writer's loop is over (under gate)
-  private boolean waitedOut; // close stopped waiting: the writer reports its losses (under gate)
 
   private InternalLog(EventStore store, String host, Duration closeWait) {
     this.store = requireNonNull(store, "store is null");
@@ -76,13 +67,8 @@ public final class InternalLog extends Handler implements AutoCloseable {
     if (!isLoggable(record)) {
       return;
     }
-    synchronized (gate) { // close stops the queue between two records, never inside one
-      if (running) {
-        if (!queue.offer(record)) {
-          dropped.incrementAndGet(); // reported with the next batch, or by close
-        }
-        return;
-      }
+    if (queue.offer(record)) { // queued, or counted as dropped: reported with a batch or by close
+      return;
     }
     // closed (the handler removed, a thread that logged as it was removed): the record still
     // reaches the server's other handlers; that it is not in the index is said there too. The
@@ -113,30 +99,22 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   private void drain() {
     List<LogRecord> records = new ArrayList<>();
-    while (running || !queue.isEmpty()) {
+    while (queue.hasWork()) {
       try {
         // sleeps until a record comes (until session 46 it looked every second, one of an idle
         // server's wake-ups)
-        records.add(queue.take());
-        queue.drainTo(records, 999);
-        records.removeIf(record -> record == WAKE);
+        queue.batch(queue.take(), records, 1_000);
         if (!records.isEmpty()) {
-          inFlight = records.size();
           write(records);
         }
       } catch (InterruptedException e) {
         stopAfterInterrupt();
       } finally {
-        inFlight = 0;
+        queue.written();
         records.clear();
       }
     }
-    boolean report;
-    synchronized (gate) {
-      ended = true;
-      report = waitedOut;
-    }
-    if (report) { // close stopped waiting for this writer: what it lost since, only it can say
+    if (queue.end()) { // close stopped waiting for this writer: what it lost since, only it can say
       reportLost("after close stopped waiting for the writer");
     }
   }
@@ -148,12 +126,7 @@ public final class InternalLog extends Handler implements AutoCloseable {
    */
   private void stopAfterInterrupt() {
     Logger.getLogger(LOGGER).removeHandler(this);
-    boolean was;
-    synchronized (gate) {
-      was = running;
-      running = false;
-    }
-    if (was) {
+    if (queue.stop()) {
       LOG.warning(
           "the internal log writer was interrupted: log records from now on are not in "
               + INDEX
@@ -163,7 +136,7 @@ public final class InternalLog extends Handler implements AutoCloseable {
 
   private void write(List<LogRecord> records) {
     List<Event> events = new ArrayList<>(records.size() + 1);
-    long lost = dropped.getAndSet(0);
+    long lost = queue.takeDropped();
     if (lost > 0) {
       long now = Instant.now().toEpochMilli() * 1000;
       events.add(
@@ -196,7 +169,7 @@ public final class InternalLog extends Handler implements AutoCloseable {
     } catch (Exception e) {
       // nowhere to log to: count them (the records, and those the batch's dropped event stood
       // for), the next batch reports it
-      dropped.addAndGet(records.size() + lost);
+      queue.addDropped(records.size() + lost);
     }
   }
 
@@ -225,26 +198,13 @@ public final class InternalLog extends Handler implements AutoCloseable {
   @Override
   public void close() {
     Logger.getLogger(LOGGER).removeHandler(this);
-    synchronized (gate) {
-      running = false; // no offer after this: the writer's last look at the queue sees them all
-    }
-    queue.offer(WAKE); // the writer may sleep in take(); when the queue is full it does not
-    try {
-      writer.join(closeWait);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    boolean writing;
-    synchronized (gate) {
-      writing = !ended;
-      waitedOut = writing;
-    }
-    if (writing) {
+    long unfinished = queue.close(writer, closeWait);
+    if (unfinished >= 0) {
       LOG.warning(
           "the internal log writer had not finished after "
               + closeWait.toMillis()
               + " ms as it closed: up to "
-              + (inFlight + queued())
+              + unfinished
               + " log records being written or queued may not be in "
               + INDEX
               + "; it says how many are not when it ends");
@@ -253,14 +213,9 @@ public final class InternalLog extends Handler implements AutoCloseable {
     }
   }
 
-  /** The records left in the queue ({@link #WAKE} is not one). */
-  private long queued() {
-    return queue.stream().filter(record -> record != WAKE).count();
-  }
-
   /** Names to the other handlers what no batch reported: dropped, failed, or left queued. */
   private void reportLost(String when) {
-    long lost = dropped.getAndSet(0) + queued();
+    long lost = queue.lost();
     if (lost > 0) {
       LOG.warning(
           lost
