@@ -92,9 +92,6 @@ final class AsciiIndexFields {
    */
   @SuppressWarnings("unchecked")
   Map<String, List<String>> fields(byte[] ascii, int offset, int length) {
-    if (steps.length == 1 && steps[0].regex() == null) {
-      return AccessLogParser.indexFields(ascii, offset, length); // its own map, nothing to merge
-    }
     AsciiRegex[] regexes = matchers.get();
     Map.Entry<String, List<String>>[] fields = new Map.Entry[capacity];
     int count = 0;
