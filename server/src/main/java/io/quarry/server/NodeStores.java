@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 
 /**
@@ -37,7 +36,12 @@ record NodeStores(EventStore events, MetricStore metrics) {
   static NodeStores open(
       QuarryConfig config, Path dataDirectory, Sourcetypes sourcetypes, Clock clock)
       throws IOException {
-    return open(config, dataDirectory, sourcetypes, clock, index -> FSDirectory::open);
+    return open(
+        config,
+        dataDirectory,
+        sourcetypes,
+        clock,
+        index -> io.quarry.codecs.store.BucketDirectories.DEFAULT);
   }
 
   /**

@@ -111,7 +111,7 @@ public final class QuarryServer implements Closeable {
   public static QuarryServer start(
       QuarryConfig config, Clock clock, List<io.quarry.plugin.api.QuarryPlugin> plugins)
       throws IOException, InterruptedException {
-    return start(config, clock, plugins, index -> org.apache.lucene.store.FSDirectory::open);
+    return start(config, clock, plugins, index -> io.quarry.codecs.store.BucketDirectories.DEFAULT);
   }
 
   /**

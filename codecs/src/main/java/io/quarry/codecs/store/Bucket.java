@@ -9,7 +9,6 @@ import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
 
 /**
@@ -70,7 +69,7 @@ final class Bucket implements Closeable {
 
   /** Opens a bucket directory: warm when it has a manifest, hot (writable) otherwise. */
   static Bucket open(long id, Path path, IndexOptions options, long now) throws IOException {
-    return open(id, path, options, now, FSDirectory::open);
+    return open(id, path, options, now, BucketDirectories.DEFAULT);
   }
 
   /** Opens a bucket through a directory factory; tests pass one that injects I/O faults. */

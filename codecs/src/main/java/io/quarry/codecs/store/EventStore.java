@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.store.FSDirectory;
 
 /** All Quarry indexes of one data directory: {@code <data>/indexes/<name>/} each. */
 public final class EventStore implements Closeable {
@@ -77,13 +76,14 @@ public final class EventStore implements Closeable {
   public static EventStore open(
       Path dataDirectory, Map<String, IndexOptions> indexOptions, Clock clock, int committerThreads)
       throws IOException {
-    return open(dataDirectory, indexOptions, clock, committerThreads, index -> FSDirectory::open);
+    return open(
+        dataDirectory, indexOptions, clock, committerThreads, index -> BucketDirectories.DEFAULT);
   }
 
   /**
    * As {@link #open(Path, Map, Clock, int)}, each index's buckets opened by {@code directories}
    * (given the index's name): the seam through which the server's tests fail one index's disk on a
-   * real server; the server itself opens {@code FSDirectory}s.
+   * real server; the server itself opens {@link BucketDirectories#DEFAULT}.
    */
   public static EventStore open(
       Path dataDirectory,

@@ -12,7 +12,8 @@ import org.apache.lucene.search.SortField;
  * forced ones when compaction is deferred), the merge policy (tiered, under {@link
  * CompactionMergePolicy} when deferred), newest-first index sort for the layouts that sort, an
  * abortable merge scheduler, a RAM buffer of {@link #ramBufferMB} (64 MB unless {@link
- * #RAM_BUFFER_PROPERTY} says otherwise) and a commit on close.
+ * #RAM_BUFFER_PROPERTY} says otherwise), flushed segments without a compound file and a commit on
+ * close.
  */
 final class HotBucketConfig {
   /**
@@ -85,9 +86,27 @@ final class HotBucketConfig {
     }
     config.setMergeScheduler(scheduler);
     config.setRAMBufferSizeMB(ramBufferMB());
+    // A flushed segment is young: merged into a compact segment soon after, so packing its files
+    // into one compound file (Lucene's default) wrote every byte of it twice on the ingest path
+    // (session 48: the copy was ~8% of the request threads' CPU in a 10M window). Merged segments
+    // keep the merge policy's rule (a compound file only for one under a tenth of the bucket).
+    config.setUseCompoundFile(compoundFlushes());
     config.setMergedSegmentWarmer(merged -> compaction.merged());
     config.setCommitOnClose(true);
     return config;
+  }
+
+  /**
+   * The developer switch ({@code -Dquarry.storage.compoundFlushes=true}) that packs each flushed
+   * segment into a compound file again, as before session 48: for A/B runs on one jar.
+   */
+  static final String COMPOUND_FLUSHES_PROPERTY = "quarry.storage.compoundFlushes";
+
+  /**
+   * Whether flushed segments are packed into a compound file ({@link #COMPOUND_FLUSHES_PROPERTY}).
+   */
+  static boolean compoundFlushes() {
+    return "true".equals(System.getProperty(COMPOUND_FLUSHES_PROPERTY));
   }
 
   /**

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.lucene.store.FSDirectory;
 
 /**
  * One Quarry index on disk: {@code buckets/<id>/}, each a Lucene index of a time range written with
@@ -60,7 +59,7 @@ public final class IndexStore implements Closeable {
   IndexStore(
       String name, Path path, IndexOptions options, ScheduledExecutorService scheduler, Clock clock)
       throws IOException {
-    this(name, path, options, scheduler, clock, FSDirectory::open);
+    this(name, path, options, scheduler, clock, BucketDirectories.DEFAULT);
   }
 
   /** As above, with the factory of bucket directories (tests inject faults through it). */
