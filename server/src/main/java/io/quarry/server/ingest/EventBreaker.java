@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.codecs.store.Event;
+import io.quarry.server.sourcetype.ParseScratch;
 import io.quarry.server.sourcetype.Sourcetype;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -174,6 +175,9 @@ public final class EventBreaker {
   private final class Collector {
     private final List<Event> events = new ArrayList<>();
     private final long receiveTime = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    // the parse state of this run of events, held here so no event looks a thread-local up; it
+    // remembers the last timestamp, which the next line mostly repeats
+    private final ParseScratch scratch = new ParseScratch();
     private int truncated;
     private int timestampMissing;
 
@@ -204,14 +208,16 @@ public final class EventBreaker {
         end = start + maxBytes;
       }
       int length = end - start;
-      Map<String, List<String>> fields = sourcetype.asciiIndexFields(bytes, start, length);
+      Map<String, List<String>> fields = sourcetype.asciiIndexFields(bytes, start, length, scratch);
       String text = null; // made only where the rules read the whole text
       if (fields == null) {
         text = new String(bytes, start, length, ISO_8859_1);
         fields = sourcetype.indexFields(text);
       }
       OptionalLong time =
-          text == null ? sourcetype.asciiTimestamp(bytes, start, length, source, now) : null;
+          text == null
+              ? sourcetype.asciiTimestamp(bytes, start, length, source, now, scratch)
+              : null;
       if (time == null) {
         if (text == null) {
           text = new String(bytes, start, length, ISO_8859_1);

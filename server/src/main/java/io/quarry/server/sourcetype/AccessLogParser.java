@@ -143,7 +143,12 @@ final class AccessLogParser {
    * straight from the bytes.
    */
   static Map<String, List<String>> indexFields(byte[] ascii, int offset, int length) {
-    return new AccessLogParser(ascii, offset, length, INDEX_BOUNDS.get(), true).indexFields();
+    return indexFields(ascii, offset, length, INDEX_BOUNDS.get());
+  }
+
+  /** {@link #indexFields(byte[], int, int)} with the caller's bounds ({@link ParseScratch}). */
+  static Map<String, List<String>> indexFields(byte[] ascii, int offset, int length, int[] bounds) {
+    return new AccessLogParser(ascii, offset, length, bounds, true).indexFields();
   }
 
   @SuppressWarnings("unchecked")

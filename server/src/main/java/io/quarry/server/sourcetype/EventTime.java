@@ -46,9 +46,15 @@ final class EventTime {
     return rule.findLocal(raw, "", now);
   }
 
-  /** See {@link Sourcetype#asciiTimestamp}. */
-  OptionalLong asciiTimestamp(byte[] ascii, int offset, int length, String source, Instant now) {
-    return field.isPresent() ? null : rule.findAscii(ascii, offset, length, source, now);
+  /** See {@link Sourcetype#asciiTimestamp}; a null scratch is the thread's own. */
+  OptionalLong asciiTimestamp(
+      byte[] ascii, int offset, int length, String source, Instant now, ParseScratch scratch) {
+    if (field.isPresent()) {
+      return null;
+    }
+    return scratch == null
+        ? rule.findAscii(ascii, offset, length, source, now)
+        : rule.findAscii(ascii, offset, length, source, now, scratch);
   }
 
   private static String fieldValue(

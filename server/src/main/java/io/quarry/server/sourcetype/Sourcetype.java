@@ -195,7 +195,13 @@ public final class Sourcetype {
    */
   public OptionalLong asciiTimestamp(
       byte[] ascii, int offset, int length, String source, Instant now) {
-    return time.asciiTimestamp(ascii, offset, length, source, now);
+    return time.asciiTimestamp(ascii, offset, length, source, now, null);
+  }
+
+  /** {@link #asciiTimestamp(byte[], int, int, String, Instant)} with the caller's scratch. */
+  public OptionalLong asciiTimestamp(
+      byte[] ascii, int offset, int length, String source, Instant now, ParseScratch scratch) {
+    return time.asciiTimestamp(ascii, offset, length, source, now, scratch);
   }
 
   /** The event's time by the timestamp rule alone. */
@@ -211,11 +217,25 @@ public final class Sourcetype {
    * the extractions need the text.
    */
   public Map<String, List<String>> asciiIndexFields(byte[] ascii, int offset, int length) {
+    if (accessLogIndexOnly) {
+      return AccessLogParser.indexFields(ascii, offset, length); // its own map, as before
+    }
+    return asciiIndexFields(ascii, offset, length, null);
+  }
+
+  /**
+   * {@link #asciiIndexFields(byte[], int, int)} with a thread's scratch held for a run of events
+   * (the access-log parser's bounds then looked up once for the run, not per event).
+   */
+  public Map<String, List<String>> asciiIndexFields(
+      byte[] ascii, int offset, int length, ParseScratch scratch) {
     if (indexExtractions.isEmpty()) {
       return Map.of();
     }
     if (accessLogIndexOnly) {
-      return AccessLogParser.indexFields(ascii, offset, length); // its own map, as before
+      return scratch == null
+          ? AccessLogParser.indexFields(ascii, offset, length)
+          : AccessLogParser.indexFields(ascii, offset, length, scratch.accessBounds);
     }
     return asciiIndexFields == null ? null : asciiIndexFields.fields(ascii, offset, length);
   }

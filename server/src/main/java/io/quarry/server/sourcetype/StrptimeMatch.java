@@ -32,6 +32,20 @@ final class StrptimeMatch {
 
   private static final long MAX_EPOCH = 4_102_444_800L;
 
+  /**
+   * How far past the end of a format's match its parse may look: every position it reads, or checks
+   * against the limit, is before {@code end + LOOK_PAST}, {@code end} being where the match ends
+   * (what {@link StrptimeFormat#parse} returns). {@link TimestampMemo} relies on it. Each element
+   * reads and checks at most the position it returns, but for these: an absent {@code %.N}, or an
+   * epoch's absent fraction, checks and may read one past it ({@code "."} then no digit); an offset
+   * without minutes reads two past ({@code ":"} and one digit); and a {@code %?z} that finds no
+   * offset returns where it began after reading up to {@code " +hh:mm"}, six past, and checking
+   * seven past. No element returns more than the format's end, so eight covers every one. A change
+   * to what an element reads must keep this true ({@code TimestampMemoTest} checks it over every
+   * loghub line at every position).
+   */
+  static final int LOOK_PAST = 8;
+
   private StrptimeMatch() {}
 
   /**

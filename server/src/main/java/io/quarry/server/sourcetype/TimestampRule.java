@@ -2,7 +2,6 @@ package io.quarry.server.sourcetype;
 
 import static java.util.Objects.requireNonNull;
 
-import io.quarry.codecs.store.AsciiText;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -160,12 +159,9 @@ public final class TimestampRule {
   /** What automatic recognition found for one source. */
   private record Hint(StrptimeFormat format, int offset) {}
 
-  /** Scratch state of one thread's parses. */
-  private static final ThreadLocal<StrptimeFormat.Parsed> SCRATCH =
-      ThreadLocal.withInitial(StrptimeFormat.Parsed::new);
-
-  /** One thread's characters over an event's ASCII bytes, for {@link #findAscii}. */
-  private static final ThreadLocal<AsciiText> ASCII_VIEW = ThreadLocal.withInitial(AsciiText::new);
+  /** One thread's scratch, for callers that hold none of their own. */
+  private static final ThreadLocal<ParseScratch> SCRATCH =
+      ThreadLocal.withInitial(ParseScratch::new);
 
   /**
    * {@link #find} of an ASCII text given as its bytes, {@code text[offset, offset + length)},
@@ -175,6 +171,16 @@ public final class TimestampRule {
    * #find}).
    */
   public OptionalLong findAscii(byte[] text, int offset, int length, String source, Instant now) {
+    return findAscii(text, offset, length, source, now, SCRATCH.get());
+  }
+
+  /**
+   * {@link #findAscii(byte[], int, int, String, Instant)} with the caller's scratch, which also
+   * remembers the last timestamp parsed ({@link TimestampMemo}): a text the same as the last one at
+   * its place is answered without a parse, with what the parse would give.
+   */
+  public OptionalLong findAscii(
+      byte[] text, int offset, int length, String source, Instant now, ParseScratch scratch) {
     int start = 0;
     if (literalPrefix != null) {
       int at = asciiPrefixAt(text, offset, length);
@@ -187,7 +193,66 @@ public final class TimestampRule {
     }
     int limit = (int) Math.min(length, (long) start + lookahead);
     // the view ends at the limit, as a String of the characters read would
-    return parseFrom(ASCII_VIEW.get().reset(text, offset, limit), source, start, limit, now);
+    scratch.view.reset(text, offset, limit);
+    long micros =
+        format.isPresent()
+            ? remembered(format.get(), null, text, offset, start, limit, scratch, now)
+            : recogniseAscii(text, offset, source, start, limit, scratch, now);
+    return micros == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(micros);
+  }
+
+  /**
+   * The instant {@code format} reads at {@code at} of the scratch's view over {@code text[offset,
+   * ...)}, or {@link Long#MIN_VALUE}: from the scratch's memory when it holds this very parse, else
+   * parsed (and remembered when it gives one).
+   */
+  private long remembered(
+      StrptimeFormat format,
+      Hint hint,
+      byte[] text,
+      int offset,
+      int at,
+      int limit,
+      ParseScratch scratch,
+      Instant now) {
+    TimestampMemo memo = scratch.timestamps;
+    long micros = memo.recall(this, hint, text, offset + at, limit - at, now);
+    if (micros != TimestampMemo.MISS) {
+      return micros;
+    }
+    int end = format.parse(scratch.view, at, limit, scratch.parsed);
+    if (end < 0) {
+      return Long.MIN_VALUE;
+    }
+    micros = format.toMicros(scratch.parsed, zone, now);
+    if (micros != Long.MIN_VALUE) {
+      memo.remember(this, hint, text, offset + at, limit - at, end - at, now, micros);
+    }
+    return micros;
+  }
+
+  /**
+   * {@link #recognise} over the scratch's view: the source's hint through {@link #remembered}, the
+   * search as {@link #recognise} does it.
+   */
+  private long recogniseAscii(
+      byte[] text,
+      int offset,
+      String source,
+      int start,
+      int limit,
+      ParseScratch scratch,
+      Instant now) {
+    Hint hint = hints.get(source);
+    if (hint != null) {
+      long micros =
+          remembered(hint.format(), hint, text, offset, start + hint.offset(), limit, scratch, now);
+      if (micros != Long.MIN_VALUE) {
+        return micros;
+      }
+    }
+    OptionalLong found = search(scratch.view, source, start, limit, scratch.parsed, now);
+    return found.isPresent() ? found.getAsLong() : Long.MIN_VALUE;
   }
 
   /** Where the literal prefix first is in the ASCII text, or -1. */
@@ -243,7 +308,7 @@ public final class TimestampRule {
   /** The time at {@code start} of the text, read no further than {@code limit}. */
   private OptionalLong parseFrom(
       CharSequence event, String source, int start, int limit, Instant now) {
-    StrptimeFormat.Parsed parsed = SCRATCH.get();
+    StrptimeFormat.Parsed parsed = SCRATCH.get().parsed;
     if (format.isPresent()) {
       return at(format.get(), event, start, limit, parsed, now);
     }
@@ -260,7 +325,7 @@ public final class TimestampRule {
     if (micros.isEmpty()) {
       return null;
     }
-    StrptimeFormat.Parsed parsed = SCRATCH.get(); // the parse find() answered with
+    StrptimeFormat.Parsed parsed = SCRATCH.get().parsed; // the parse find() answered with
     ZoneId at = zone;
     Integer offsetMinutes = null;
     if (parsed.epochSeconds == Long.MIN_VALUE && parsed.offsetSeconds != Integer.MIN_VALUE) {
@@ -310,6 +375,17 @@ public final class TimestampRule {
         return time;
       }
     }
+    return search(event, source, start, limit, parsed, now);
+  }
+
+  /** The first common format at a word start that parses; remembered as the source's hint. */
+  private OptionalLong search(
+      CharSequence event,
+      String source,
+      int start,
+      int limit,
+      StrptimeFormat.Parsed parsed,
+      Instant now) {
     for (int at = start; at < limit; at++) {
       if (!isCandidateStart(event, at, start)) {
         continue;

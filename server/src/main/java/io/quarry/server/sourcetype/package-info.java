@@ -8,7 +8,9 @@
  * io.quarry.server.sourcetype.AccessLogParser}: one pass, the regex its definition) whose answer
  * cuts a field out of the line only when asked ({@link
  * io.quarry.server.sourcetype.AccessLogFields}); index-time extractions over an ASCII event's bytes
- * when every one can run there ({@link io.quarry.server.sourcetype.AsciiIndexFields}). Pure rules:
- * no I/O, no threads.
+ * when every one can run there ({@link io.quarry.server.sourcetype.AsciiIndexFields}); what one
+ * thread reuses over a run of events ({@link io.quarry.server.sourcetype.ParseScratch}), the last
+ * timestamp it parsed among it ({@link io.quarry.server.sourcetype.TimestampMemo}, exact). Pure
+ * rules: no I/O, no threads.
  */
 package io.quarry.server.sourcetype;
