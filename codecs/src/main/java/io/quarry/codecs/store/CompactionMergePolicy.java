@@ -46,7 +46,9 @@ import org.apache.lucene.index.SegmentInfos;
  *
  * <ul>
  *   <li>at most {@link #MAX_DEFERRED_FAST_SEGMENTS} fast segments, so searches and open files never
- *       meet many more segments a hot bucket than before;
+ *       meet many more segments a hot bucket than before (since session 48 a flushed segment is ~12
+ *       files, not a compound file's 3: up to ~800 files, and as many memory maps, a hot bucket at
+ *       the bound);
  *   <li>at most {@link BucketActivity#MAX_DEFERRAL_NANOS} since they first waited after the last
  *       compaction ended (session 40): a bucket that is never idle long enough (a busy {@code
  *       _internal}, a trickle with gaps shorter than the idle time) gets no idle compaction, so

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.IOUtils;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -43,9 +42,12 @@ final class StoreFixture implements BeforeEachCallback, AfterEachCallback {
     return scheduler;
   }
 
-  /** Opens (or reopens) index {@code name} on the real file system, with the system clock. */
+  /**
+   * Opens (or reopens) index {@code name} on the real file system as the store does ({@link
+   * BucketDirectories#DEFAULT}), with the system clock.
+   */
   IndexStore open(String name, IndexOptions options, int permits) throws IOException {
-    return open(name, options, FSDirectory::open, new CompactionPermits(permits));
+    return open(name, options, BucketDirectories.DEFAULT, new CompactionPermits(permits));
   }
 
   /** Opens index {@code name} with the system clock. */
