@@ -2,101 +2,69 @@ package io.quarry.codecs.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every classifier — the scalar one and the vector one of each width the CPU has — against the
- * {@link Segmenter}'s own predicates, byte by byte: every byte value below 0x80 at every place of
- * texts of every length around the vector widths, at offsets into a larger array, and random texts.
+ * Every classifier against the {@link Segmenter}'s own predicates ({@link AsciiClassesAgreement}):
+ * the scalar one and the one this JVM chose here, and the vector one of every width the CPU has
+ * (128, 256, 512 bits) in a JVM of its own (one that loads several widths runs them all slowly: the
+ * module's test JVM is shared by the tests that fill term sets). The build's test JVMs run a vector
+ * classifier, a JVM without the module the scalar one.
  */
 class AsciiClassesTest {
+  private static final AsciiClassesAgreement HERE =
+      new AsciiClassesAgreement(List.of(new AsciiClasses.Scalar("test"), AsciiClasses.CHOSEN));
 
-  private static List<AsciiClasses> classifiers() {
-    List<AsciiClasses> all = new ArrayList<>();
-    all.add(new AsciiClasses.Scalar("test"));
-    VectorAsciiClasses.widths().forEach(s -> all.add(VectorAsciiClasses.of(s)));
-    all.add(AsciiClasses.CHOSEN);
-    return all;
-  }
-
-  /** The masks and lower-cased bytes of {@code text[offset, offset + length)} by the definition. */
-  private static void assertClassified(AsciiClasses classes, byte[] text, int offset, int length) {
-    int words = AsciiClasses.words(length);
-    // stale words and bytes from an earlier, longer text: the classifier must overwrite them
-    long[] majors = filled(words + 2);
-    long[] minors = filled(words + 2);
-    long[] quotes = filled(words + 2);
-    byte[] lower = new byte[length + 3];
-    Arrays.fill(lower, (byte) '?');
-    classes.classify(text, offset, length, lower, majors, minors, quotes);
-    for (int i = 0; i < words * 64; i++) {
-      boolean inText = i < length;
-      char c = inText ? (char) text[offset + i] : ' ';
-      String where = classes + " length " + length + " byte " + i + " (" + (int) c + ")";
-      assertThat(bit(majors, i))
-          .as("major, " + where)
-          .isEqualTo(!inText || Segmenter.isMajorBreaker(c));
-      assertThat(bit(minors, i))
-          .as("minor, " + where)
-          .isEqualTo(inText && Segmenter.isMinorBreaker(c));
-      assertThat(bit(quotes, i)).as("quote, " + where).isEqualTo(inText && c == '"');
-      if (inText) {
-        assertThat((char) lower[i]).as("lower, " + where).isEqualTo(Character.toLowerCase(c));
-      }
-    }
-  }
-
-  private static long[] filled(int words) {
-    long[] mask = new long[words];
-    Arrays.fill(mask, 0x5555_5555_5555_5555L);
-    return mask;
-  }
-
-  private static boolean bit(long[] words, int i) {
-    return (words[i >>> 6] >>> i & 1) != 0;
+  @Test
+  void theBuildsTestsRunAVectorClassifier() {
+    // the test JVMs get --add-modules jdk.incubator.vector as the server's launcher passes it
+    assertThat(AsciiClasses.CHOSEN).isInstanceOf(VectorAsciiClasses.class);
   }
 
   @Test
   void everyByteValueAtEveryPlace() {
-    for (AsciiClasses classes : classifiers()) {
-      for (int length :
-          new int[] {0, 1, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 130}) {
-        for (int place = 0; place < Math.max(1, length); place += Math.max(1, length / 9)) {
-          for (int value = 0; value < 0x80; value++) {
-            byte[] text = new byte[length + 5];
-            Arrays.fill(text, (byte) 'k');
-            if (length > 0) {
-              text[2 + place] = (byte) value;
-            }
-            assertClassified(classes, text, 2, length);
-          }
-        }
-      }
-    }
+    HERE.everyByteValueAtEveryPlace();
   }
 
   @Test
   void randomTextsAtRandomOffsets() {
-    Random random = new Random(5);
-    for (AsciiClasses classes : classifiers()) {
-      for (int round = 0; round < 3_000; round++) {
-        int length = random.nextInt(random.nextBoolean() ? 70 : 400);
-        int offset = random.nextInt(9);
-        byte[] text = new byte[offset + length + random.nextInt(3)];
-        for (int i = 0; i < text.length; i++) {
-          text[i] = (byte) random.nextInt(0x80);
-        }
-        assertClassified(classes, text, offset, length);
-      }
-    }
+    HERE.randomTextsAtRandomOffsets();
   }
 
   @Test
-  void aClassifierIsChosen() {
-    assertThat(AsciiClasses.CHOSEN.toString()).isNotEmpty();
+  void everyWidthTheCpuHasAgreesInAJvmOfItsOwn() throws Exception {
+    String widths =
+        VectorAsciiClasses.widths().stream()
+            .map(s -> "vector " + s.vectorBitSize() + "-bit")
+            .reduce((a, b) -> a + ", " + b)
+            .orElseThrow();
+    assertThat(widths).startsWith("vector 128-bit").endsWith(AsciiClasses.CHOSEN.toString());
+    assertThat(run("--add-modules=jdk.incubator.vector"))
+        .endsWith("agree: [scalar (test), " + widths + "]\n");
+  }
+
+  @Test
+  void aJvmWithoutTheModuleRunsTheScalarClassifier() throws Exception {
+    assertThat(run()).endsWith("agree: [scalar (test)]\n");
+  }
+
+  /** {@link AsciiClassesAgreement#main}'s output in a JVM of its own, which must exit 0. */
+  private static String run(String... jvmOptions) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of(jvmOptions));
+    command.addAll(
+        List.of(
+            "-cp", System.getProperty("java.class.path"), AsciiClassesAgreement.class.getName()));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    return output;
   }
 }
