@@ -20,7 +20,10 @@ import org.apache.lucene.util.UnicodeUtil;
  * are exactly those {@link TermTokenStream} gives each text: ASCII texts lower-cased byte by byte,
  * others through Unicode lower-casing (root locale) and their terms UTF-8 encoded. A long quoted
  * span of an ASCII text that an earlier text of the set had at the same place is not split again
- * ({@link SeenSpans}). Reusable after {@link #clear}; not thread-safe.
+ * ({@link SeenSpans}). An ASCII text is lower-cased and its bytes classified in one pass into bit
+ * masks ({@link AsciiClasses}: with the Vector API where the JVM has it), and its tokens and parts
+ * are found by the masks' bits, not by a table lookup and a branch per byte (session 48: -18% of
+ * {@code TermSetCpu}'s CPU an event). Reusable after {@link #clear}; not thread-safe.
  */
 public final class TermSet {
   private final ByteStringSet terms = new ByteStringSet(); // the distinct terms, first-added order
