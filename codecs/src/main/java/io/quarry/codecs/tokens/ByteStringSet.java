@@ -17,30 +17,61 @@ final class ByteStringSet {
   private int poolSize;
   private int[] starts = new int[64]; // string s is pool[starts[s], starts[s + 1])
   private int size;
-  // per slot two ints: string id + 1 (0 for empty) and the string's hash, so a probe compares bytes
-  // only where the hashes agree; 2 × a power of two long, at most half the slots full
-  private int[] table = new int[256];
+  // per slot two longs: the string's hash (high half) and id + 1 (low half, 0 for empty), then its
+  // key (#key): a probe compares keys first, and a string under eight bytes long is its key, so
+  // finding one (the common case: a block's terms repeat) reads neither the pool nor the starts;
+  // 2 × a power of two long, at most half the slots full
+  private long[] table = new long[256];
 
   /**
    * Adds {@code bytes[offset, offset + length)}, whose {@link #hash} is given, unless the set holds
    * it already; true when it was added.
    */
   boolean add(byte[] bytes, int offset, int length, int hash) {
+    return add(bytes, offset, length, hash, key(bytes, offset, length));
+  }
+
+  /**
+   * Adds {@code bytes[offset, offset + length)} unless the set holds it already, its {@link #key}
+   * and its hash (at most seven bytes long: the {@link #mix} of its key) computed in one read.
+   */
+  boolean add(byte[] bytes, int offset, int length) {
+    long key = key(bytes, offset, length);
+    int hash = length < Long.BYTES ? mix(key) : hash(bytes, offset, length);
+    return add(bytes, offset, length, hash, key);
+  }
+
+  private boolean add(byte[] bytes, int offset, int length, int hash, long key) {
     int mask = table.length - 2;
     for (int slot = (hash << 1) & mask; ; slot = (slot + 2) & mask) {
-      int id = table[slot] - 1;
-      if (id < 0) {
-        table[slot] = append(bytes, offset, length) + 1;
-        table[slot + 1] = hash;
+      long entry = table[slot];
+      if (entry == 0) {
+        table[slot] = ((long) hash << 32) | (append(bytes, offset, length) + 1L);
+        table[slot + 1] = key;
         if (4 * size > table.length) {
           rehash();
         }
         return true;
       }
-      if (table[slot + 1] == hash && holds(id, bytes, offset, length)) {
+      if (table[slot + 1] == key
+          && (length < Long.BYTES
+              || ((int) (entry >>> 32) == hash && holds((int) entry - 1, bytes, offset, length)))) {
         return false;
       }
     }
+  }
+
+  /**
+   * What a probe compares first: a string under eight bytes long is exactly its bytes (the low
+   * bytes, little-endian) with its length in the high byte, so two such strings have equal keys
+   * only when they are equal; a longer one is its first seven bytes with 0xFF in the high byte (no
+   * shorter string's: its length is below eight), to be compared in the pool when the keys agree.
+   */
+  static long key(byte[] bytes, int offset, int length) {
+    if (length < Long.BYTES) {
+      return tail(bytes, offset, length) | ((long) length << 56);
+    }
+    return (long) LONGS.get(bytes, offset) | 0xFF00000000000000L;
   }
 
   private boolean holds(int id, byte[] bytes, int offset, int length) {
@@ -62,19 +93,19 @@ final class ByteStringSet {
   }
 
   private void rehash() {
-    int[] grown = new int[table.length * 2];
+    long[] grown = new long[table.length * 2];
     int mask = grown.length - 2;
     for (int slot = 0; slot < table.length; slot += 2) {
-      if (table[slot] == 0) {
+      long entry = table[slot];
+      if (entry == 0) {
         continue;
       }
-      int hash = table[slot + 1];
-      int to = (hash << 1) & mask;
+      int to = ((int) (entry >>> 32) << 1) & mask;
       while (grown[to] != 0) {
         to = (to + 2) & mask;
       }
-      grown[to] = table[slot];
-      grown[to + 1] = hash;
+      grown[to] = entry;
+      grown[to + 1] = table[slot + 1];
     }
     table = grown;
   }
@@ -117,6 +148,9 @@ final class ByteStringSet {
    * costs most of a lookup.
    */
   static int hash(byte[] bytes, int offset, int length) {
+    if (length < Long.BYTES) {
+      return mix(key(bytes, offset, length));
+    }
     long h = length * 0x9E3779B97F4A7C15L;
     int i = 0;
     for (; i + Long.BYTES <= length; i += Long.BYTES) {
@@ -124,6 +158,13 @@ final class ByteStringSet {
     }
     h = (h ^ tail(bytes, offset + i, length - i)) * 0x94D049BB133111EBL;
     return (int) (h ^ (h >>> 31) ^ (h >>> 47));
+  }
+
+  /** The hash of a string under eight bytes long, from its {@link #key} (which is all of it). */
+  static int mix(long key) {
+    long h = key * 0x9E3779B97F4A7C15L;
+    h = (h ^ (h >>> 32)) * 0xBF58476D1CE4E5B9L;
+    return (int) (h >>> 32);
   }
 
   /**

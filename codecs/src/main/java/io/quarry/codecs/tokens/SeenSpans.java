@@ -44,7 +44,7 @@ final class SeenSpans {
       return false; // seldom repeats here: not checked for the rest of the block
     }
     tries[place] = tried + 1;
-    if (spans.add(text, start, length, ByteStringSet.hash(text, start, length))) {
+    if (spans.add(text, start, length)) {
       return false;
     }
     hits[place]++;
