@@ -2,6 +2,8 @@ package io.quarry.benchmarks;
 
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.wal.EncodedBatch;
+import io.quarry.server.sourcetype.Sourcetype;
+import io.quarry.server.sourcetype.Sourcetypes;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -16,11 +18,13 @@ import java.util.Map;
 /**
  * The write-ahead log's encoding alone ({@link EncodedBatch#reusing}, and {@link
  * EncodedBatch#lengthOf}, the count without encoding): a log's lines in batches of 4,096, round
- * after round on one thread, two ways — as HEC {@code /raw} hands them (ASCII ranges of one body,
+ * after round on one thread, three ways — as HEC {@code /raw} hands them (ASCII ranges of one body,
  * written as the record's body) and as HEC {@code /event} does (texts of their own with two
- * index-time fields, copied). Prints the thread's CPU ns per event of each kind, the median of the
- * rounds after the first five. To compare two builds of {@code WalCodec} on a shared machine, run
- * each in its own JVM, alternated (session 39: the one walk of the format both use).
+ * index-time fields, copied) and as the access-log sourcetype does (ranges with the four fields its
+ * extraction gives: the ingest's own shape since session 47). Prints the thread's CPU ns per event
+ * of each kind, the median of the rounds after the first five. To compare two builds of {@code
+ * WalCodec} on a shared machine, run each in its own JVM, alternated (session 39: the one walk of
+ * the format both use).
  *
  * <pre>
  * java -cp 'benchmarks.jar' benchmarks/src/main/java/io/quarry/benchmarks/WalEncodeCpu.java \
@@ -38,10 +42,13 @@ public final class WalEncodeCpu {
     byte[] body = String.join("\n", lines).getBytes(StandardCharsets.ISO_8859_1);
     List<List<Event>> ranges = new ArrayList<>();
     List<List<Event>> copied = new ArrayList<>();
+    List<List<Event>> access = new ArrayList<>();
+    Sourcetype accessLog = Sourcetypes.builtIn().forName("access_combined");
     int offset = 0;
     for (int from = 0; from < lines.size(); from += BATCH) {
       List<Event> range = new ArrayList<>();
       List<Event> own = new ArrayList<>();
+      List<Event> fielded = new ArrayList<>();
       for (int i = from; i < Math.min(lines.size(), from + BATCH); i++) {
         String line = lines.get(i);
         long time = 1_767_744_000_000_000L + i;
@@ -56,6 +63,18 @@ public final class WalEncodeCpu {
                 "access.log",
                 "access",
                 Map.of()));
+        Map<String, List<String>> fields = accessLog.asciiIndexFields(body, offset, line.length());
+        fielded.add(
+            Event.ofAscii(
+                time,
+                body,
+                offset,
+                line.length(),
+                null,
+                "web-1",
+                "access.log",
+                "access_combined",
+                fields == null ? Map.of() : fields));
         own.add(
             new Event(
                 time,
@@ -68,11 +87,13 @@ public final class WalEncodeCpu {
       }
       ranges.add(range);
       copied.add(own);
+      access.add(fielded);
     }
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     List<Long> rangeNanos = new ArrayList<>();
     List<Long> copiedNanos = new ArrayList<>();
     List<Long> lengthNanos = new ArrayList<>();
+    List<Long> accessNanos = new ArrayList<>();
     long check = 0;
     for (int round = 0; round < rounds; round++) {
       long started = threads.getCurrentThreadCpuTime();
@@ -92,14 +113,26 @@ public final class WalEncodeCpu {
         check += EncodedBatch.lengthOf(batch);
       }
       long lengthsDone = threads.getCurrentThreadCpuTime();
+      for (List<Event> batch : access) {
+        EncodedBatch encoded = EncodedBatch.reusing(batch);
+        check += encoded.rawBytes();
+        encoded.giveBack();
+      }
+      long accessDone = threads.getCurrentThreadCpuTime();
+      accessNanos.add((accessDone - lengthsDone) / lines.size());
       rangeNanos.add((rangesDone - started) / lines.size());
       copiedNanos.add((copiedDone - rangesDone) / lines.size());
       lengthNanos.add((lengthsDone - copiedDone) / lines.size());
     }
     System.out.printf(
-        "ns/event (median of rounds 6-%d): raw ranges %d, copied with fields %d, lengthOf %d"
-            + " (check %d)%n",
-        rounds, median(rangeNanos), median(copiedNanos), median(lengthNanos), check);
+        "ns/event (median of rounds 6-%d): raw ranges %d, copied with fields %d, lengthOf %d,"
+            + " access-log ranges with their four fields %d (check %d)%n",
+        rounds,
+        median(rangeNanos),
+        median(copiedNanos),
+        median(lengthNanos),
+        median(accessNanos),
+        check);
   }
 
   private static long median(List<Long> rounds) {

@@ -2,9 +2,11 @@ package io.quarry.codecs.block;
 
 import io.quarry.codecs.store.Event;
 import io.quarry.codecs.store.EventFields;
+import io.quarry.codecs.store.SmallFieldMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,9 +66,22 @@ final class BlockColumnValues {
       if (sourcetypes != null) {
         sourcetypes[i] = List.of(event.sourcetype());
       }
-      int place = 0;
-      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        String name = field.getKey();
+      Map<String, List<String>> fields = event.indexedFields();
+      // an access log's fields read by index, other maps through their iterator
+      SmallFieldMap small = fields instanceof SmallFieldMap map ? map : null;
+      Iterator<Map.Entry<String, List<String>>> entries =
+          small == null ? fields.entrySet().iterator() : null;
+      for (int place = 0, size = fields.size(); place < size; place++) {
+        String name;
+        List<String> fieldValues;
+        if (small != null) {
+          name = small.name(place);
+          fieldValues = small.values(place);
+        } else {
+          Map.Entry<String, List<String>> field = entries.next();
+          name = field.getKey();
+          fieldValues = field.getValue();
+        }
         int column;
         if (place < lastNames.length && lastNames[place] == name) {
           column = lastColumns[place];
@@ -86,9 +101,8 @@ final class BlockColumnValues {
         List<String>[] columnValues = values.get(column);
         if (column >= DEFAULT_COLUMNS && columnValues != null) {
           // (a field named as a default one: the event's own value stays)
-          columnValues[i] = field.getValue();
+          columnValues[i] = fieldValues;
         }
-        place++;
       }
     }
     return new BlockColumnValues(names, values);

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,6 +108,7 @@ final class BlockDocuments {
     BlockValueTally tally = new BlockValueTally(Math.min(perBlock, batch.size()), partialCodes);
     // each block's, in turn (added before the next); a batch of one block takes an exact new array
     BytesRefBuilder payload = batch.size() > perBlock ? new BytesRefBuilder() : null;
+    BlockKeywords keywords = null; // the first block's, reset for each next one
     for (int from = 0; from < batch.size(); from += perBlock) {
       int to = Math.min(batch.size(), from + perBlock);
       long[] times = new long[to - from];
@@ -122,8 +124,21 @@ final class BlockDocuments {
       long newest = block.get(0).timeMicros();
       long oldest = block.get(block.size() - 1).timeMicros();
       tally.reset(block.size());
-      Document document =
-          document(block, firstSequence + from, terms, tally, bucket.termFilters(), payload);
+      Document document = new Document();
+      if (keywords == null) {
+        keywords = new BlockKeywords(document);
+      } else {
+        keywords.reset(document);
+      }
+      document(
+          document,
+          block,
+          firstSequence + from,
+          terms,
+          tally,
+          keywords,
+          bucket.termFilters(),
+          payload);
       bucket.add(document, oldest, newest, block.size(), firstSequence + to - 1);
     }
   }
@@ -139,28 +154,35 @@ final class BlockDocuments {
    * termFilter}, layout 3) or as {@code _tok} postings (older layouts).
    */
   Document document(List<Event> block, long firstSequence, TermSet terms, boolean termFilter) {
-    return document(
+    Document document = new Document();
+    document(
+        document,
         block,
         firstSequence,
         terms,
         new BlockValueTally(block.size(), partialCodes),
+        new BlockKeywords(document),
         termFilter,
         null);
+    return document;
   }
 
   /**
-   * {@link #document(List, long, TermSet, boolean)} with the values tallied in {@code tally}
-   * (empty, for this block's events) and the payload written into {@code payload}'s array (null: a
-   * new one), so the document must be added before {@code payload} or {@code tally} is used again.
+   * {@link #document(List, long, TermSet, boolean)} into {@code document} (new), with the values
+   * tallied in {@code tally} (empty, for this block's events), the keywords in {@code keywords}
+   * (empty, adding to {@code document}) and the payload written into {@code payload}'s array (null:
+   * a new one), so the document must be added before {@code payload} or {@code tally} is used
+   * again.
    */
-  private Document document(
+  private void document(
+      Document document,
       List<Event> block,
       long firstSequence,
       TermSet terms,
       BlockValueTally tally,
+      BlockKeywords keywords,
       boolean termFilter,
       BytesRefBuilder payload) {
-    Document document = new Document();
     long newest = block.get(0).timeMicros();
     long oldest = block.get(block.size() - 1).timeMicros();
     document.add(new LongPoint(EventFields.TIME, oldest));
@@ -173,7 +195,6 @@ final class BlockDocuments {
     document.add(new NumericDocValuesField(FIRST_SEQUENCE, firstSequence));
     document.add(new NumericDocValuesField(COUNT, block.size()));
     terms.clear();
-    BlockKeywords keywords = new BlockKeywords(document);
     List<Event> columns = new ArrayList<>(block.size());
     Map<String, int[]> complete = new HashMap<>(); // events with a column value, by field
     FieldSlot[] slots = new FieldSlot[FieldSlot.SLOTS];
@@ -185,9 +206,9 @@ final class BlockDocuments {
       } else {
         terms.add(event.raw());
       }
-      keywords.add(EventFields.HOST, event.host());
-      keywords.add(EventFields.SOURCE, event.source());
-      keywords.add(EventFields.SOURCETYPE, event.sourcetype());
+      keywords.add(keywords.hosts, event.host());
+      keywords.add(keywords.sources, event.source());
+      keywords.add(keywords.sourcetypes, event.sourcetype());
       tally.hosts.addDefault(event.host(), i);
       tally.sources.addDefault(event.source(), i);
       tally.sourcetypes.addDefault(event.sourcetype(), i);
@@ -208,7 +229,6 @@ final class BlockDocuments {
     document.add(
         new StoredField(
             BLOCK, EventBlockWriter.write(columns, columnsElsewhere ? exact : Set.of(), payload)));
-    return document;
   }
 
   /**
@@ -275,9 +295,21 @@ final class BlockDocuments {
       return event;
     }
     Map<String, List<String>> fields = null; // null while every column equals the event's values
-    int position = 0;
-    for (Map.Entry<String, List<String>> field : indexed.entrySet()) {
-      String name = field.getKey();
+    // an access log's fields read by index, other maps through their iterator
+    SmallFieldMap small = indexed instanceof SmallFieldMap map ? map : null;
+    Iterator<Map.Entry<String, List<String>>> entries =
+        small == null ? indexed.entrySet().iterator() : null;
+    for (int position = 0, count = indexed.size(); position < count; position++) {
+      String name;
+      List<String> values;
+      if (small != null) {
+        name = small.name(position);
+        values = small.values(position);
+      } else {
+        Map.Entry<String, List<String>> field = entries.next();
+        name = field.getKey();
+        values = field.getValue();
+      }
       FieldSlot slot = position < slots.length ? slots[position] : null;
       if (slot == null || slot.name != name) {
         IndexedFieldType type = options.fieldType(name);
@@ -292,17 +324,16 @@ final class BlockDocuments {
           slots[position] = slot;
         }
       }
-      position++;
-      List<String> values = field.getValue();
       List<String> column = column(slot.type, values);
       if (slot.counts == null) {
-        for (String value : values) {
-          keywords.add(slot.seen, value);
+        for (int v = 0; v < values.size(); v++) {
+          keywords.add(slot.seen, values.get(v));
         }
       } else if (!column.isEmpty()) {
         // a keyword column holds the event's distinct values: each new to the block is a keyword
         slot.counts.countEvent();
-        for (String value : column) {
+        for (int v = 0; v < column.size(); v++) {
+          String value = column.get(v);
           if (slot.counts.add(value, e)) {
             keywords.add(slot.seen, value);
           }

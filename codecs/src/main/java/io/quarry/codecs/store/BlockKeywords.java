@@ -1,5 +1,6 @@
 package io.quarry.codecs.store;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -7,18 +8,38 @@ import java.util.Set;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * The block's {@code _kw.<f>} terms, each distinct lower-cased value of a field once. A field's
  * last value is remembered, so a value repeated by consecutive events (a block's host, its
- * sourcetype) is neither lower-cased nor looked up again.
+ * sourcetype) is neither lower-cased nor looked up again. One instance serves the blocks of a batch
+ * in turn ({@link #reset} for each): a field's set keeps its table from one block to the next, so a
+ * block's thousand addresses do not grow a new one from sixteen slots.
  */
 final class BlockKeywords {
-  private final Document document;
+  private Document document;
   private final Map<String, Seen> byField = new HashMap<>();
+  // the default fields', looked up once: every event has them
+  final Seen hosts = seen(EventFields.HOST);
+  final Seen sources = seen(EventFields.SOURCE);
+  final Seen sourcetypes = seen(EventFields.SOURCETYPE);
 
+  /** Keywords for {@code document}'s block. */
   BlockKeywords(Document document) {
     this.document = document;
+  }
+
+  /**
+   * Starts the next block's keywords, for {@code document}: every field's terms forgotten, their
+   * sets' tables kept.
+   */
+  void reset(Document document) {
+    this.document = document;
+    for (Seen seen : byField.values()) {
+      seen.terms.clear();
+      seen.last = null;
+    }
   }
 
   void add(String field, String value) {
@@ -42,8 +63,27 @@ final class BlockKeywords {
     seen.last = value;
     String term = EventFields.keywordTerm(value);
     if (term != null && seen.terms.add(term)) {
-      document.add(new StringField(seen.luceneField, term, Field.Store.NO));
+      document.add(new StringField(seen.luceneField, utf8(term), Field.Store.NO));
     }
+  }
+
+  /**
+   * The term's UTF-8 bytes as Lucene's {@code BytesRef(CharSequence)} makes them (an unpaired
+   * surrogate as U+FFFD): the JDK's encoding where every character is ASCII — one byte a character
+   * and no {@code ?}, the JDK's own replacement of an unpaired surrogate — which copies a Latin-1
+   * string's bytes at once, where Lucene's reads it character by character; Lucene's otherwise.
+   */
+  static BytesRef utf8(String term) {
+    byte[] bytes = term.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length != term.length()) {
+      return new BytesRef(term);
+    }
+    for (byte b : bytes) {
+      if (b == '?') {
+        return new BytesRef(term);
+      }
+    }
+    return new BytesRef(bytes);
   }
 
   /** One field's Lucene name, its terms so far and its last value. */

@@ -80,6 +80,21 @@ public final class SmallFieldMap extends AbstractMap<String, List<String>> {
     return new SmallFieldMap(entries);
   }
 
+  /**
+   * The name of field {@code i} ({@code 0 <= i < size()}), in the map's order: the ingest's walks
+   * over an event's fields ({@code WalCodec}, {@link BlockDocuments}) read a field by its index
+   * rather than through {@link #entrySet}'s iterators, whose calls a server that also sees other
+   * maps at the same sites does not inline (each step a call, the iterators made per event).
+   */
+  public String name(int i) {
+    return entries[i].getKey();
+  }
+
+  /** The values of field {@code i}, as {@link #name}. */
+  public List<String> values(int i) {
+    return entries[i].getValue();
+  }
+
   @Override
   public int size() {
     return entries.length;

@@ -2,6 +2,7 @@ package io.quarry.codecs.wal;
 
 import io.quarry.codecs.store.AsciiText;
 import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.SmallFieldMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -130,19 +131,31 @@ final class WalCodec {
       length += vIntBytes(strings.number(0, event.host()));
       length += vIntBytes(strings.number(1, event.source()));
       length += vIntBytes(strings.number(2, event.sourcetype()));
-      length += vIntBytes(event.indexedFields().size());
-      int position = 0;
-      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-        length +=
-            vIntBytes(
-                strings.number(3 + Math.min(position++, WalStrings.NAME_SLOTS), field.getKey()));
-        length += vIntBytes(field.getValue().size());
-        for (String value : field.getValue()) {
-          length += WalStrings.stringBytes(value);
+      Map<String, List<String>> fields = event.indexedFields();
+      length += vIntBytes(fields.size());
+      if (fields instanceof SmallFieldMap small) {
+        for (int f = 0; f < small.size(); f++) {
+          length += fieldBytes(strings, f, small.name(f), small.values(f));
+        }
+      } else {
+        int position = 0;
+        for (Map.Entry<String, List<String>> field : fields.entrySet()) {
+          length += fieldBytes(strings, position++, field.getKey(), field.getValue());
         }
       }
     }
     return length + (previousEnd - bodyStart);
+  }
+
+  /** The bytes of field {@code position} of an event: its name's number, values' count, values. */
+  private static long fieldBytes(
+      WalStrings strings, int position, String name, List<String> values) {
+    long length = vIntBytes(strings.number(WalStrings.nameSlot(position), name));
+    length += vIntBytes(values.size());
+    for (int v = 0; v < values.size(); v++) {
+      length += WalStrings.stringBytes(values.get(v));
+    }
+    return length;
   }
 
   /** The bytes of {@code value} as a vint. */
@@ -236,15 +249,31 @@ final class WalCodec {
     out.writeVInt(strings.number(0, event.host()));
     out.writeVInt(strings.number(1, event.source()));
     out.writeVInt(strings.number(2, event.sourcetype()));
-    out.writeVInt(event.indexedFields().size());
-    int position = 0;
-    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-      out.writeVInt(
-          strings.number(3 + Math.min(position++, WalStrings.NAME_SLOTS), field.getKey()));
-      out.writeVInt(field.getValue().size());
-      for (String value : field.getValue()) {
-        WalOutput.writeString(out, value);
+    Map<String, List<String>> fields = event.indexedFields();
+    out.writeVInt(fields.size());
+    if (fields instanceof SmallFieldMap small) { // indexed: no iterator, no call per step
+      for (int f = 0; f < small.size(); f++) {
+        writeField(out, strings, f, small.name(f), small.values(f));
       }
+    } else {
+      int position = 0;
+      for (Map.Entry<String, List<String>> field : fields.entrySet()) {
+        writeField(out, strings, position++, field.getKey(), field.getValue());
+      }
+    }
+  }
+
+  /**
+   * Writes field {@code position} of an event: its name's number, its values' count, its values.
+   */
+  private static void writeField(
+      WalOutput out, WalStrings strings, int position, String name, List<String> values)
+      throws IOException {
+    out.writeVInt(strings.number(WalStrings.nameSlot(position), name));
+    int count = values.size();
+    out.writeVInt(count);
+    for (int v = 0; v < count; v++) {
+      WalOutput.writeString(out, values.get(v));
     }
   }
 
@@ -254,9 +283,9 @@ final class WalCodec {
   /** About the bytes of an event's field values with their lengths and names' numbers. */
   private static long valueBytes(Event event) {
     long sum = 0;
-    for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+    for (List<String> values : event.indexedFields().values()) {
       sum += 2;
-      for (String value : field.getValue()) {
+      for (String value : values) {
         sum += 1 + value.length();
       }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.codecs.store.BodyRanges;
 import io.quarry.codecs.store.Event;
+import io.quarry.codecs.store.SmallFieldMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -167,50 +168,95 @@ class WalCodecTest {
     }
     for (boolean inOneBody : new boolean[] {false, true}) {
       List<Event> batch = inOneBody ? BodyRanges.inOneBody(events) : events;
-      List<String> strings = new ArrayList<>(); // distinct, in the order first named
-      for (Event event : events) {
-        for (String text : List.of(event.host(), event.source(), event.sourcetype())) {
-          if (!strings.contains(text)) {
-            strings.add(text);
-          }
-        }
-        for (String name : event.indexedFields().keySet()) {
-          if (!strings.contains(name)) {
-            strings.add(name);
-          }
-        }
-      }
-      ByteBuffersDataOutput grammar = new ByteBuffersDataOutput();
-      grammar.writeVInt(events.size());
-      grammar.writeVInt(strings.size());
-      for (String text : strings) {
-        grammar.writeString(text);
-      }
-      ByteBuffersDataOutput texts = new ByteBuffersDataOutput();
-      for (Event event : events) {
-        byte[] raw = event.raw().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        texts.writeBytes(raw, raw.length);
-        grammar.writeZLong(event.timeMicros());
-        grammar.writeVInt(0); // copied texts: back to back
-        grammar.writeVInt(raw.length);
-        grammar.writeVInt(strings.indexOf(event.host()));
-        grammar.writeVInt(strings.indexOf(event.source()));
-        grammar.writeVInt(strings.indexOf(event.sourcetype()));
-        grammar.writeVInt(event.indexedFields().size());
-        for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
-          grammar.writeVInt(strings.indexOf(field.getKey()));
-          grammar.writeVInt(field.getValue().size());
-          for (String value : field.getValue()) {
-            grammar.writeString(value);
-          }
-        }
-      }
-      grammar.copyBytes(texts.toDataInput(), texts.size());
       // some texts are not ASCII, so even in one body they are copied
       assertThat(bytes(EncodedBatch.of(batch)))
           .as("in one body: " + inOneBody)
-          .isEqualTo(grammar.toArrayCopy());
+          .isEqualTo(grammarOf(events));
     }
+  }
+
+  /**
+   * The record {@link WalCodec}'s grammar makes of {@code events}, their texts copied, written
+   * field by field with Lucene's {@code DataOutput} (not by the encoder).
+   */
+  private static byte[] grammarOf(List<Event> events) throws IOException {
+    List<String> strings = new ArrayList<>(); // distinct, in the order first named
+    for (Event event : events) {
+      for (String text : List.of(event.host(), event.source(), event.sourcetype())) {
+        if (!strings.contains(text)) {
+          strings.add(text);
+        }
+      }
+      for (String name : event.indexedFields().keySet()) {
+        if (!strings.contains(name)) {
+          strings.add(name);
+        }
+      }
+    }
+    ByteBuffersDataOutput grammar = new ByteBuffersDataOutput();
+    grammar.writeVInt(events.size());
+    grammar.writeVInt(strings.size());
+    for (String text : strings) {
+      grammar.writeString(text);
+    }
+    ByteBuffersDataOutput texts = new ByteBuffersDataOutput();
+    for (Event event : events) {
+      byte[] raw = event.raw().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      texts.writeBytes(raw, raw.length);
+      grammar.writeZLong(event.timeMicros());
+      grammar.writeVInt(0); // copied texts: back to back
+      grammar.writeVInt(raw.length);
+      grammar.writeVInt(strings.indexOf(event.host()));
+      grammar.writeVInt(strings.indexOf(event.source()));
+      grammar.writeVInt(strings.indexOf(event.sourcetype()));
+      grammar.writeVInt(event.indexedFields().size());
+      for (Map.Entry<String, List<String>> field : event.indexedFields().entrySet()) {
+        grammar.writeVInt(strings.indexOf(field.getKey()));
+        grammar.writeVInt(field.getValue().size());
+        for (String value : field.getValue()) {
+          grammar.writeString(value);
+        }
+      }
+    }
+    grammar.copyBytes(texts.toDataInput(), texts.size());
+    return grammar.toArrayCopy();
+  }
+
+  /**
+   * An event's fields read by index ({@link SmallFieldMap}) or through the map ({@code
+   * Map.copyOf}'s, past {@link SmallFieldMap#MAX_FIELDS}) give the grammar's bytes, and the counted
+   * length is theirs: names equal but other instances from one event to the next (each slot's
+   * identity check misses and the lookup answers), more fields than {@link WalStrings#NAME_SLOTS},
+   * fields that differ from event to event, several values.
+   */
+  @Test
+  void fieldsReadByIndexOrByMapGiveTheGrammarsBytes() throws IOException {
+    Random random = new Random(48);
+    List<Event> events = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      int count = random.nextInt(4) == 0 ? WalStrings.NAME_SLOTS + 1 + random.nextInt(3) : 4;
+      int first = random.nextInt(3);
+      @SuppressWarnings("unchecked")
+      Map.Entry<String, List<String>>[] entries = new Map.Entry[count];
+      for (int f = 0; f < count; f++) {
+        String name = new String("field" + (first + f)); // a new instance each event
+        List<String> values =
+            random.nextInt(5) == 0
+                ? List.of("v" + i, PIECES[random.nextInt(PIECES.length)])
+                : List.of(PIECES[random.nextInt(PIECES.length)]);
+        entries[f] = Map.entry(name, values);
+      }
+      Map<String, List<String>> fields =
+          count <= SmallFieldMap.MAX_FIELDS
+              ? SmallFieldMap.ofEntries(entries)
+              : Map.ofEntries(entries); // Map.copyOf's kind of map: read through its iterator
+      events.add(
+          new Event(i * 1_000L, "GET /" + i, new String("web-1"), "access.log", "t", fields));
+    }
+    assertThat(events.get(0).indexedFields()).isInstanceOf(SmallFieldMap.class);
+    byte[] expected = grammarOf(events);
+    assertThat(bytes(EncodedBatch.of(events))).isEqualTo(expected);
+    assertThat(EncodedBatch.lengthOf(events)).isEqualTo(expected.length);
   }
 
   @Test
