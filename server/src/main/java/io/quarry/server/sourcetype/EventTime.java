@@ -46,7 +46,10 @@ final class EventTime {
     return rule.findLocal(raw, "", now);
   }
 
-  /** See {@link Sourcetype#asciiTimestamp}; a null scratch is the thread's own. */
+  /**
+   * See {@link Sourcetype#asciiTimestamp}; a null scratch is the thread's own, which remembers no
+   * timestamp.
+   */
   OptionalLong asciiTimestamp(
       byte[] ascii, int offset, int length, String source, Instant now, ParseScratch scratch) {
     if (field.isPresent()) {

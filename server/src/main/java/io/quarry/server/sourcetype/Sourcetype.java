@@ -191,7 +191,8 @@ public final class Sourcetype {
   /**
    * {@link #timestamp} of an ASCII text given as its bytes, {@code ascii[offset, offset + length)},
    * parsed from the bytes in place ({@link TimestampRule#findAscii}); null when the rule needs the
-   * whole text (a timestamp field, a prefix expression).
+   * whole text (a timestamp field, a prefix expression). Each call parses (no timestamp is
+   * remembered without a caller's {@link ParseScratch}).
    */
   public OptionalLong asciiTimestamp(
       byte[] ascii, int offset, int length, String source, Instant now) {

@@ -2,6 +2,7 @@ package io.quarry.server.sourcetype;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The last timestamp one thread parsed from bytes, and the instant it gave, so an event whose
@@ -45,7 +46,8 @@ final class TimestampMemo {
     if (rule != this.rule || hint != this.hint || (limited ? room != length : room < length)) {
       return MISS;
     }
-    if (!Arrays.equals(text, at, at + length, window, 0, length) || !now.equals(this.now)) {
+    if (!Arrays.equals(text, at, at + length, window, 0, length)
+        || !Objects.equals(now, this.now)) {
       return MISS;
     }
     hits++;

@@ -159,25 +159,30 @@ public final class TimestampRule {
   /** What automatic recognition found for one source. */
   private record Hint(StrptimeFormat format, int offset) {}
 
-  /** One thread's scratch, for callers that hold none of their own. */
-  private static final ThreadLocal<ParseScratch> SCRATCH =
-      ThreadLocal.withInitial(ParseScratch::new);
+  /**
+   * One thread's scratch, for callers that hold none of their own: without memory, so no thread
+   * keeps a rule (and its hints) alive after it was replaced.
+   */
+  static final ThreadLocal<ParseScratch> SCRATCH =
+      ThreadLocal.withInitial(ParseScratch::withoutMemory);
 
   /**
    * {@link #find} of an ASCII text given as its bytes, {@code text[offset, offset + length)},
    * parsed from the bytes in place: the plain-text prefix is found in the bytes and the format
    * reads them through a reused view, so no {@code String} is made per event. Null when a prefix
    * expression may read the whole text (then the caller makes the {@code String} and calls {@link
-   * #find}).
+   * #find}). Each call parses: only the automatic-recognition hint is kept from one call to the
+   * next, as {@link #find} keeps it.
    */
   public OptionalLong findAscii(byte[] text, int offset, int length, String source, Instant now) {
     return findAscii(text, offset, length, source, now, SCRATCH.get());
   }
 
   /**
-   * {@link #findAscii(byte[], int, int, String, Instant)} with the caller's scratch, which also
-   * remembers the last timestamp parsed ({@link TimestampMemo}): a text the same as the last one at
-   * its place is answered without a parse, with what the parse would give.
+   * {@link #findAscii(byte[], int, int, String, Instant)} with the caller's scratch, which (made
+   * with {@link ParseScratch#ParseScratch()}) also remembers the last timestamp parsed ({@link
+   * TimestampMemo}): a text the same as the last one at its place is answered without a parse, with
+   * what the parse would give.
    */
   public OptionalLong findAscii(
       byte[] text, int offset, int length, String source, Instant now, ParseScratch scratch) {
@@ -204,7 +209,7 @@ public final class TimestampRule {
   /**
    * The instant {@code format} reads at {@code at} of the scratch's view over {@code text[offset,
    * ...)}, or {@link Long#MIN_VALUE}: from the scratch's memory when it holds this very parse, else
-   * parsed (and remembered when it gives one).
+   * parsed (and remembered when it gives one and the scratch has a memory).
    */
   private long remembered(
       StrptimeFormat format,
@@ -216,16 +221,18 @@ public final class TimestampRule {
       ParseScratch scratch,
       Instant now) {
     TimestampMemo memo = scratch.timestamps;
-    long micros = memo.recall(this, hint, text, offset + at, limit - at, now);
-    if (micros != TimestampMemo.MISS) {
-      return micros;
+    if (memo != null) {
+      long micros = memo.recall(this, hint, text, offset + at, limit - at, now);
+      if (micros != TimestampMemo.MISS) {
+        return micros;
+      }
     }
     int end = format.parse(scratch.view, at, limit, scratch.parsed);
     if (end < 0) {
       return Long.MIN_VALUE;
     }
-    micros = format.toMicros(scratch.parsed, zone, now);
-    if (micros != Long.MIN_VALUE) {
+    long micros = format.toMicros(scratch.parsed, zone, now);
+    if (micros != Long.MIN_VALUE && memo != null) {
       memo.remember(this, hint, text, offset + at, limit - at, end - at, now, micros);
     }
     return micros;

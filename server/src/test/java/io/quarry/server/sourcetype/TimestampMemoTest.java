@@ -10,8 +10,10 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
@@ -22,11 +24,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The remembered timestamp ({@link TimestampMemo}, through {@link TimestampRule#findAscii} with a
  * scratch held across events) against a fresh parse of every event (a new scratch each time, so
- * nothing remembered): over every loghub system's lines with its built-in rule and with automatic
- * recognition, every line cut at every length, and sequences made to catch a wrong answer from
- * memory (the same text under another rule's zone or another {@code now}, at another place in the
- * line, differing in its last byte, alternating with another). And the bound the memory rests on
- * ({@link StrptimeMatch#LOOK_PAST}) checked over every line at every position for every format.
+ * nothing remembered, on a twin rule with its own hints): over every loghub system's lines with its
+ * built-in rule and with automatic recognition, every line cut at every length, made-up user
+ * formats, and sequences made to catch a wrong answer from memory (the same text under another
+ * rule's zone or another {@code now}, at another place in the line, differing in its last byte,
+ * alternating with another). And the bound the memory rests on ({@link StrptimeMatch#LOOK_PAST})
+ * checked over every line at every position for every format, built-in and made-up.
  */
 class TimestampMemoTest {
   private static final Instant NOW = Instant.parse("2026-11-22T00:00:00Z");
@@ -38,9 +41,16 @@ class TimestampMemoTest {
     return SYSTEMS;
   }
 
-  /** Feeds lines to a rule through one held scratch and checks each answer against a fresh one. */
+  /**
+   * Feeds lines to a rule through one held scratch and checks each answer against a fresh parse: a
+   * new scratch each time, on a twin of the rule (the same settings, its own automatic-recognition
+   * hints) fed the same lines. The twin's hints follow the rule's, but the rule meets each line
+   * with its own hint, as production does: a line where the hint fails finds the hint that gave the
+   * remembered parse still in memory, and searches.
+   */
   private static final class Differential {
     private final ParseScratch held = new ParseScratch();
+    private final Map<TimestampRule, TimestampRule> twins = new IdentityHashMap<>();
     private int compared;
     private int remembered;
 
@@ -50,7 +60,10 @@ class TimestampMemoTest {
     }
 
     void check(TimestampRule rule, byte[] bytes, int offset, int length, String source, Instant n) {
-      OptionalLong fresh = rule.findAscii(bytes, offset, length, source, n, new ParseScratch());
+      TimestampRule twin =
+          twins.computeIfAbsent(
+              rule, r -> new TimestampRule(r.prefix(), r.format(), r.lookahead(), r.zone()));
+      OptionalLong fresh = twin.findAscii(bytes, offset, length, source, n, new ParseScratch());
       int hitsBefore = held.timestamps.hits();
       OptionalLong memo = rule.findAscii(bytes, offset, length, source, n, held);
       String text = new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
@@ -305,8 +318,54 @@ class TimestampMemoTest {
     assertThat(memo.recall(rule, hint, text, 2, 22, NOW)).isEqualTo(43L);
     assertThat(memo.recall(rule, hint, text, 2, 23, NOW)).isEqualTo(TimestampMemo.MISS);
     assertThat(memo.recall(rule, hint, text, 2, 21, NOW)).isEqualTo(TimestampMemo.MISS);
-    assertThat(memo.hits()).isEqualTo(3);
+    // a null now is a now like any other: equal only to itself
+    assertThat(memo.recall(rule, hint, text, 2, 22, null)).isEqualTo(TimestampMemo.MISS);
+    memo.remember(rule, hint, text, 2, 24, 10, null, 44L);
+    assertThat(memo.recall(rule, hint, text, 2, 24, NOW)).isEqualTo(TimestampMemo.MISS);
+    assertThat(memo.recall(rule, hint, text, 2, 24, null)).isEqualTo(44L);
+    assertThat(memo.hits()).isEqualTo(4);
   }
+
+  /**
+   * Made-up formats a user may write, beside the automatic and built-in ones: {@code %j} and {@code
+   * %e} (which none of those has), {@code %I} with {@code %p} last, {@code %L} and {@code %3N}
+   * last, {@code %z} after a space, a time without a date, and a format ending in a space.
+   */
+  private static final List<StrptimeFormat> USER_FORMATS =
+      List.of(
+          StrptimeFormat.compile("%Y-%j %H:%M:%S"),
+          StrptimeFormat.compile("%b %e %H:%M:%S %Y"),
+          StrptimeFormat.compile("%e.%m.%Y %I:%M %p"),
+          StrptimeFormat.compile("%Y-%m-%d %H:%M:%S.%L"),
+          StrptimeFormat.compile("%d/%m/%y %H:%M:%S,%3N"),
+          StrptimeFormat.compile("%Y-%m-%d %H:%M:%S %z"),
+          StrptimeFormat.compile("%T"),
+          StrptimeFormat.compile("%Y-%m-%d %H:%M:%S "));
+
+  /** Texts the user formats match, with what may follow the match (or nothing). */
+  private static final List<String> USER_TEXTS =
+      List.of(
+          "2026-007 00:00:01 more",
+          "2026-7 00:00:01x",
+          "2026-366 00:00:01",
+          "Jan  7 00:00:01 2026 more",
+          "Jan 17 00:00:01 20261",
+          "7.01.2026 12:05 AM more",
+          "17.01.2026 1:05 pm",
+          "07.01.2026 11:05 px",
+          "2026-01-07 00:00:01.5 x",
+          "2026-01-07 00:00:01.123456 x",
+          "2026-01-07 00:00:01.12",
+          "07/01/26 00:00:01,123 x",
+          "07/01/26 00:00:01,1234",
+          "07/01/26 00:00:01,12 x",
+          "2026-01-07 00:00:01 +05:3x",
+          "2026-01-07 00:00:01 +0530 x",
+          "2026-01-07 00:00:01 Z",
+          "00:00:01 only a time",
+          "2026-01-07 00:00:01    more",
+          "2026-01-07 00:00:01 ",
+          "2026-01-07 00:00:01 x");
 
   /**
    * {@link StrptimeMatch#LOOK_PAST}: wherever a format matches, it read nothing at or past {@code
@@ -320,6 +379,7 @@ class TimestampMemoTest {
     for (Sourcetype sourcetype : Sourcetypes.builtIn().known().values()) {
       sourcetype.timestampRule().format().ifPresent(formats::add);
     }
+    formats.addAll(USER_FORMATS);
     List<String> texts = new ArrayList<>(asciiLines(system).subList(0, 200));
     for (String offset : List.of("+19:30x", "+05:3x", "+05x", " +19:30", " +05:3", ".", ",x")) {
       texts.add("2026-01-07T00:00:01" + offset + " more text after it");
@@ -327,7 +387,12 @@ class TimestampMemoTest {
     }
     texts.add("1767744001.x more");
     texts.add("Jan  7 00:00:01 more");
+    for (String text : USER_TEXTS) {
+      texts.add(text);
+      texts.add(text + " and more text after it");
+    }
     int matched = 0;
+    Map<StrptimeFormat, Integer> userMatches = new IdentityHashMap<>();
     for (String text : texts) {
       for (StrptimeFormat format : formats) {
         for (int at = 0; at < Math.min(text.length(), 48); at++) {
@@ -338,6 +403,7 @@ class TimestampMemoTest {
             continue;
           }
           matched++;
+          userMatches.merge(format, 1, Integer::sum);
           long micros = format.toMicros(parsed, ZoneOffset.UTC, NOW);
           assertThat(reads.furthest)
               .as("%s at %d of %s", format, at, text)
@@ -352,6 +418,55 @@ class TimestampMemoTest {
       }
     }
     assertThat(matched).isPositive();
+    for (StrptimeFormat format : USER_FORMATS) {
+      assertThat(userMatches.getOrDefault(format, 0)).as("%s matched", format).isGreaterThan(1);
+    }
+  }
+
+  /**
+   * The user formats through a rule each: the held scratch's answers against fresh parses, over the
+   * texts cut at every length (so the remembered window runs into the line's end), and the same
+   * under a lookahead that ends inside or just past the timestamp.
+   */
+  @Test
+  void userFormatsFromMemoryAsAFreshParse() {
+    Differential differential = new Differential();
+    for (StrptimeFormat format : USER_FORMATS) {
+      for (int lookahead : List.of(TimestampRule.DEFAULT_LOOKAHEAD, 20, 24, 27)) {
+        TimestampRule rule = rule(format, ZoneOffset.UTC, lookahead);
+        for (String text : USER_TEXTS) {
+          for (int length = text.length(); length >= 1; length--) {
+            differential.check(rule, text.substring(0, length), "s", NOW);
+            differential.check(rule, text.substring(0, length), "s", NOW);
+          }
+          differential.check(rule, text + " and a longer tail", "s", NOW);
+          differential.check(rule, text, "s", NOW);
+        }
+      }
+    }
+    assertThat(differential.remembered).isPositive();
+  }
+
+  /**
+   * Without a caller's scratch a parse keeps no memory: the thread's own scratch holds none, so no
+   * thread keeps the last rule it parsed with (and that rule's hints) alive after a reload.
+   */
+  @Test
+  void theThreadsOwnScratchRemembersNothing() {
+    TimestampRule rule = TimestampRule.automatic();
+    byte[] line = "2026-01-07 00:00:01 INFO a".getBytes(StandardCharsets.ISO_8859_1);
+    for (int i = 0; i < 3; i++) {
+      assertThat(rule.findAscii(line, 0, line.length, "s", NOW))
+          .isEqualTo(OptionalLong.of(1_767_744_001_000_000L));
+    }
+    Sourcetype builtIn = Sourcetypes.builtIn().forName("access_combined");
+    byte[] access =
+        "1.1.1.1 - - [07/Jan/2026:00:00:01 +0000] \"GET / HTTP/1.1\" 200 1"
+            .getBytes(StandardCharsets.ISO_8859_1);
+    assertThat(builtIn.asciiTimestamp(access, 0, access.length, "s", NOW))
+        .isEqualTo(OptionalLong.of(1_767_744_001_000_000L));
+    assertThat(TimestampRule.SCRATCH.get().timestamps).isNull();
+    assertThat(new ParseScratch().timestamps).isNotNull();
   }
 
   /** A text that notes the furthest position read. */
