@@ -272,7 +272,9 @@ public final class QuarryServer implements Closeable {
               + ", data in "
               + dataDirectory
               + ", key=value scan "
-              + io.quarry.server.sourcetype.KeyPlaces.byteScan());
+              + io.quarry.server.sourcetype.KeyPlaces.byteScan()
+              + ", term classifier "
+              + io.quarry.codecs.tokens.TermSet.classifier());
       return new QuarryServer(
           dataDirectory,
           store,

@@ -17,7 +17,8 @@ import java.util.Arrays;
  * <p>Two implementations: {@link VectorAsciiClasses} (the Vector API, a vector of bytes at a time,
  * chosen when the JVM has {@code jdk.incubator.vector} and C2, as the server runs) and the scalar
  * one here, byte by byte from the {@link Segmenter}'s own predicates; they give the same masks
- * ({@code AsciiClassesTest}, every byte value at every place).
+ * ({@code AsciiClassesTest}: every byte value below 0x80 at every place of texts up to 130 bytes
+ * long, around every vector width, and random texts).
  */
 abstract class AsciiClasses {
   /** The classifier this JVM runs. */
@@ -46,7 +47,10 @@ abstract class AsciiClasses {
       long[] minors,
       long[] quotes);
 
-  /** What runs, for tools: {@code vector 512-bit}, {@code scalar (why)}. */
+  /**
+   * What runs ({@link TermSet#classifier}): {@code vector 512-bit permutes}, {@code vector 256-bit
+   * compares}, {@code scalar (why)}.
+   */
   @Override
   public abstract String toString();
 

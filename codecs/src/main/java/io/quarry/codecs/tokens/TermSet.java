@@ -95,6 +95,15 @@ public final class TermSet {
 
   private static final AsciiClasses CLASSES = AsciiClasses.CHOSEN;
 
+  /**
+   * The byte classifier this JVM runs, as the server reports it (startup log line, {@code GET /}'s
+   * {@code termClassifier}): {@code vector 512-bit permutes}, {@code vector 512-bit compares},
+   * {@code vector 256-bit compares}, {@code scalar (no jdk.incubator.vector)}...
+   */
+  public static String classifier() {
+    return CLASSES.toString();
+  }
+
   // the current ASCII text's bytes by class, a bit each ({@link AsciiClasses})
   private long[] majors = new long[8];
   private long[] minors = new long[8];

@@ -1,6 +1,13 @@
 package io.quarry.codecs.tokens;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -8,17 +15,23 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link AsciiClasses} with the Vector API: a vector of bytes (the widest the CPU has, at most 64
- * bytes, one bit each in a {@code long}) lower-cased and stored, and compared with the breakers'
- * ranges — majors {@code 09-0D 1C-22 26-2C 3B-3F 5B 5D 7B-7D} (white space and {@code [ ] < > ( ) {
- * } | ! ; , ' " * & ? + =}), minors {@code 23-25 2D-2F 3A 40 5C 5F} ({@code / : @ . - $ # % \ _}),
- * the quote {@code 22} — each mask moved to a {@code long} once per vector. A text's last partial
+ * bytes, one bit each in a {@code long}) lower-cased and stored, and each byte given its kind —
+ * major breaker {@code 09-0D 1C-22 26-2C 3B-3F 5B 5D 7B-7D} (white space and {@code [ ] < > ( ) { }
+ * | ! ; , ' " * & ? + =}), minor breaker {@code 23-25 2D-2F 3A 40 5C 5F} ({@code / : @ . - $ # % \
+ * _}), the quote {@code 22}, an upper-case letter — each mask moved to a {@code long} once per
+ * vector. How a byte gets its kind depends on the width: 128- and 256-bit vectors compare it with
+ * the ranges above; 512-bit vectors look it up in a table of the kinds of ASCII by two byte
+ * permutes (one per half), when the CPU has AVX512_VBMI ({@link #vbmi}: HotSpot compiles a 512-bit
+ * byte permute to {@code vpermb} only then, and without it runs the permute in Java code, boxing
+ * every vector), else compare it with the ranges as the narrower widths do. A text's last partial
  * vector is the vector ending at its last byte, overlapping the one before (its bits shifted past
  * those already set); a text shorter than a vector goes byte by byte. Loaded only when the JVM has
  * {@code jdk.incubator.vector}.
  *
- * <p>One subclass per width, each returning one of {@link ByteVector}'s static species, as the
- * server's {@code sourcetype.VectorEqualsPass} (which says why: HotSpot compiles the Vector API to
- * SIMD instructions only for a species it knows as a constant, and a JVM loads one width).
+ * <p>One subclass per width and way (two at 512 bits), each returning one of {@link ByteVector}'s
+ * static species, as the server's {@code sourcetype.VectorEqualsPass} (which says why: HotSpot
+ * compiles the Vector API to SIMD instructions only for a species it knows as a constant, and a JVM
+ * loads one width).
  */
 abstract class VectorAsciiClasses extends AsciiClasses {
   private VectorAsciiClasses() {}
@@ -30,31 +43,80 @@ abstract class VectorAsciiClasses extends AsciiClasses {
         : ByteVector.SPECIES_512;
   }
 
-  /** The classifier of the CPU's widest vectors when they hold at least 16 bytes, else null. */
+  /**
+   * The classifier of the CPU's widest vectors when they hold at least 16 bytes, else null; at 512
+   * bits the table permutes only when {@link #vbmi}.
+   */
   static AsciiClasses ifWider() {
     VectorSpecies<Byte> preferred = preferredSpecies();
-    return preferred.length() >= 16 ? of(preferred) : null;
+    return preferred.length() >= 16 ? of(preferred, vbmi()) : null;
   }
 
-  /** The classifier of {@code species}' vectors: 128, 256 or 512 bits. */
-  static VectorAsciiClasses of(VectorSpecies<Byte> species) {
+  /**
+   * The classifier of {@code species}' vectors: 128, 256 or 512 bits; at 512 the table permutes
+   * when {@code permutes}, else the range compares (narrower widths always compare).
+   */
+  static VectorAsciiClasses of(VectorSpecies<Byte> species, boolean permutes) {
     return switch (species.vectorBitSize()) {
       case 128 -> new Bits128();
       case 256 -> new Bits256();
-      case 512 -> new Bits512();
+      case 512 -> permutes ? new Bits512Permutes() : new Bits512Compares();
       default -> throw new IllegalArgumentException("no classifier of " + species);
     };
   }
 
-  /** The species of every width from 128 bits to the CPU's widest (at most 512), for tests. */
-  static List<VectorSpecies<Byte>> widths() {
-    return List.of(ByteVector.SPECIES_128, ByteVector.SPECIES_256, ByteVector.SPECIES_512).stream()
-        .filter(s -> s.vectorBitSize() <= preferredSpecies().vectorBitSize())
-        .toList();
+  /**
+   * The classifier of every width from 128 bits to the CPU's widest (at most 512), both ways at 512
+   * bits (the table permutes run in Java code, slowly, on a CPU without VBMI), for tests.
+   */
+  static List<VectorAsciiClasses> widths() {
+    int widest = preferredSpecies().vectorBitSize();
+    List<VectorAsciiClasses> all = new ArrayList<>();
+    for (VectorSpecies<Byte> species :
+        List.of(ByteVector.SPECIES_128, ByteVector.SPECIES_256, ByteVector.SPECIES_512)) {
+      if (species.vectorBitSize() <= widest) {
+        all.add(of(species, false));
+        if (species.vectorBitSize() == 512) {
+          all.add(of(species, true));
+        }
+      }
+    }
+    return all;
+  }
+
+  /** The system property that forces {@link #vbmi}: {@code true} or {@code false}. */
+  static final String VBMI_PROPERTY = "quarry.tokens.vbmi";
+
+  /**
+   * Whether 512-bit vectors classify by table permutes: the system property {@value #VBMI_PROPERTY}
+   * when it is {@code true} or {@code false} (for tests), else whether the CPU has AVX512_VBMI —
+   * the {@code avx512vbmi} flag in the {@code flags} line of Linux's {@code /proc/cpuinfo}; a file
+   * that cannot be read or has no such flag (another OS, say) counts as without. Asked, not held in
+   * a static field, for the reason {@link #preferredSpecies} is ({@link AsciiClasses#CHOSEN} may be
+   * chosen while this class is initialized).
+   */
+  static boolean vbmi() {
+    String forced = System.getProperty(VBMI_PROPERTY);
+    if ("true".equals(forced) || "false".equals(forced)) {
+      return Boolean.parseBoolean(forced);
+    }
+    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+      return lines
+          .filter(line -> line.startsWith("flags"))
+          .findFirst()
+          .map(line -> Arrays.asList(line.substring(line.indexOf(':') + 1).trim().split("\\s+")))
+          .map(flags -> flags.contains("avx512vbmi"))
+          .orElse(false);
+    } catch (IOException | UncheckedIOException | SecurityException e) {
+      return false;
+    }
   }
 
   /** The species this classifier reads with: a constant of {@link ByteVector}. */
   abstract VectorSpecies<Byte> species();
+
+  /** Whether a byte's kind comes from the table by permutes ({@link #kinds64}): 512 bits only. */
+  abstract boolean permutes();
 
   @Override
   final void classify(
@@ -69,12 +131,13 @@ abstract class VectorAsciiClasses extends AsciiClasses {
     int lanes = species.length();
     clear(length, majors, minors, quotes);
     int i = 0;
+    boolean permutes = permutes();
     for (; i + lanes <= length; i += lanes) {
-      vector(species, text, offset, i, lower, majors, minors, quotes, i);
+      vector(species, permutes, text, offset, i, lower, majors, minors, quotes, i);
     }
     if (i < length) {
       if (length >= lanes) {
-        vector(species, text, offset, length - lanes, lower, majors, minors, quotes, i);
+        vector(species, permutes, text, offset, length - lanes, lower, majors, minors, quotes, i);
       } else {
         classifyBytes(text, offset, i, length, lower, majors, minors, quotes);
       }
@@ -89,6 +152,7 @@ abstract class VectorAsciiClasses extends AsciiClasses {
    */
   private static void vector(
       VectorSpecies<Byte> species,
+      boolean permutes,
       byte[] text,
       int offset,
       int from,
@@ -98,7 +162,7 @@ abstract class VectorAsciiClasses extends AsciiClasses {
       long[] quotes,
       int at) {
     ByteVector v = ByteVector.fromArray(species, text, offset + from);
-    ByteVector kinds = species.length() == 64 ? kinds64(v) : kinds(v);
+    ByteVector kinds = permutes ? kinds64(v) : kinds(v);
     v.or(kinds.and(UPPER)).intoArray(lower, from);
     int skip = at - from;
     int word = at >>> 6;
@@ -132,7 +196,8 @@ abstract class VectorAsciiClasses extends AsciiClasses {
 
   /**
    * The kinds of a 64-byte vector's bytes by table: each byte's low six bits select from the table
-   * of its half of ASCII (one permute each), a byte from 0x80 none.
+   * of its half of ASCII (one permute each), a byte from 0x80 none. Only with AVX512_VBMI ({@link
+   * #vbmi}).
    */
   private static ByteVector kinds64(ByteVector v) {
     VectorSpecies<Byte> species = ByteVector.SPECIES_512;
@@ -143,7 +208,10 @@ abstract class VectorAsciiClasses extends AsciiClasses {
         .blend((byte) 0, v.compare(VectorOperators.LT, (byte) 0));
   }
 
-  /** The kinds of a narrower vector's bytes by compares with the breakers' ranges. */
+  /**
+   * The kinds of a vector's bytes by compares with the breakers' ranges: 128 and 256 bits, and 512
+   * without VBMI.
+   */
   private static ByteVector kinds(ByteVector v) {
     VectorMask<Byte> major =
         within(v, 0x09, 0x0D) // \t \n \u000b \f \r
@@ -173,15 +241,21 @@ abstract class VectorAsciiClasses extends AsciiClasses {
         .and(v.compare(VectorOperators.LE, (byte) high));
   }
 
+  /** {@code vector 256-bit compares}, {@code vector 512-bit permutes}. */
   @Override
   public final String toString() {
-    return "vector " + species().vectorBitSize() + "-bit";
+    return "vector " + species().vectorBitSize() + "-bit " + (permutes() ? "permutes" : "compares");
   }
 
   private static final class Bits128 extends VectorAsciiClasses {
     @Override
     VectorSpecies<Byte> species() {
       return ByteVector.SPECIES_128;
+    }
+
+    @Override
+    boolean permutes() {
+      return false;
     }
   }
 
@@ -190,12 +264,36 @@ abstract class VectorAsciiClasses extends AsciiClasses {
     VectorSpecies<Byte> species() {
       return ByteVector.SPECIES_256;
     }
+
+    @Override
+    boolean permutes() {
+      return false;
+    }
   }
 
-  private static final class Bits512 extends VectorAsciiClasses {
+  /** 512 bits by table permutes: the CPU has AVX512_VBMI. */
+  private static final class Bits512Permutes extends VectorAsciiClasses {
     @Override
     VectorSpecies<Byte> species() {
       return ByteVector.SPECIES_512;
+    }
+
+    @Override
+    boolean permutes() {
+      return true;
+    }
+  }
+
+  /** 512 bits by range compares: AVX-512 without VBMI. */
+  private static final class Bits512Compares extends VectorAsciiClasses {
+    @Override
+    VectorSpecies<Byte> species() {
+      return ByteVector.SPECIES_512;
+    }
+
+    @Override
+    boolean permutes() {
+      return false;
     }
   }
 }

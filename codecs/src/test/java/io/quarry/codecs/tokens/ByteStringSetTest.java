@@ -92,4 +92,67 @@ class ByteStringSetTest {
       assertThat(set.size()).isZero();
     }
   }
+
+  /**
+   * Strings a probe could take for each other: its key is a string's bytes when under eight long,
+   * its first seven bytes and 0xFF when longer — so equal keys for strings of eight bytes or more
+   * whose first seven agree, which the pool must tell apart.
+   */
+  private static final List<String> NEAR =
+      List.of(
+          "",
+          "\0",
+          "a",
+          "a\0",
+          "a\0\0",
+          "abcdefg", // 7 bytes, then 8 with its prefix
+          "abcdefgh",
+          "abcdefg\0",
+          "abcdefg\u00FF", // the 0xFF a long string's key has in its high byte
+          "abcdefgi",
+          "abcdefghi", // the first 8 equal, tails differ
+          "abcdefghj",
+          "abcdefgh12345678",
+          "abcdefgh12345679",
+          "abcdefgh1234567",
+          "abcdefgX12345678",
+          "abcdef",
+          "abcdef\0");
+
+  @Test
+  void tellsApartStringsWhoseKeysOrFirstBytesAgree() {
+    assertHoldsEachOnce(false);
+  }
+
+  @Test
+  void tellsThemApartWhenEveryHashCollides() {
+    assertHoldsEachOnce(true); // every probe meets every string: only the keys and pool decide
+  }
+
+  private static void assertHoldsEachOnce(boolean sameHash) {
+    ByteStringSet set = new ByteStringSet();
+    for (int round = 0; round < 2; round++) {
+      for (String text : NEAR) {
+        byte[] bytes = ("<" + text + ">").getBytes(StandardCharsets.ISO_8859_1);
+        int length = text.length();
+        boolean added =
+            sameHash
+                ? set.add(bytes, 1, length, 0)
+                : round == 0
+                    ? set.add(bytes, 1, length)
+                    : set.add(bytes, 1, length, ByteStringSet.hash(bytes, 1, length));
+        assertThat(added).as("round %d %s", round, text.replace("\0", "\\0")).isEqualTo(round == 0);
+      }
+    }
+    assertThat(set.size()).isEqualTo(NEAR.size());
+    for (int id = 0; id < set.size(); id++) {
+      assertThat(
+              new String(
+                  set.pool(),
+                  set.start(id),
+                  set.end(id) - set.start(id),
+                  StandardCharsets.ISO_8859_1))
+          .isEqualTo(NEAR.get(id));
+    }
+  }
 }

@@ -102,6 +102,7 @@ public final class SystemRoutes {
     body.put("version", Version.current());
     body.put("indexes", store.indexNames());
     body.put("keyValueScan", io.quarry.server.sourcetype.KeyPlaces.byteScan());
+    body.put("termClassifier", io.quarry.codecs.tokens.TermSet.classifier());
     exchange.json(HttpResponseStatus.OK, body);
   }
 }

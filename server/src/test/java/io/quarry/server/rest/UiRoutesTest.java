@@ -49,6 +49,8 @@ class UiRoutesTest {
     assertThat(program.body()).contains("\"name\":\"quarry\"");
     // the test JVMs run with the Vector API, as the launcher starts the server
     assertThat(program.body()).containsPattern("\"keyValueScan\":\"vector \\d+-bit\"");
+    assertThat(program.body())
+        .containsPattern("\"termClassifier\":\"vector \\d+-bit (permutes|compares)\"");
   }
 
   @Test
