@@ -1,9 +1,7 @@
 package io.quarry.codecs.tokens;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
@@ -175,34 +173,11 @@ abstract class AsciiClasses {
   }
 
   private static AsciiClasses choose() {
-    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      return new Scalar("no jdk.incubator.vector");
-    }
-    if (!optimizingCompiler()) {
-      return new Scalar("C2 off"); // uncompiled vector code boxes every vector: far slower
+    String unusable = io.quarry.codecs.vector.VectorSupport.unusable();
+    if (unusable != null) {
+      return new Scalar(unusable); // e.g. uncompiled vector code boxes every vector: far slower
     }
     AsciiClasses vector = VectorAsciiClasses.ifWider(); // typed as this class: loads nothing more
     return vector != null ? vector : new Scalar("vectors under 128 bits");
-  }
-
-  /**
-   * Whether HotSpot's optimizing compiler (C2), which turns vector code into SIMD instructions,
-   * runs: not with {@code -XX:TieredStopAtLevel} under 4, nor {@code -Xint}. A JVM that does not
-   * tell is taken at its word. (The server's {@code sourcetype.EqualsPass} asks the same.)
-   */
-  private static boolean optimizingCompiler() {
-    try {
-      HotSpotDiagnosticMXBean vm =
-          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-      if (vm == null) {
-        return true;
-      }
-      boolean compiles = Boolean.parseBoolean(vm.getVMOption("UseCompiler").getValue());
-      boolean tiered = Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue());
-      int stopAt = Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue());
-      return compiles && (!tiered || stopAt >= 4);
-    } catch (RuntimeException | LinkageError e) { // no such option, no management module
-      return true;
-    }
   }
 }

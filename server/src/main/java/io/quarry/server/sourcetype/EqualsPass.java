@@ -1,7 +1,5 @@
 package io.quarry.server.sourcetype;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.function.IntConsumer;
 
 /**
@@ -34,34 +32,11 @@ abstract class EqualsPass {
   public abstract String toString();
 
   private static EqualsPass choose() {
-    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-      return new ScalarEqualsPass("no jdk.incubator.vector");
-    }
-    if (!optimizingCompiler()) {
-      return new ScalarEqualsPass("C2 off"); // uncompiled vector code boxes: far slower
+    String unusable = io.quarry.codecs.vector.VectorSupport.unusable();
+    if (unusable != null) {
+      return new ScalarEqualsPass(unusable); // e.g. uncompiled vector code boxes: far slower
     }
     EqualsPass vector = VectorEqualsPass.ifWider(); // typed as this class: loads nothing more
     return vector != null ? vector : new ScalarEqualsPass("vectors under 128 bits");
-  }
-
-  /**
-   * Whether HotSpot's optimizing compiler (C2), which turns vector code into SIMD instructions,
-   * runs: not with {@code -XX:TieredStopAtLevel} under 4 (as {@code quarry}'s short commands), nor
-   * {@code -Xint}. A JVM that does not tell is taken at its word.
-   */
-  private static boolean optimizingCompiler() {
-    try {
-      HotSpotDiagnosticMXBean vm =
-          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-      if (vm == null) {
-        return true;
-      }
-      boolean compiles = Boolean.parseBoolean(vm.getVMOption("UseCompiler").getValue());
-      boolean tiered = Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue());
-      int stopAt = Integer.parseInt(vm.getVMOption("TieredStopAtLevel").getValue());
-      return compiles && (!tiered || stopAt >= 4);
-    } catch (RuntimeException | LinkageError e) { // no such option, no management module
-      return true;
-    }
   }
 }
