@@ -78,7 +78,18 @@ class BatchOfBlocksKeywordsTest {
   void aTermsBytesAreLucenesEncoding() {
     for (String term :
         List.of(
-            "", "get", "a?b", "?", "caf\u00e9", "x\uD800", "\uDC00", "\uD83D\uDE00", "\u007F")) {
+            "",
+            "get",
+            "a?b",
+            "?",
+            "a\u0000b",
+            "\t",
+            "\u007F",
+            "\u0080",
+            "caf\u00e9",
+            "x\uD800",
+            "\uDC00",
+            "\uD83D\uDE00")) {
       assertThat(BlockKeywords.utf8(term)).as(term).isEqualTo(new BytesRef(term));
     }
   }
