@@ -42,10 +42,6 @@ final class BlockKeywords {
     }
   }
 
-  void add(String field, String value) {
-    add(seen(field), value);
-  }
-
   /** The state of one field, made on first use. */
   Seen seen(String field) {
     Seen seen = byField.get(field);
