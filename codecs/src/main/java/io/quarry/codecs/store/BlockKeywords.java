@@ -42,10 +42,6 @@ final class BlockKeywords {
     }
   }
 
-  void add(String field, String value) {
-    add(seen(field), value);
-  }
-
   /** The state of one field, made on first use. */
   Seen seen(String field) {
     Seen seen = byField.get(field);
@@ -69,21 +65,17 @@ final class BlockKeywords {
 
   /**
    * The term's UTF-8 bytes as Lucene's {@code BytesRef(CharSequence)} makes them (an unpaired
-   * surrogate as U+FFFD): the JDK's encoding where every character is ASCII — one byte a character
-   * and no {@code ?}, the JDK's own replacement of an unpaired surrogate — which copies a Latin-1
-   * string's bytes at once, where Lucene's reads it character by character; Lucene's otherwise.
+   * surrogate as U+FFFD): Lucene's encoding where any character is not ASCII; otherwise the JDK's,
+   * one byte a character, which copies a Latin-1 string's bytes at once where Lucene's reads it
+   * character by character. Each term is encoded once.
    */
   static BytesRef utf8(String term) {
-    byte[] bytes = term.getBytes(StandardCharsets.UTF_8);
-    if (bytes.length != term.length()) {
-      return new BytesRef(term);
-    }
-    for (byte b : bytes) {
-      if (b == '?') {
+    for (int i = 0; i < term.length(); i++) {
+      if (term.charAt(i) >= 0x80) {
         return new BytesRef(term);
       }
     }
-    return new BytesRef(bytes);
+    return new BytesRef(term.getBytes(StandardCharsets.UTF_8));
   }
 
   /** One field's Lucene name, its terms so far and its last value. */

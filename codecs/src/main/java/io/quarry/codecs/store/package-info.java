@@ -22,12 +22,13 @@
  *
  * <p>A bucket lays out its events in one of two {@link io.quarry.codecs.store.BucketFormat
  * formats}: a document per event ({@link io.quarry.codecs.store.EventFields}), or a document per
- * block of events ({@code BlockDocuments} writes, {@code BlockQueries}, {@code BlockCursor} and
- * {@code BlockEvents} read — its texts lent by {@code BlockTexts}, a run's times read ahead of the
- * payload by {@code BlockPrefixTimes} — {@code BlockPayload} takes a block out of the journal;
- * {@link io.quarry.codecs.store.BlockValueCounts} holds each block's {@code value → count} per
- * field ({@code BlockValueTally} writes it, {@code ValueOrder} ordering the values; {@code
- * BlockKeywords} writes the block's keyword terms), which a visitor's {@link
+ * block of events ({@code BlockDocuments} writes, its events' index-time fields walked into columns
+ * by {@code BlockFieldColumns}; {@code BlockQueries}, {@code BlockCursor} and {@code BlockEvents}
+ * read — its texts lent by {@code BlockTexts}, a run's times read ahead of the payload by {@code
+ * BlockPrefixTimes} — {@code BlockPayload} takes a block out of the journal; {@link
+ * io.quarry.codecs.store.BlockValueCounts} holds each block's {@code value → count} per field
+ * ({@code BlockValueTally} writes it, {@code ValueOrder} ordering the values; {@code BlockKeywords}
+ * writes the block's keyword terms), which a visitor's {@link
  * io.quarry.codecs.store.EventVisitor#blockShortcut} counts from instead of decoding the block;
  * {@link io.quarry.codecs.store.BlockValueCodes} each event's value among them (two fields' codes
  * counted by pair straight from their bytes by {@link io.quarry.codecs.store.CodePairCounts}, a

@@ -234,7 +234,7 @@ class BlockColumnsTest {
           .indexedFields()
           .forEach(
               (name, values) -> {
-                List<String> column = BlockDocuments.column(OPTIONS.fieldType(name), values);
+                List<String> column = BlockFieldColumns.column(OPTIONS.fieldType(name), values);
                 if (!column.isEmpty()) {
                   fields.put(name, column);
                 }
