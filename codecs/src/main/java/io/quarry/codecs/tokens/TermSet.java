@@ -29,6 +29,20 @@ public final class TermSet {
   private final ByteStringSet terms = new ByteStringSet(); // the distinct terms, first-added order
   private byte[] lower = new byte[256]; // the current ASCII text, lower-cased
   private final SeenSpans spans = new SeenSpans(); // long quoted spans added since clear()
+  private final TableSplit table; // null: split by the classifier's masks
+
+  /** A set that splits ASCII texts as this JVM's classifier does best ({@link #classifier}). */
+  public TermSet() {
+    this(CLASSES instanceof AsciiClasses.Scalar);
+  }
+
+  /**
+   * A set that splits ASCII texts by a byte-class table ({@link TableSplit}) when {@code byTable},
+   * else by the classifier's bit masks: the same terms either way (tests run both).
+   */
+  TermSet(boolean byTable) {
+    this.table = byTable ? new TableSplit() : null;
+  }
 
   /** Adds every term of {@code text}. */
   public void add(String text) {
@@ -45,7 +59,12 @@ public final class TermSet {
       }
       bytes[i] = (byte) c;
     }
-    addClassified(bytes, 0, length);
+    if (table != null) {
+      lowerInto(bytes, 0, length, bytes);
+      addLowered(bytes, length);
+    } else {
+      addClassified(bytes, 0, length);
+    }
   }
 
   /**
@@ -62,7 +81,44 @@ public final class TermSet {
     if (lower.length < length) {
       lower = new byte[Math.max(length, lower.length * 2)];
     }
-    addClassified(text, offset, length);
+    if (table != null) {
+      lowerInto(text, offset, length, lower);
+      addLowered(lower, length);
+    } else {
+      addClassified(text, offset, length);
+    }
+  }
+
+  /**
+   * The ASCII bytes {@code text[offset, offset + length)} lower-cased into {@code lower[0, length)}
+   * (the same array and place allowed), eight at a time.
+   */
+  private static void lowerInto(byte[] text, int offset, int length, byte[] lower) {
+    int i = 0;
+    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+      LONGS.set(lower, i, lowerCase((long) LONGS.get(text, offset + i)));
+    }
+    for (; i < length; i++) {
+      byte b = text[offset + i];
+      lower[i] = (byte) (b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
+    }
+  }
+
+  /**
+   * The table's way ({@link TableSplit}): the terms of a lower-cased ASCII text, span by span
+   * between its quotes, skipping a long span added before ({@link SeenSpans}).
+   */
+  private void addLowered(byte[] text, int length) {
+    int start = 0;
+    int place = 0;
+    for (int quote; (quote = nextQuote(text, start, length)) >= 0; start = quote + 1) {
+      if (!spans.seenBefore(text, start, quote, place++)) {
+        table.addSpan(text, start, quote, terms);
+      }
+    }
+    if (!spans.seenBefore(text, start, length, place)) {
+      table.addSpan(text, start, length, terms);
+    }
   }
 
   /**

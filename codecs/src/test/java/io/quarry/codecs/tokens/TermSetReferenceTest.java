@@ -14,7 +14,8 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A block's term set against a tokenizer written here from the rules {@link Segmenter} documents,
@@ -81,12 +82,13 @@ class TermSetReferenceTest {
     assertThat(new LinkedHashSet<>(terms)).as("the terms of %s", texts).isEqualTo(expected);
   }
 
-  @Test
-  void randomLinesOfBytes() {
+  @ParameterizedTest(name = "byTable={0}")
+  @ValueSource(booleans = {false, true}) // the classifier's masks, the scalar JVM's table
+  void randomLinesOfBytes(boolean byTable) {
     Random random = new Random(41);
     byte[] breakers =
         " \t\n\u000b\f\r[]<>(){}|!;,'\"*&?+=/:@.-$#%\\_".getBytes(StandardCharsets.UTF_8);
-    TermSet set = new TermSet(); // reused across blocks, as a writer reuses it
+    TermSet set = new TermSet(byTable); // reused across blocks, as a writer reuses it
     for (int round = 0; round < 400; round++) {
       List<String> texts = new ArrayList<>();
       int kind = round % 4; // ASCII, UTF-8 (with malformed bytes), long tokens, runs of breakers
@@ -119,8 +121,9 @@ class TermSetReferenceTest {
     }
   }
 
-  @Test
-  void everyLoghubSample() throws IOException {
+  @ParameterizedTest(name = "byTable={0}")
+  @ValueSource(booleans = {false, true})
+  void everyLoghubSample(boolean byTable) throws IOException {
     List<Path> logs = new ArrayList<>();
     for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
       Path loghub = dir.resolve("shared/data/loghub");
@@ -138,7 +141,7 @@ class TermSetReferenceTest {
     try (var in = TermSetReferenceTest.class.getResourceAsStream("/loghub/Linux_2k.log")) {
       samples.add(new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList());
     }
-    TermSet set = new TermSet();
+    TermSet set = new TermSet(byTable);
     for (List<String> lines : samples) {
       assertThat(lines).isNotEmpty();
       for (int from = 0; from < lines.size(); from += 1_024) {
